@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * ringsteer: steer new connections to backends by consistent hashing.
+ *
+ * Ring placement (normative)
+ * --------------------------
+ *
+ * This section defines, byte for byte, which backend owns a flow. The
+ * kernel module and "ringctl simulate" run the same code (kmod/ring.c) and
+ * any other implementation must reproduce it exactly.
+ *
+ * Hash. H(m) is SipHash-2-4 of the byte string m under the service's
+ * 128-bit key (RINGSTEER_KEY_LEN bytes k[0..15]). The key words are
+ * k0 = le64(k[0..7]) and k1 = le64(k[8..15]), as in the SipHash paper; the
+ * 64-bit result is read as an unsigned integer (the reference
+ * implementation's 8 output bytes taken little-endian; the kernel's
+ * siphash() return value). Positions are unsigned 64-bit integers; the
+ * ring is the circle 0 .. 2^64 - 1.
+ *
+ * Family byte. 4 for IPv4 (AF_INET), 6 for IPv6 (AF_INET6). Any other
+ * family is rejected.
+ *
+ * Address bytes, always 16: an IPv6 address as its 16 network-order
+ * bytes; an IPv4 address as its 4 network-order bytes followed by 12 zero
+ * bytes (not the ::ffff:0:0/96 mapped form).
+ *
+ * Backend identity, 19 bytes:
+ *
+ *	ID = [family u8][address 16][port be16]
+ *
+ * Virtual nodes. A backend of weight w in a service with v virtual nodes
+ * per unit of weight has n = w * v points. Point i (0 <= i < n) is at
+ *
+ *	P(i) = H(ID || be32(i))			(23 bytes hashed)
+ *
+ * Raising the weight adds points n .. n' - 1 and lowering it removes the
+ * highest-numbered points, so a weight change only moves flows to or from
+ * that backend.
+ *
+ * Flow position, from the first packet of the connection:
+ *
+ *	RINGSTEER_HASH_FLOW:   F = H([family u8][l4 proto u8][saddr 16]
+ *				     [daddr 16][sport be16][dport be16])
+ *							(38 bytes hashed)
+ *	RINGSTEER_HASH_SOURCE: F = H([family u8][saddr 16])	(17 bytes)
+ *
+ * Addresses use the 16-byte form above; ports are the transport ports as
+ * on the wire (zero for protocols without ports).
+ *
+ * Point order. Points are sorted by position, and equal positions by
+ * backend identity (memcmp of the 19 ID bytes); equal positions of the same
+ * backend are indistinguishable. The sorted point list therefore depends
+ * only on the key, v and the set of (backend, weight) pairs, never on the
+ * order in which backends were added.
+ *
+ * Owner. The owner of a flow is the backend of the first point in that
+ * order whose position is >= F; if there is none, the first point (the
+ * ring wraps). Point i thus owns the positions in (P_prev, P_i], and the
+ * first point also owns everything above the last point. An empty ring
+ * (no active backend) owns nothing: lookups fail with ENOENT.
+ *
+ * Only active backends own points. Draining a backend removes its points
+ * (as if it were deleted from the ring); its established connections are
+ * kept by the connection tracking, not by the ring.
+ *
+ * Limits, per service (violations are rejected, nothing changes):
+ *   - 1 .. RINGSTEER_MAX_BACKENDS backends in the ring (E2BIG);
+ *   - weight 1 .. RINGSTEER_MAX_WEIGHT; weight 0 is not a ring weight, use
+ *     drain or delete instead (ERANGE);
+ *   - virtual nodes per unit of weight 1 .. RINGSTEER_MAX_VNODES (ERANGE);
+ *   - sum of w * v over all backends <= RINGSTEER_MAX_POINTS (E2BIG);
+ *   - a backend identity appears at most once (EEXIST);
+ *   - family other than 4/6, or nonzero IPv4 padding (EINVAL).
+ * At the maximum the ring takes about 11 MiB (8-byte position and 2-byte
+ * owner per point, plus the lookup index).
+ */
+#ifndef _UAPI_RINGSTEER_H
+#define _UAPI_RINGSTEER_H
+
+#include <linux/types.h>
+
+#define RINGSTEER_GENL_NAME		"ringsteer"
+#define RINGSTEER_GENL_VERSION		1
+
+#define RINGSTEER_KEY_LEN		16
+
+#define RINGSTEER_MAX_BACKENDS		4096
+#define RINGSTEER_MAX_WEIGHT		1000
+#define RINGSTEER_MAX_VNODES		4096
+#define RINGSTEER_DEFAULT_VNODES	256
+#define RINGSTEER_MAX_POINTS		(1U << 20)
+
+/* Sizes of the canonical byte strings hashed above. */
+#define RINGSTEER_ID_LEN		19
+#define RINGSTEER_VNODE_LEN		23
+#define RINGSTEER_FLOW_LEN		38
+#define RINGSTEER_SOURCE_LEN		17
+
+enum ringsteer_hash_mode {
+	RINGSTEER_HASH_FLOW,
+	RINGSTEER_HASH_SOURCE,
+	__RINGSTEER_HASH_LAST
+};
+#define RINGSTEER_HASH_MAX (__RINGSTEER_HASH_LAST - 1)
+
+/* Generic netlink API: see below */
+
+#endif /* _UAPI_RINGSTEER_H */
