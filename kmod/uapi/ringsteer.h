@@ -88,7 +88,7 @@
 #define RINGSTEER_MAX_WEIGHT		1000
 #define RINGSTEER_MAX_VNODES		4096
 #define RINGSTEER_DEFAULT_VNODES	256
-#define RINGSTEER_MAX_POINTS		(1U << 20)
+#define RINGSTEER_MAX_POINTS		(1024 * 1024)
 
 /* Sizes of the canonical byte strings hashed above. */
 #define RINGSTEER_ID_LEN		19
@@ -101,6 +101,7 @@ enum ringsteer_hash_mode {
 	RINGSTEER_HASH_SOURCE,
 	__RINGSTEER_HASH_LAST
 };
+
 #define RINGSTEER_HASH_MAX (__RINGSTEER_HASH_LAST - 1)
 
 /* Generic netlink API: see below */

@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The consistent-hashing ring, shared by the module and ringctl.
+ *
+ * Storage is three arrays in one allocation: the sorted positions (8 bytes
+ * a point), the owner of each point (2 bytes, a member index) and an index
+ * over the top bits of the position. Bucket b of the index covers the
+ * positions whose top "bits" bits equal b; index[b] is the first point at
+ * or after the start of that bucket. With 2^bits >= npoints / 2 buckets a
+ * bucket holds one to two points on average, so a lookup reads two
+ * adjacent index entries, one or two positions and one owner: three to
+ * four cache lines, where a binary search over 256k points takes eighteen
+ * dependent steps. The index costs 2 to 4 bytes a point.
+ *
+ * Everything here is written in the subset of C that ring_shim.h makes
+ * work both in the kernel and in userspace.
+ */
+
+#include "ring.h"
+
+/* log2 of the average number of points per index bucket (see above). */
+#define RS_BUCKET_LOAD_LOG	1
+#define RS_INDEX_MAX_BITS	30
+/* Buckets larger than this are binary searched instead of scanned. */
+#define RS_SCAN_MAX		8
+
+static u8 id_family(u8 family)
+{
+	if (family == AF_INET)
+		return 4;
+	if (family == AF_INET6)
+		return 6;
+	return 0;
+}
+
+int rs_member_id(const struct rs_member *m, u8 id[RINGSTEER_ID_LEN])
+{
+	u8 fam = id_family(m->family);
+	int i;
+
+	if (!fam)
+		return -EINVAL;
+	if (fam == 4) {
+		for (i = 4; i < 16; i++)
+			if (m->addr[i])
+				return -EINVAL;
+	}
+	id[0] = fam;
+	memcpy(id + 1, m->addr, 16);
+	memcpy(id + 17, &m->port, sizeof(m->port));
+	return 0;
+}
+
+static int check_member(const struct rs_member *m)
+{
+	u8 id[RINGSTEER_ID_LEN];
+	int err;
+
+	err = rs_member_id(m, id);
+	if (err)
+		return err;
+	if (m->weight < 1 || m->weight > RINGSTEER_MAX_WEIGHT)
+		return -ERANGE;
+	return 0;
+}
+
+/* Same order as memcmp() of the identity bytes; members are valid. */
+static int member_cmp(const void *a, const void *b)
+{
+	const struct rs_member *ma = a, *mb = b;
+	int d;
+
+	d = (int)id_family(ma->family) - (int)id_family(mb->family);
+	if (d)
+		return d;
+	d = memcmp(ma->addr, mb->addr, sizeof(ma->addr));
+	if (d)
+		return d;
+	return memcmp(&ma->port, &mb->port, sizeof(ma->port));
+}
+
+/* First member not below @m in @r's order. */
+static u32 member_lower_bound(const struct rs_ring *r,
+			      const struct rs_member *m)
+{
+	u32 lo = 0, hi = r->nmembers;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (member_cmp(&r->members[mid], m) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int rs_ring_find_member(const struct rs_ring *r, const struct rs_member *id)
+{
+	u32 i;
+
+	if (!id_family(id->family))
+		return -EINVAL;
+	i = member_lower_bound(r, id);
+	if (i < r->nmembers && !member_cmp(&r->members[i], id))
+		return i;
+	return -ENOENT;
+}
+
+u64 rs_vnode_position(const struct rs_key *key, const struct rs_member *m,
+		      u32 vnode)
+{
+	u8 buf[RINGSTEER_VNODE_LEN];
+	__be32 be = cpu_to_be32(vnode);
+
+	if (rs_member_id(m, buf))
+		return 0;
+	memcpy(buf + RINGSTEER_ID_LEN, &be, sizeof(be));
+	return rs_siphash(buf, sizeof(buf), key);
+}
+
+u64 rs_flow_position(const struct rs_key *key, const struct rs_flow *f,
+		     enum ringsteer_hash_mode mode)
+{
+	u8 buf[RINGSTEER_FLOW_LEN];
+
+	buf[0] = id_family(f->family);
+	if (mode == RINGSTEER_HASH_SOURCE) {
+		memcpy(buf + 1, f->saddr, 16);
+		return rs_siphash(buf, RINGSTEER_SOURCE_LEN, key);
+	}
+	buf[1] = f->proto;
+	memcpy(buf + 2, f->saddr, 16);
+	memcpy(buf + 18, f->daddr, 16);
+	memcpy(buf + 34, &f->sport, sizeof(f->sport));
+	memcpy(buf + 36, &f->dport, sizeof(f->dport));
+	return rs_siphash(buf, RINGSTEER_FLOW_LEN, key);
+}
+
+/* Positions of points [from, to) of member @m, in vnode order. */
+static void gen_points(const struct rs_ring *r, const struct rs_member *m,
+		       u32 from, u32 to, u64 *out)
+{
+	u8 buf[RINGSTEER_VNODE_LEN];
+	__be32 be;
+	u32 i;
+
+	rs_member_id(m, buf);
+	for (i = from; i < to; i++) {
+#ifdef RS_TEST_HOOKS
+		if (r->vnode_pos) {
+			*out++ = r->vnode_pos(m, i, r->vnode_pos_arg);
+			continue;
+		}
+#endif
+		be = cpu_to_be32(i);
+		memcpy(buf + RINGSTEER_ID_LEN, &be, sizeof(be));
+		*out++ = rs_siphash(buf, sizeof(buf), &r->key);
+	}
+}
+
+static u32 index_bits(u32 npoints)
+{
+	u32 bits = 0;
+
+	while (bits < RS_INDEX_MAX_BITS &&
+	       (1U << (bits + RS_BUCKET_LOAD_LOG)) < npoints)
+		bits++;
+	return bits ? bits : 1;
+}
+
+u32 rs_ring_buckets(const struct rs_ring *r)
+{
+	return 1U << (64 - r->index_shift);
+}
+
+static size_t align8(size_t x)
+{
+	return (x + 7) & ~(size_t)7;
+}
+
+/*
+ * Allocates a ring for @nmembers members and @npoints points and copies
+ * the key, vnodes and hooks from @tmpl if given. The caller has checked
+ * the limits, which keep every size below 16 MiB.
+ */
+static struct rs_ring *ring_alloc(const struct rs_ring *tmpl, u32 nmembers,
+				  u32 npoints)
+{
+	u32 bits = index_bits(npoints);
+	size_t off_pos, off_index, off_owner, size;
+	struct rs_ring *r;
+
+	off_pos = align8(sizeof(*r) + (size_t)nmembers * sizeof(r->members[0]));
+	off_index = off_pos + (size_t)npoints * sizeof(u64);
+	off_owner = off_index + ((size_t)(1U << bits) + 1) * sizeof(u32);
+	size = off_owner + (size_t)npoints * sizeof(u16);
+
+	r = rs_alloc(size);
+	if (!r)
+		return NULL;
+	memset(r, 0, sizeof(*r));
+	r->nmembers = nmembers;
+	r->npoints = npoints;
+	r->index_shift = 64 - bits;
+	r->size = size;
+	r->pos = (u64 *)((u8 *)r + off_pos);
+	r->index = (u32 *)((u8 *)r + off_index);
+	r->owner = (u16 *)((u8 *)r + off_owner);
+	if (tmpl) {
+		r->key = tmpl->key;
+		r->vnodes = tmpl->vnodes;
+#ifdef RS_TEST_HOOKS
+		r->vnode_pos = tmpl->vnode_pos;
+		r->vnode_pos_arg = tmpl->vnode_pos_arg;
+#endif
+	}
+	return r;
+}
+
+static void build_index(struct rs_ring *r)
+{
+	u32 nb = rs_ring_buckets(r), b, i = 0;
+
+	for (b = 0; b < nb; b++) {
+		while (i < r->npoints && (r->pos[i] >> r->index_shift) < b)
+			i++;
+		r->index[b] = i;
+	}
+	r->index[nb] = r->npoints;
+}
+
+/* Point order: position, then owner (= identity order). */
+static bool pt_less(const u64 *pos, const u16 *own, u32 a, u32 b)
+{
+	if (pos[a] != pos[b])
+		return pos[a] < pos[b];
+	return own && own[a] < own[b];
+}
+
+static void pt_swap(u64 *pos, u16 *own, u32 a, u32 b)
+{
+	u64 p = pos[a];
+
+	pos[a] = pos[b];
+	pos[b] = p;
+	if (own) {
+		u16 o = own[a];
+
+		own[a] = own[b];
+		own[b] = o;
+	}
+}
+
+static void sift_down(u64 *pos, u16 *own, u32 root, u32 n)
+{
+	for (;;) {
+		u32 child = 2 * root + 1;
+
+		if (child >= n)
+			return;
+		if (child + 1 < n && pt_less(pos, own, child, child + 1))
+			child++;
+		if (!pt_less(pos, own, root, child))
+			return;
+		pt_swap(pos, own, root, child);
+		root = child;
+	}
+}
+
+/*
+ * Sorts points in place; @own may be NULL (one owner). Buckets are tiny,
+ * so insertion sort; heapsort bounds the rare large input.
+ */
+static void sort_points(u64 *pos, u16 *own, u32 n)
+{
+	u32 i, j;
+
+	if (n > 16) {
+		for (i = n / 2; i-- > 0;)
+			sift_down(pos, own, i, n);
+		for (i = n - 1; i > 0; i--) {
+			pt_swap(pos, own, 0, i);
+			sift_down(pos, own, 0, i);
+		}
+		return;
+	}
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && pt_less(pos, own, j, j - 1); j--)
+			pt_swap(pos, own, j, j - 1);
+}
+
+static struct rs_ring *build(const struct rs_key *key,
+			     const struct rs_member *m, u32 n, u32 vnodes,
+			     const struct rs_ring *tmpl, int *err)
+{
+	struct rs_ring *r;
+	u64 total = 0, *tmp;
+	u32 i, b, nb, start;
+	u32 k;
+
+	*err = -ERANGE;
+	if (vnodes < 1 || vnodes > RINGSTEER_MAX_VNODES)
+		return NULL;
+	*err = -E2BIG;
+	if (n > RINGSTEER_MAX_BACKENDS)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		*err = check_member(&m[i]);
+		if (*err)
+			return NULL;
+		total += (u64)m[i].weight * vnodes;
+	}
+	*err = -E2BIG;
+	if (total > RINGSTEER_MAX_POINTS)
+		return NULL;
+
+	*err = -ENOMEM;
+	r = ring_alloc(tmpl, n, total);
+	if (!r)
+		return NULL;
+	tmp = rs_alloc(total ? total * sizeof(u64) : 1);
+	if (!tmp) {
+		rs_free(r);
+		return NULL;
+	}
+	if (key)
+		r->key = *key;
+	r->vnodes = vnodes;
+	memcpy(r->members, m, n * sizeof(*m));
+	rs_sort(r->members, n, sizeof(*m), member_cmp);
+	for (i = 1; i < n; i++) {
+		if (!member_cmp(&r->members[i - 1], &r->members[i])) {
+			*err = -EEXIST;
+			rs_free(tmp);
+			rs_free(r);
+			return NULL;
+		}
+	}
+
+	/* Generate per member, then counting-sort by bucket into place. */
+	for (i = 0, start = 0; i < n; i++) {
+		gen_points(r, &r->members[i], 0, r->members[i].weight * vnodes,
+			   tmp + start);
+		start += r->members[i].weight * vnodes;
+	}
+	nb = rs_ring_buckets(r);
+	memset(r->index, 0, (nb + 1) * sizeof(u32));
+	for (i = 0; i < total; i++)
+		r->index[tmp[i] >> r->index_shift]++;
+	for (b = 1; b < nb; b++)
+		r->index[b] += r->index[b - 1];
+	k = total;
+	for (i = n; i-- > 0;) {
+		u32 cnt = r->members[i].weight * vnodes;
+
+		while (cnt--) {
+			u64 p = tmp[--k];
+			u32 at = --r->index[p >> r->index_shift];
+
+			r->pos[at] = p;
+			r->owner[at] = i;
+		}
+	}
+	r->index[nb] = total;
+	for (b = 0; b < nb; b++)
+		sort_points(r->pos + r->index[b], r->owner + r->index[b],
+			    r->index[b + 1] - r->index[b]);
+	rs_free(tmp);
+	*err = 0;
+	return r;
+}
+
+struct rs_ring *rs_ring_build(const u8 key[RINGSTEER_KEY_LEN],
+			      const struct rs_member *m, u32 n,
+			      u32 vnodes_per_weight, int *err)
+{
+	struct rs_key k;
+
+	rs_key_init(&k, key);
+	return build(&k, m, n, vnodes_per_weight, NULL, err);
+}
+
+#ifdef RS_TEST_HOOKS
+struct rs_ring *rs_ring_build_hooked(const struct rs_member *m, u32 n,
+				     u32 vnodes_per_weight,
+				     u64 (*vnode_pos)(const struct rs_member *m,
+						      u32 vnode, void *arg),
+				     void *arg, int *err)
+{
+	struct rs_ring tmpl = { .vnode_pos = vnode_pos, .vnode_pos_arg = arg };
+
+	return build(NULL, m, n, vnodes_per_weight, &tmpl, err);
+}
+#endif
+
+/*
+ * Merges @old (owners >= @ins shifted up by @shift) with the sorted
+ * positions @add[0..k) of member @own into @r, then indexes @r.
+ */
+static void merge(struct rs_ring *r, const struct rs_ring *old, u32 ins,
+		  u32 shift, const u64 *add, u32 k, u16 own)
+{
+	u32 i = 0, j = 0, o = 0;
+
+	while (i < old->npoints || j < k) {
+		u16 oo = 0;
+
+		if (i < old->npoints) {
+			oo = old->owner[i];
+			if (oo >= ins)
+				oo += shift;
+		}
+		if (j >= k || (i < old->npoints &&
+			       (old->pos[i] < add[j] ||
+				(old->pos[i] == add[j] && oo <= own)))) {
+			r->pos[o] = old->pos[i++];
+			r->owner[o++] = oo;
+		} else {
+			r->pos[o] = add[j++];
+			r->owner[o++] = own;
+		}
+	}
+	build_index(r);
+}
+
+/* Sorted positions of points [from, to) of @m, or NULL. */
+static u64 *new_points(const struct rs_ring *r, const struct rs_member *m,
+		       u32 from, u32 to)
+{
+	u64 *p = rs_alloc((to - from) * sizeof(u64) + 1);
+
+	if (!p)
+		return NULL;
+	gen_points(r, m, from, to, p);
+	sort_points(p, NULL, to - from);
+	return p;
+}
+
+struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
+				   const struct rs_member *m, int *err)
+{
+	struct rs_ring *r;
+	u32 ins, k;
+	u64 *add;
+
+	*err = check_member(m);
+	if (*err)
+		return NULL;
+	*err = -E2BIG;
+	k = m->weight * old->vnodes;
+	if (old->nmembers >= RINGSTEER_MAX_BACKENDS ||
+	    old->npoints + k > RINGSTEER_MAX_POINTS)
+		return NULL;
+	ins = member_lower_bound(old, m);
+	*err = -EEXIST;
+	if (ins < old->nmembers && !member_cmp(&old->members[ins], m))
+		return NULL;
+
+	*err = -ENOMEM;
+	r = ring_alloc(old, old->nmembers + 1, old->npoints + k);
+	if (!r)
+		return NULL;
+	add = new_points(r, m, 0, k);
+	if (!add) {
+		rs_free(r);
+		return NULL;
+	}
+	memcpy(r->members, old->members, ins * sizeof(*m));
+	r->members[ins] = *m;
+	memcpy(r->members + ins + 1, old->members + ins,
+	       (old->nmembers - ins) * sizeof(*m));
+	merge(r, old, ins, 1, add, k, ins);
+	rs_free(add);
+	*err = 0;
+	return r;
+}
+
+struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx,
+				      int *err)
+{
+	struct rs_ring *r;
+	u32 i, o = 0, k;
+
+	*err = -ENOENT;
+	if (idx >= old->nmembers)
+		return NULL;
+	k = old->members[idx].weight * old->vnodes;
+	*err = -ENOMEM;
+	r = ring_alloc(old, old->nmembers - 1, old->npoints - k);
+	if (!r)
+		return NULL;
+	memcpy(r->members, old->members, idx * sizeof(r->members[0]));
+	memcpy(r->members + idx, old->members + idx + 1,
+	       (old->nmembers - idx - 1) * sizeof(r->members[0]));
+	for (i = 0; i < old->npoints; i++) {
+		u16 oo = old->owner[i];
+
+		if (oo == idx)
+			continue;
+		r->pos[o] = old->pos[i];
+		r->owner[o++] = oo > idx ? oo - 1 : oo;
+	}
+	build_index(r);
+	*err = 0;
+	return r;
+}
+
+/* Drops the points @del[0..k) (sorted) of member @idx from @old into @r. */
+static int subtract(struct rs_ring *r, const struct rs_ring *old, u32 idx,
+		    const u64 *del, u32 k)
+{
+	u32 i, j = 0, o = 0;
+
+	for (i = 0; i < old->npoints; i++) {
+		if (j < k && old->owner[i] == idx && old->pos[i] == del[j]) {
+			j++;
+			continue;
+		}
+		if (o == r->npoints)
+			return -EINVAL;
+		r->pos[o] = old->pos[i];
+		r->owner[o++] = old->owner[i];
+	}
+	/* Only a nondeterministic test hook can get here. */
+	if (j != k || o != r->npoints)
+		return -EINVAL;
+	build_index(r);
+	return 0;
+}
+
+struct rs_ring *rs_ring_set_weight(const struct rs_ring *old, u32 idx,
+				   u32 weight, int *err)
+{
+	u32 from, to, np = old->npoints;
+	struct rs_ring *r;
+	u64 *pts;
+
+	*err = -ENOENT;
+	if (idx >= old->nmembers)
+		return NULL;
+	*err = -ERANGE;
+	if (weight < 1 || weight > RINGSTEER_MAX_WEIGHT)
+		return NULL;
+	from = old->members[idx].weight * old->vnodes;
+	to = weight * old->vnodes;
+	if (to > from) {
+		*err = -E2BIG;
+		np += to - from;
+		if (np > RINGSTEER_MAX_POINTS)
+			return NULL;
+	} else {
+		np -= from - to;
+	}
+
+	*err = -ENOMEM;
+	r = ring_alloc(old, old->nmembers, np);
+	if (!r)
+		return NULL;
+	memcpy(r->members, old->members, old->nmembers * sizeof(r->members[0]));
+	r->members[idx].weight = weight;
+	pts = to > from ? new_points(r, &r->members[idx], from, to) :
+			  new_points(r, &r->members[idx], to, from);
+	if (!pts) {
+		rs_free(r);
+		return NULL;
+	}
+	*err = 0;
+	if (to > from)
+		merge(r, old, old->nmembers, 0, pts, to - from, idx);
+	else
+		*err = subtract(r, old, idx, pts, from - to);
+	rs_free(pts);
+	if (*err) {
+		rs_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void rs_ring_free(struct rs_ring *r)
+{
+	rs_free(r);
+}
+
+#ifdef __KERNEL__
+/* Frees @r after the readers that may still see it are gone. */
+void rs_ring_free_rcu(struct rs_ring *r)
+{
+	if (r)
+		kvfree_rcu(r, rcu);
+}
+#endif
+
+int rs_ring_lookup(const struct rs_ring *r, u64 pos)
+{
+	const u64 *p = r->pos;
+	u32 b, i, end;
+
+	if (unlikely(!r->npoints))
+		return -ENOENT;
+	b = pos >> r->index_shift;
+	i = r->index[b];
+	end = r->index[b + 1];
+	if (unlikely(end - i > RS_SCAN_MAX)) {
+		while (i < end) {
+			u32 mid = i + (end - i) / 2;
+
+			if (p[mid] < pos)
+				i = mid + 1;
+			else
+				end = mid;
+		}
+	} else {
+		while (i < end && p[i] < pos)
+			i++;
+	}
+	/* Past the bucket: the first point of a later one, or wrap. */
+	if (i == r->npoints)
+		i = 0;
+	return r->owner[i];
+}
+
+/* The same answer by binary search over all points; for tests. */
+int rs_ring_lookup_bsearch(const struct rs_ring *r, u64 pos)
+{
+	u32 lo = 0, hi = r->npoints;
+
+	if (!r->npoints)
+		return -ENOENT;
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (r->pos[mid] < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return r->owner[lo == r->npoints ? 0 : lo];
+}
+
+/*
+ * Number of positions each member owns: @arcs[nmembers] gets sum over its
+ * points of (position - previous position) mod 2^64. The total is 2^64,
+ * which does not fit: a member owning the whole ring gets U64_MAX.
+ */
+int rs_ring_arcs(const struct rs_ring *r, u64 *arcs)
+{
+	u32 i, n = r->npoints;
+
+	memset(arcs, 0, r->nmembers * sizeof(*arcs));
+	if (!n)
+		return -ENOENT;
+	if (r->pos[0] == r->pos[n - 1]) {
+		arcs[r->owner[0]] = U64_MAX;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		u64 a = r->pos[i] - r->pos[i ? i - 1 : n - 1];
+		u64 *s = &arcs[r->owner[i]];
+
+		*s = *s + a < *s ? U64_MAX : *s + a;
+	}
+	return 0;
+}

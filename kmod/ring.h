@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The consistent-hashing ring. uapi/ringsteer.h ("Ring placement") defines
+ * what it computes; this is how to build and query it.
+ *
+ * A ring is immutable once built. Changes produce a new ring from the old
+ * one, which is left untouched, so the kernel publishes the new ring with a
+ * single rcu_assign_pointer() and frees the old one after a grace period.
+ * Builders allocate (GFP_KERNEL) and may sleep; rs_ring_lookup() and
+ * rs_flow_position() neither allocate nor sleep nor write, and may run
+ * under rcu_read_lock() in the packet path.
+ *
+ * Members are kept sorted by their identity bytes, so a member's index is
+ * the same for every ring holding the same set, whatever the order in which
+ * it was built. Adding or removing a member shifts the indices of the
+ * members after it.
+ */
+#ifndef _RINGSTEER_RING_H
+#define _RINGSTEER_RING_H
+
+#include "ring_shim.h"
+#include "uapi/ringsteer.h"
+
+/* A backend: identity (family, addr, port) and weight. */
+struct rs_member {
+	u8 family;		/* AF_INET or AF_INET6 */
+	u8 addr[16];		/* IPv4: 4 bytes, then 12 zero bytes */
+	__be16 port;
+	u32 weight;		/* 1 .. RINGSTEER_MAX_WEIGHT */
+};
+
+/* The hashed fields of a flow; family, addresses as in rs_member. */
+struct rs_flow {
+	u8 family;
+	u8 proto;
+	u8 saddr[16];
+	u8 daddr[16];
+	__be16 sport;
+	__be16 dport;
+};
+
+/*
+ * One allocation holds the header, the members and the three arrays.
+ * Readers may use the fields below; only ring.c writes them.
+ */
+struct rs_ring {
+#ifdef __KERNEL__
+	struct rcu_head rcu;
+#endif
+	struct rs_key key;
+	u32 vnodes;		/* points per unit of weight */
+	u32 nmembers;
+	u32 npoints;
+	u32 index_shift;	/* bucket of a position: pos >> index_shift */
+	size_t size;		/* bytes, all included */
+	u64 *pos;		/* [npoints], sorted (see "Point order") */
+	u16 *owner;		/* [npoints], member index of each point */
+	u32 *index;		/* [buckets + 1], first point of each bucket */
+#ifdef RS_TEST_HOOKS
+	/* Userspace only: replaces H(ID || be32(vnode)) to construct ties. */
+	u64 (*vnode_pos)(const struct rs_member *m, u32 vnode, void *arg);
+	void *vnode_pos_arg;
+#endif
+	struct rs_member members[];	/* [nmembers], sorted by identity */
+};
+
+struct rs_ring *rs_ring_build(const u8 key[RINGSTEER_KEY_LEN],
+			      const struct rs_member *m, u32 n,
+			      u32 vnodes_per_weight, int *err);
+struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
+				   const struct rs_member *m, int *err);
+struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx,
+				      int *err);
+struct rs_ring *rs_ring_set_weight(const struct rs_ring *old, u32 idx,
+				   u32 weight, int *err);
+void rs_ring_free(struct rs_ring *r);
+#ifdef __KERNEL__
+void rs_ring_free_rcu(struct rs_ring *r);
+#endif
+
+int rs_ring_lookup(const struct rs_ring *r, u64 pos);
+int rs_ring_lookup_bsearch(const struct rs_ring *r, u64 pos);
+int rs_ring_find_member(const struct rs_ring *r, const struct rs_member *id);
+int rs_ring_arcs(const struct rs_ring *r, u64 *arcs);
+u32 rs_ring_buckets(const struct rs_ring *r);
+
+u64 rs_flow_position(const struct rs_key *key, const struct rs_flow *f,
+		     enum ringsteer_hash_mode mode);
+u64 rs_vnode_position(const struct rs_key *key, const struct rs_member *m,
+		      u32 vnode);
+int rs_member_id(const struct rs_member *m, u8 id[RINGSTEER_ID_LEN]);
+
+static inline const struct rs_member *rs_ring_member(const struct rs_ring *r,
+						     u32 idx)
+{
+	return idx < r->nmembers ? &r->members[idx] : NULL;
+}
+
+#ifdef RS_TEST_HOOKS
+struct rs_ring *rs_ring_build_hooked(const struct rs_member *m, u32 n,
+				     u32 vnodes_per_weight,
+				     u64 (*vnode_pos)(const struct rs_member *m,
+						      u32 vnode, void *arg),
+				     void *arg, int *err);
+#endif
+
+#endif /* _RINGSTEER_RING_H */

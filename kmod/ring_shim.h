@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ring (ring.c) is compiled both into the module and into ringctl and
+ * the host unit tests. This header is the only place where the two worlds
+ * differ: types, allocation, byte order and SipHash.
+ */
+#ifndef _RINGSTEER_RING_SHIM_H
+#define _RINGSTEER_RING_SHIM_H
+
+#ifdef __KERNEL__
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/socket.h>
+#include <linux/siphash.h>
+#include <linux/sort.h>
+#include <linux/rcupdate.h>
+#include <asm/byteorder.h>
+
+/* Key words are loaded little-endian, as the SipHash reference does. */
+struct rs_key {
+	siphash_key_t sk;
+};
+
+static inline void rs_key_init(struct rs_key *k, const u8 *bytes)
+{
+	__le64 w[2];
+
+	memcpy(w, bytes, sizeof(w));
+	k->sk.key[0] = le64_to_cpu(w[0]);
+	k->sk.key[1] = le64_to_cpu(w[1]);
+}
+
+static inline u64 rs_siphash(const void *data, size_t len,
+			     const struct rs_key *k)
+{
+	return siphash(data, len, &k->sk);
+}
+
+/* Rings are built in process context (netlink), so they may sleep. */
+static inline void *rs_alloc(size_t size)
+{
+	return kvmalloc(size, GFP_KERNEL);
+}
+
+static inline void rs_free(void *p)
+{
+	kvfree(p);
+}
+
+static inline void rs_sort(void *base, size_t n, size_t size,
+			   int (*cmp)(const void *, const void *))
+{
+	sort(base, n, size, cmp, NULL);
+}
+
+#else /* !__KERNEL__ */
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <endian.h>
+#include <sys/socket.h>
+#include <linux/types.h>
+#include <sodium.h>
+
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+
+#ifndef U64_MAX
+#define U64_MAX UINT64_MAX
+#endif
+
+#define cpu_to_be32(x) ((__be32)htobe32(x))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define be16_to_cpu(x) be16toh((u16)(x))
+
+/*
+ * libsodium's crypto_shorthash_siphash24 is SipHash-2-4 with the key taken
+ * as raw bytes and the result as 8 bytes: reading them little-endian gives
+ * the kernel's siphash() value.
+ */
+struct rs_key {
+	u8 bytes[16];
+};
+
+static inline void rs_key_init(struct rs_key *k, const u8 *bytes)
+{
+	memcpy(k->bytes, bytes, sizeof(k->bytes));
+}
+
+static inline u64 rs_siphash(const void *data, size_t len,
+			     const struct rs_key *k)
+{
+	u8 out[crypto_shorthash_siphash24_BYTES];
+	u64 v = 0;
+	int i;
+
+	crypto_shorthash_siphash24(out, data, len, k->bytes);
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | out[i];
+	return v;
+}
+
+static inline void *rs_alloc(size_t size)
+{
+	return malloc(size);
+}
+
+static inline void rs_free(void *p)
+{
+	free(p);
+}
+
+static inline void rs_sort(void *base, size_t n, size_t size,
+			   int (*cmp)(const void *, const void *))
+{
+	qsort(base, n, size, cmp);
+}
+
+/* Userspace builds may replace the vnode hash to construct ties. */
+#define RS_TEST_HOOKS 1
+
+#endif /* __KERNEL__ */
+
+#endif /* _RINGSTEER_RING_SHIM_H */
