@@ -448,14 +448,14 @@ struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
 	*err = check_member(m);
 	if (*err)
 		return NULL;
+	ins = member_lower_bound(old, m);
+	*err = -EEXIST;
+	if (ins < old->nmembers && !member_cmp(&old->members[ins], m))
+		return NULL;
 	*err = -E2BIG;
 	k = m->weight * old->vnodes;
 	if (old->nmembers >= RINGSTEER_MAX_BACKENDS ||
 	    old->npoints + k > RINGSTEER_MAX_POINTS)
-		return NULL;
-	ins = member_lower_bound(old, m);
-	*err = -EEXIST;
-	if (ins < old->nmembers && !member_cmp(&old->members[ins], m))
 		return NULL;
 
 	*err = -ENOMEM;

@@ -88,7 +88,7 @@
 #define RINGSTEER_MAX_WEIGHT		1000
 #define RINGSTEER_MAX_VNODES		4096
 #define RINGSTEER_DEFAULT_VNODES	256
-#define RINGSTEER_MAX_POINTS		(1024 * 1024)
+#define RINGSTEER_MAX_POINTS		(1024U * 1024U)
 
 /* Sizes of the canonical byte strings hashed above. */
 #define RINGSTEER_ID_LEN		19
