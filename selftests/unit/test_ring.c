@@ -470,4 +470,40 @@ TEST(find_member)
 	rs_ring_free(r);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Each member's points are exactly H(ID || be32(i)), i < weight * v. */
+TEST(points_are_vnode_positions)
+{
+	struct rs_ring *r = build_n(20, 7, 5);
+	struct rs_key k;
+	u64 *want, *got;
+	u32 i, j, n;
+
+	ASSERT_NE(NULL, r);
+	rs_key_init(&k, test_key);
+	want = calloc(r->npoints, sizeof(u64));
+	got = calloc(r->npoints, sizeof(u64));
+	for (i = 0; i < r->nmembers; i++) {
+		const struct rs_member *m = &r->members[i];
+
+		for (j = 0, n = 0; j < r->npoints; j++)
+			if (r->owner[j] == i)
+				got[n++] = r->pos[j];
+		ASSERT_EQ(m->weight * 7, n);
+		for (j = 0; j < n; j++)
+			want[j] = rs_vnode_position(&k, m, j);
+		qsort(want, n, sizeof(u64), cmp_u64);
+		ASSERT_EQ(0, memcmp(want, got, n * sizeof(u64)));
+	}
+	free(want);
+	free(got);
+	rs_ring_free(r);
+}
+
 TEST_HARNESS_MAIN
