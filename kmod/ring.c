@@ -219,16 +219,43 @@ static struct rs_ring *ring_alloc(const struct rs_ring *tmpl, u32 nmembers,
 	return r;
 }
 
+/* Counting rather than searching: no data-dependent branches. */
 static void build_index(struct rs_ring *r)
 {
-	u32 nb = rs_ring_buckets(r), b, i = 0;
+	u32 nb = rs_ring_buckets(r), n = r->npoints, shift = r->index_shift;
+	const u64 *pos = r->pos;
+	u32 *index = r->index;
+	u32 b, i;
 
-	for (b = 0; b < nb; b++) {
-		while (i < r->npoints && (r->pos[i] >> r->index_shift) < b)
-			i++;
-		r->index[b] = i;
+	memset(index, 0, (nb + 1) * sizeof(u32));
+	for (i = 0; i < n; i++)
+		index[(pos[i] >> shift) + 1]++;
+	for (b = 1; b <= nb; b++)
+		index[b] += index[b - 1];
+}
+
+/*
+ * After adding (@sign > 0) or removing the sorted positions @pts[0..k),
+ * bucket b moves by the number of those below it. Cheaper than counting
+ * every point again, unless the number of buckets changed.
+ */
+static void adjust_index(struct rs_ring *r, const struct rs_ring *old,
+			 const u64 *pts, u32 k, int sign)
+{
+	u32 nb = rs_ring_buckets(r), shift = r->index_shift, b = 0, j;
+	const u32 *from = old->index;
+	u32 *index = r->index;
+
+	if (shift != old->index_shift) {
+		build_index(r);
+		return;
 	}
-	r->index[nb] = r->npoints;
+	for (j = 0; j <= k; j++) {
+		u32 end = j < k ? pts[j] >> shift : nb;
+
+		for (; b <= end; b++)
+			index[b] = sign > 0 ? from[b] + j : from[b] - j;
+	}
 }
 
 /* Point order: position, then owner (= identity order). */
@@ -396,33 +423,82 @@ struct rs_ring *rs_ring_build_hooked(const struct rs_member *m, u32 n,
 #endif
 
 /*
- * Merges @old (owners >= @ins shifted up by @shift) with the sorted
- * positions @add[0..k) of member @own into @r, then indexes @r.
+ * Incremental changes. A change adds or removes the points of one member,
+ * whose positions are generated again and sorted (a few hundred hashes),
+ * and copies the old arrays around them in runs. Each added or removed
+ * point is located through the old ring's index, so the cost is one copy
+ * of the arrays, O(npoints), and the index is adjusted rather than
+ * rebuilt.
  */
-static void merge(struct rs_ring *r, const struct rs_ring *old, u32 ins,
-		  u32 shift, const u64 *add, u32 k, u16 own)
+struct splice {
+	const u64 *pts;		/* sorted positions added or removed */
+	u32 k;
+	int sign;		/* +1 add, -1 remove */
+	u16 own;		/* their owner, in the old numbering */
+	u16 remap_from;		/* old owners >= this ... */
+	int delta;		/* ... get this added */
+};
+
+static void copy_run(struct rs_ring *r, u32 o, const struct rs_ring *old,
+		     u32 i, u32 cnt, const struct splice *sp)
 {
-	u32 i = 0, j = 0, o = 0;
+	u16 lim = sp->remap_from, d = sp->delta;
+	const u16 *from = old->owner + i;
+	u16 *to = r->owner + o;
+	u32 x;
 
-	while (i < old->npoints || j < k) {
-		u16 oo = 0;
+	memcpy(r->pos + o, old->pos + i, cnt * sizeof(u64));
+	/* Locals, so the compiler can vectorize this. */
+	for (x = 0; x < cnt; x++)
+		to[x] = from[x] + (from[x] >= lim ? d : 0);
+}
 
-		if (i < old->npoints) {
-			oo = old->owner[i];
-			if (oo >= ins)
-				oo += shift;
-		}
-		if (j >= k || (i < old->npoints &&
-			       (old->pos[i] < add[j] ||
-				(old->pos[i] == add[j] && oo <= own)))) {
-			r->pos[o] = old->pos[i++];
-			r->owner[o++] = oo;
+/* First old point at or after @i that does not sort before (@p, own). */
+static u32 find_point(const struct rs_ring *old, u32 i, u64 p,
+		      const struct splice *sp)
+{
+	u32 at = old->index[p >> old->index_shift];
+
+	if (at < i)
+		at = i;
+	/*
+	 * An added point goes after the equal positions of lower owners; a
+	 * removed one is the first equal position of its own owner.
+	 */
+	while (at < old->npoints &&
+	       (old->pos[at] < p ||
+		(old->pos[at] == p && (sp->sign > 0 ?
+				       old->owner[at] < sp->own :
+				       old->owner[at] != sp->own))))
+		at++;
+	return at;
+}
+
+static int splice_points(struct rs_ring *r, const struct rs_ring *old,
+			 const struct splice *sp)
+{
+	u32 i = 0, o = 0, j, at;
+
+	for (j = 0; j < sp->k; j++) {
+		at = find_point(old, i, sp->pts[j], sp);
+		copy_run(r, o, old, i, at - i, sp);
+		o += at - i;
+		i = at;
+		if (sp->sign > 0) {
+			r->pos[o] = sp->pts[j];
+			r->owner[o++] = sp->own;
 		} else {
-			r->pos[o] = add[j++];
-			r->owner[o++] = own;
+			/* Only a nondeterministic test hook can miss. */
+			if (at == old->npoints || old->pos[at] != sp->pts[j])
+				return -EINVAL;
+			i++;
 		}
 	}
-	build_index(r);
+	if (o + old->npoints - i != r->npoints)
+		return -EINVAL;
+	copy_run(r, o, old, i, old->npoints - i, sp);
+	adjust_index(r, old, sp->pts, sp->k, sp->sign);
+	return 0;
 }
 
 /* Sorted positions of points [from, to) of @m, or NULL. */
@@ -438,12 +514,33 @@ static u64 *new_points(const struct rs_ring *r, const struct rs_member *m,
 	return p;
 }
 
+/*
+ * Fills the points of @r, whose members are already in place: those of
+ * @old plus or minus points [from, to) of member @m.
+ */
+static int change(struct rs_ring *r, const struct rs_ring *old,
+		  const struct rs_member *m, u32 from, u32 to,
+		  struct splice *sp)
+{
+	u64 *pts;
+	int err;
+
+	pts = new_points(r, m, from, to);
+	if (!pts)
+		return -ENOMEM;
+	sp->pts = pts;
+	sp->k = to - from;
+	err = splice_points(r, old, sp);
+	rs_free(pts);
+	return err;
+}
+
 struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
 				   const struct rs_member *m, int *err)
 {
+	struct splice sp = { .sign = 1, .delta = 1 };
 	struct rs_ring *r;
 	u32 ins, k;
-	u64 *add;
 
 	*err = check_member(m);
 	if (*err)
@@ -462,26 +559,27 @@ struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
 	r = ring_alloc(old, old->nmembers + 1, old->npoints + k);
 	if (!r)
 		return NULL;
-	add = new_points(r, m, 0, k);
-	if (!add) {
-		rs_free(r);
-		return NULL;
-	}
 	memcpy(r->members, old->members, ins * sizeof(*m));
 	r->members[ins] = *m;
 	memcpy(r->members + ins + 1, old->members + ins,
 	       (old->nmembers - ins) * sizeof(*m));
-	merge(r, old, ins, 1, add, k, ins);
-	rs_free(add);
-	*err = 0;
+	/* Old owners from ins on move up; the new member sorts before them. */
+	sp.own = ins;
+	sp.remap_from = ins;
+	*err = change(r, old, m, 0, k, &sp);
+	if (*err) {
+		rs_free(r);
+		return NULL;
+	}
 	return r;
 }
 
 struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx,
 				      int *err)
 {
+	struct splice sp = { .sign = -1, .delta = -1 };
 	struct rs_ring *r;
-	u32 i, o = 0, k;
+	u32 k;
 
 	*err = -ENOENT;
 	if (idx >= old->nmembers)
@@ -494,48 +592,22 @@ struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx,
 	memcpy(r->members, old->members, idx * sizeof(r->members[0]));
 	memcpy(r->members + idx, old->members + idx + 1,
 	       (old->nmembers - idx - 1) * sizeof(r->members[0]));
-	for (i = 0; i < old->npoints; i++) {
-		u16 oo = old->owner[i];
-
-		if (oo == idx)
-			continue;
-		r->pos[o] = old->pos[i];
-		r->owner[o++] = oo > idx ? oo - 1 : oo;
+	sp.own = idx;
+	sp.remap_from = idx + 1;
+	*err = change(r, old, &old->members[idx], 0, k, &sp);
+	if (*err) {
+		rs_free(r);
+		return NULL;
 	}
-	build_index(r);
-	*err = 0;
 	return r;
-}
-
-/* Drops the points @del[0..k) (sorted) of member @idx from @old into @r. */
-static int subtract(struct rs_ring *r, const struct rs_ring *old, u32 idx,
-		    const u64 *del, u32 k)
-{
-	u32 i, j = 0, o = 0;
-
-	for (i = 0; i < old->npoints; i++) {
-		if (j < k && old->owner[i] == idx && old->pos[i] == del[j]) {
-			j++;
-			continue;
-		}
-		if (o == r->npoints)
-			return -EINVAL;
-		r->pos[o] = old->pos[i];
-		r->owner[o++] = old->owner[i];
-	}
-	/* Only a nondeterministic test hook can get here. */
-	if (j != k || o != r->npoints)
-		return -EINVAL;
-	build_index(r);
-	return 0;
 }
 
 struct rs_ring *rs_ring_set_weight(const struct rs_ring *old, u32 idx,
 				   u32 weight, int *err)
 {
+	struct splice sp = { .own = idx, .remap_from = U16_MAX };
 	u32 from, to, np = old->npoints;
 	struct rs_ring *r;
-	u64 *pts;
 
 	*err = -ENOENT;
 	if (idx >= old->nmembers)
@@ -560,18 +632,10 @@ struct rs_ring *rs_ring_set_weight(const struct rs_ring *old, u32 idx,
 		return NULL;
 	memcpy(r->members, old->members, old->nmembers * sizeof(r->members[0]));
 	r->members[idx].weight = weight;
-	pts = to > from ? new_points(r, &r->members[idx], from, to) :
-			  new_points(r, &r->members[idx], to, from);
-	if (!pts) {
-		rs_free(r);
-		return NULL;
-	}
-	*err = 0;
-	if (to > from)
-		merge(r, old, old->nmembers, 0, pts, to - from, idx);
-	else
-		*err = subtract(r, old, idx, pts, from - to);
-	rs_free(pts);
+	/* Growing adds the next vnodes, shrinking drops the last ones. */
+	sp.sign = to >= from ? 1 : -1;
+	*err = change(r, old, &old->members[idx], to >= from ? from : to,
+		      to >= from ? to : from, &sp);
 	if (*err) {
 		rs_free(r);
 		return NULL;

@@ -79,6 +79,9 @@ typedef __u64 u64;
 #ifndef U64_MAX
 #define U64_MAX UINT64_MAX
 #endif
+#ifndef U16_MAX
+#define U16_MAX UINT16_MAX
+#endif
 
 #define cpu_to_be32(x) ((__be32)htobe32(x))
 #define likely(x) __builtin_expect(!!(x), 1)
