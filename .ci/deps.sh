@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install every Debian package ringsteer needs to build, check and test
+# itself: both target kernels (image + headers), QEMU, the busybox used for
+# the VM initramfs, libraries and network tools. Idempotent: when all is
+# already there it returns without touching apt.
+#
+# The 6.12 kernel comes from bookworm-backports. Its apt source is built from
+# the mirror URI this machine is already configured with, so the repository
+# never names a mirror host itself.
+
+set -euo pipefail
+
+PACKAGES=(
+	build-essential bc kmod cpio xz-utils
+	linux-image-amd64 linux-headers-amd64
+	qemu-system-x86 busybox-static
+	libmnl-dev libsodium-dev pkg-config
+	iproute2 nftables ipvsadm conntrack socat python3
+	linux-source-6.1 sparse
+)
+BACKPORTS_LIST=/etc/apt/sources.list.d/ringsteer-backports.sources
+export DEBIAN_FRONTEND=noninteractive
+
+have_backports_kernel()
+{
+	compgen -G '/lib/modules/6.12.*-amd64/build' >/dev/null &&
+		compgen -G '/boot/vmlinuz-6.12.*-amd64' >/dev/null
+}
+
+all_installed()
+{
+	local status
+	status=$(dpkg-query -W -f='${db:Status-Abbrev}\n' "${PACKAGES[@]}" 2>/dev/null) || return 1
+	[ "$(grep -c '^ii' <<<"$status")" -eq "${#PACKAGES[@]}" ] && have_backports_kernel
+}
+
+# The first "deb" URI serving the bookworm suite, from deb822 or one-line
+# sources. Security mirrors are skipped: backports live on the main archive.
+debian_mirror_uri()
+{
+	local f uri
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] && [ "$f" != "$BACKPORTS_LIST" ] || continue
+		uri=$(awk '
+			/^[[:space:]]*$/ { if (ok && uri != "") { print uri; exit } ok = 0; uri = "" }
+			/^URIs:/ { uri = $2 }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") ok = 1 }
+			END { if (ok && uri != "") print uri }
+		' "$f" | head -n1)
+		[ -n "$uri" ] && { echo "$uri"; return 0; }
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -e "$f" ] || continue
+		uri=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' "$f")
+		[ -n "$uri" ] && { echo "$uri"; return 0; }
+	done
+	return 1
+}
+
+add_backports()
+{
+	local uri
+	uri=$(debian_mirror_uri) || {
+		echo "deps: no bookworm apt source found to derive backports from" >&2
+		exit 1
+	}
+	cat >"$BACKPORTS_LIST.tmp" <<EOF
+Types: deb
+URIs: $uri
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	mv "$BACKPORTS_LIST.tmp" "$BACKPORTS_LIST"
+}
+
+# The backports meta package depends on the versioned image; installing the
+# versioned packages directly keeps the 6.1 meta package from stable.
+backports_kernel_packages()
+{
+	local what dep
+	for what in image headers; do
+		dep=$(apt-cache show "linux-$what-amd64/bookworm-backports" |
+		      sed -n 's/^Depends: \(linux-'"$what"'-6\.12[^ ,]*\).*/\1/p' | head -n1)
+		[ -n "$dep" ] || {
+			echo "deps: bookworm-backports has no 6.12 linux-$what-amd64" >&2
+			exit 1
+		}
+		echo "$dep"
+	done
+}
+
+if all_installed; then
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages; run 'make deps' as root" >&2
+	exit 1
+fi
+
+add_backports
+apt-get update -qq
+mapfile -t BPO < <(backports_kernel_packages)
+apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" "${BPO[@]}" >/dev/null
+all_installed || { echo "deps: packages still missing after install" >&2; exit 1; }
+echo "deps: installed ${PACKAGES[*]} ${BPO[*]}"

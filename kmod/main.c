@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringsteer: steer new connections to backends by consistent hashing.
+ *
+ * Module init and exit only; each concern lives in its own file.
+ */
+
+#include <linux/module.h>
+#include <net/genetlink.h>
+
+#include "uapi/ringsteer.h"
+
+#include "netlink.h"
+
+static int __init ringsteer_init(void)
+{
+	int err;
+
+	err = rs_genl_init();
+	if (err)
+		return err;
+
+	pr_info("loaded\n");
+	return 0;
+}
+
+static void __exit ringsteer_exit(void)
+{
+	rs_genl_uninit();
+}
+
+module_init(ringsteer_init);
+module_exit(ringsteer_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Consistent-hashing connection steering for load balancers");
+MODULE_AUTHOR("ringsteer developers");
+MODULE_ALIAS_GENL_FAMILY(RINGSTEER_GENL_NAME);

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of the test VM, in the host's root (read-only, over 9p). Runs the
+# command the host left in the run directory, then checks the module can be
+# unloaded, saves the kernel log and powers off. The host side (run.sh)
+# judges the result.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	rsvm.out=*) out=${arg#rsvm.out=} ;;
+	esac
+done
+
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+hostname rsvm
+ip link set lo up
+# The guest's netns scenarios need these; the host root mount is read-only,
+# so nothing here can leak back to the host.
+sysctl -qw kernel.panic_on_oops=0
+echo 1 >/proc/sys/kernel/sysrq
+
+# shellcheck disable=SC1091
+. "$out/env"
+cd "$RSVM_CWD" || echo "rsvm: cannot cd to $RSVM_CWD"
+
+# The command's output goes to the second serial port, which the host
+# streams; the kernel console stays on the first.
+bash "$out/cmd" </dev/null >/dev/ttyS1 2>&1
+rc=$?
+
+if grep -q '^ringsteer ' /proc/modules; then
+	if ! rmmod ringsteer 2>"$out/unload"; then
+		echo "rsvm: rmmod ringsteer failed" >>"$out/unload"
+	else
+		rm -f "$out/unload"
+	fi
+fi
+dmesg >"$out/dmesg"
+echo "$rc" >"$out/rc"
+sync
+echo o >/proc/sysrq-trigger
+sleep 10

@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [-k KVER] [-m MODULE.ko] [-t SECONDS] [-e VAR=VALUE]... -- COMMAND...
+#
+# Boot Debian kernel KVER under QEMU (TCG: KVM hangs on these machines) with
+# the host's root mounted read-only over 9p, run COMMAND as root in the
+# current directory, and exit with COMMAND's status. The run fails (exit 1)
+# when the guest kernel log shows a warning, BUG, oops, RCU stall, lockdep
+# report, sleep-in-atomic, refcount or list corruption, when ringsteer cannot
+# be unloaded afterwards, or when the guest does not report back within the
+# timeout (exit 124). The guest's console and dmesg go to a log whose path
+# is printed on failure.
+
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+kver=
+module=
+timeout=900
+envs=()
+
+usage()
+{
+	sed -n 's/^# \{0,1\}//; 3,14p' "$0" >&2
+	exit 2
+}
+
+while getopts "k:m:t:e:h" opt; do
+	case "$opt" in
+	k) kver=$OPTARG ;;
+	m) module=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	e) envs+=("$OPTARG") ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = "--" ] && shift
+[ $# -gt 0 ] || usage
+
+if [ -z "$kver" ]; then
+	kver=$(ls /lib/modules | grep -E '^6\.(1\.0-[0-9]+|12\..*)-amd64$' | sort -V | tail -n1)
+fi
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || { echo "run.sh: no kernel $kernel (run 'make deps')" >&2; exit 2; }
+[ -z "$module" ] || module=$(realpath "$module")
+
+vmdir=$repo/build/vm
+initrd=$vmdir/initramfs-$kver.cpio.gz
+if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ]; then
+	bash "$here/mkinitramfs.sh" "$kver" "$initrd" || exit 2
+fi
+
+mkdir -p "$vmdir/runs"
+run=$(mktemp -d "$vmdir/runs/$kver.XXXXXX")
+{
+	printf 'export RSVM_CWD=%q\n' "$PWD"
+	printf 'export RSVM_KVER=%q\n' "$kver"
+	printf 'export RINGSTEER_KO=%q\n' "$module"
+	printf 'export RINGSTEER_SRC=%q\n' "$repo"
+	for e in "${envs[@]}"; do
+		printf 'export %q=%q\n' "${e%%=*}" "${e#*=}"
+	done
+} >"$run/env"
+printf '%q ' "$@" >"$run/cmd"
+echo >>"$run/cmd"
+: >"$run/output.log"
+
+qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2048 \
+	-nodefaults -display none -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 rsvm.out=$run rsvm.init=$here/guest.sh" \
+	-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
+	-virtfs "local,path=$run,mount_tag=out,security_model=none" \
+	-serial "file:$run/console.log" -serial "file:$run/output.log" \
+	-device virtio-rng-pci \
+	</dev/null >"$run/qemu.log" 2>&1 &
+qemu=$!
+# Stream the command's output while it runs.
+tail -n +1 -f --pid=$qemu "$run/output.log" &
+tailer=$!
+( sleep "$timeout"; kill "$qemu" 2>/dev/null ) &
+watchdog=$!
+wait "$qemu"
+kill "$watchdog" 2>/dev/null
+wait "$tailer" 2>/dev/null
+
+log=$run/vm.log
+{
+	echo "### qemu"; cat "$run/qemu.log"
+	echo "### console"; cat "$run/console.log"
+	echo "### dmesg"; cat "$run/dmesg" 2>/dev/null
+	echo "### command output"; cat "$run/output.log"
+} >"$log"
+
+fail()
+{
+	echo "run.sh: $kver: $*" >&2
+	echo "run.sh: full log: $log" >&2
+}
+
+if [ ! -s "$run/rc" ]; then
+	fail "guest did not report a result (timeout after ${timeout}s or crash)"
+	exit 124
+fi
+rc=$(cat "$run/rc")
+
+# Anything the kernel says that means it is broken fails the run, whatever
+# the command returned. Tainting by an unsigned out-of-tree module is fine.
+bad='WARNING:|BUG:|Oops|general protection fault|Kernel panic|rcu.*(stall|detected stalls)'
+bad+='|INFO: task .* blocked|possible circular locking|possible recursive locking'
+bad+='|inconsistent lock state|lockdep|sleeping function called from invalid context'
+bad+='|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption'
+bad+='|UBSAN:|KASAN:|unreferenced object|double free|slab.*corrupt'
+if grep -E "$bad" "$run/console.log" "$run/dmesg" >"$run/bad" 2>/dev/null; then
+	sed 's/^/  /' "$run/bad" >&2
+	fail "kernel log shows a problem"
+	exit 1
+fi
+if [ -e "$run/unload" ]; then
+	sed 's/^/  /' "$run/unload" >&2
+	fail "ringsteer could not be unloaded"
+	exit 1
+fi
+if [ "$rc" != 0 ]; then
+	fail "command exited with status $rc"
+	exit "$rc"
+fi
+[ -n "${RSVM_KEEP:-}" ] || rm -rf "$run"
+exit 0

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink transport for ringctl: family resolution, requests, extended acks.
+ * Knows nothing about ringsteer's attributes; see the uapi header for those.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "uapi/ringsteer.h"
+#include "nl.h"
+
+static int family_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct rs_nl *nl = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case CTRL_ATTR_FAMILY_ID:
+		if (mnl_attr_validate(attr, MNL_TYPE_U16) < 0)
+			return MNL_CB_ERROR;
+		nl->family_id = mnl_attr_get_u16(attr);
+		break;
+	case CTRL_ATTR_VERSION:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+			return MNL_CB_ERROR;
+		nl->family_version = mnl_attr_get_u32(attr);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb, data);
+}
+
+/* Copy the extended ack message, if the kernel sent one. */
+static void save_ext_ack(struct rs_nl *nl, const struct nlmsghdr *nlh)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	unsigned int offset = sizeof(*err);
+	const struct nlattr *attr;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		offset += mnl_nlmsg_get_payload_len(&err->msg);
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + offset)
+		return;
+	mnl_attr_for_each(attr, nlh, offset) {
+		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0) {
+			snprintf(nl->ext_msg, sizeof(nl->ext_msg), "%s",
+				 mnl_attr_get_str(attr));
+		}
+	}
+}
+
+/* libmnl hands the same data pointer to data and control callbacks. */
+struct request {
+	struct rs_nl *nl;
+	mnl_cb_t cb;
+	void *data;
+};
+
+static int data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct request *req = data;
+
+	return req->cb ? req->cb(nlh, req->data) : MNL_CB_OK;
+}
+
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	struct request *req = data;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err))) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	save_ext_ack(req->nl, nlh);
+	if (err->error == 0)
+		return MNL_CB_STOP;
+	errno = -err->error;
+	return MNL_CB_ERROR;
+}
+
+struct nlmsghdr *rs_nl_msg(struct rs_nl *nl, void *buf, uint8_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *genl;
+
+	nlh->nlmsg_type = nl->family_id;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = cmd;
+	genl->version = RINGSTEER_GENL_VERSION;
+	return nlh;
+}
+
+int rs_nl_request(struct rs_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	/* Dumps fill messages up to 32 KiB (the kernel's default). */
+	static char buf[32768];
+	mnl_cb_t ctl_cb[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
+	struct request req = { .nl = nl, .cb = cb, .data = data };
+	uint32_t seq = nlh->nlmsg_seq;
+	ssize_t len;
+	int ret;
+
+	nl->ext_msg[0] = '\0';
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	do {
+		len = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
+		if (len < 0)
+			return -errno;
+		ret = mnl_cb_run2(buf, len, seq, nl->portid, data_cb, &req,
+				  ctl_cb, NLMSG_MIN_TYPE);
+		if (ret == MNL_CB_ERROR && errno == 0)
+			errno = EPROTO;
+	} while (ret > MNL_CB_STOP);
+	return ret < 0 ? -errno : 0;
+}
+
+int rs_nl_open(struct rs_nl *nl)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	int one = 1;
+	int ret;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl->sock)
+		return -errno;
+	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0)
+		goto err;
+	/* Extended acks carry the kernel's reason for every rejection. */
+	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
+	nl->portid = mnl_socket_get_portid(nl->sock);
+	nl->seq = time(NULL);
+
+	nl->family_id = GENL_ID_CTRL;
+	nlh = rs_nl_msg(nl, buf, CTRL_CMD_GETFAMILY, 0);
+	((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, RINGSTEER_GENL_NAME);
+	nl->family_id = 0;
+	ret = rs_nl_request(nl, nlh, family_cb, nl);
+	if (ret == 0 && !nl->family_id)
+		ret = -EPROTO;
+	if (ret < 0) {
+		mnl_socket_close(nl->sock);
+		nl->sock = NULL;
+		return ret;
+	}
+	return 0;
+err:
+	ret = -errno;
+	mnl_socket_close(nl->sock);
+	nl->sock = NULL;
+	return ret;
+}
+
+void rs_nl_close(struct rs_nl *nl)
+{
+	if (nl->sock)
+		mnl_socket_close(nl->sock);
+	nl->sock = NULL;
+}

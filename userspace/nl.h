@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef RINGCTL_NL_H
+#define RINGCTL_NL_H
+
+#include <stdint.h>
+#include <libmnl/libmnl.h>
+
+/* One generic netlink socket bound to the ringsteer family. */
+struct rs_nl {
+	struct mnl_socket *sock;
+	uint32_t portid;
+	uint32_t seq;
+	uint16_t family_id;
+	uint8_t family_version;
+	/* Extended ack text of the last failed request, or "". */
+	char ext_msg[256];
+};
+
+/* Returns 0, -ENOENT when the module is not loaded, or another -errno. */
+int rs_nl_open(struct rs_nl *nl);
+void rs_nl_close(struct rs_nl *nl);
+
+/* Start a request for CMD in BUF (MNL_SOCKET_BUFFER_SIZE bytes at least). */
+struct nlmsghdr *rs_nl_msg(struct rs_nl *nl, void *buf, uint8_t cmd, uint16_t flags);
+
+/*
+ * Send NLH and process replies until the ack or the end of a dump, calling
+ * CB (may be NULL) for each data message. Returns 0 or the -errno the
+ * kernel answered; nl->ext_msg then holds its extended ack message.
+ */
+int rs_nl_request(struct rs_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
+
+#endif /* RINGCTL_NL_H */

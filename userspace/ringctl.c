@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringctl: configure the ringsteer kernel module and reason about its rings.
+ * Subcommand families live in their own files; this one only dispatches.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "uapi/ringsteer.h"
+#include "nl.h"
+#include "ringctl.h"
+
+bool json_output;
+const char *prog = "ringctl";
+
+int errorf(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	struct rs_nl nl;
+	int ret;
+
+	(void)argv;
+	if (argc > 1)
+		return errorf("version: unexpected argument '%s'", argv[1]);
+	printf("ringctl %s\n", RINGCTL_VERSION);
+	ret = rs_nl_open(&nl);
+	if (ret == -ENOENT) {
+		printf("kernel: ringsteer module not loaded\n");
+		return 0;
+	}
+	if (ret < 0)
+		return errorf("netlink: %s", strerror(-ret));
+	printf("kernel: generic netlink family %s version %u (id %u)\n",
+	       RINGSTEER_GENL_NAME, nl.family_version, nl.family_id);
+	rs_nl_close(&nl);
+	return 0;
+}
+
+static int cmd_help(int argc, char **argv);
+
+static const struct {
+	const char *name;
+	int (*handler)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "version", cmd_version, "show ringctl's and the kernel module's versions" },
+	{ "help", cmd_help, "show this help" },
+};
+
+static int cmd_help(int argc, char **argv)
+{
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	printf("Usage: %s [-j] COMMAND [ARGS...]\n\nCommands:\n", prog);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		printf("  %-10s %s\n", commands[i].name, commands[i].help);
+	printf("\n'%s COMMAND help' shows a command's own usage.\n", prog);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json")) {
+			json_output = true;
+		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			return cmd_help(0, NULL);
+		} else if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+			printf("ringctl %s\n", RINGCTL_VERSION);
+			return 0;
+		} else {
+			errorf("unknown option '%s' (try '%s help')", argv[1], prog);
+			return 1;
+		}
+		argc--;
+		argv++;
+	}
+	if (argc < 2) {
+		cmd_help(0, NULL);
+		return 1;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].handler(argc - 1, argv + 1) < 0 ? 1 : 0;
+	}
+	errorf("unknown command '%s' (try '%s help')", argv[1], prog);
+	return 1;
+}
