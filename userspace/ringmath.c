@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Exact arithmetic on rings for "ringctl simulate"; see ringmath.h. */
+
+#include <arpa/inet.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "ringmath.h"
+
+typedef unsigned __int128 u128;
+
+#define TWO64 18446744073709551616.0
+
+int rm_parse_endpoint(const char *s, u8 *family, u8 addr[16], __be16 *port)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	const char *colon, *end;
+	unsigned long p;
+	char *e;
+
+	memset(addr, 0, 16);
+	if (*s == '[') {
+		end = strchr(s, ']');
+		if (!end || end[1] != ':' || (size_t)(end - s - 1) >= sizeof(host))
+			return -EINVAL;
+		memcpy(host, s + 1, end - s - 1);
+		host[end - s - 1] = '\0';
+		if (inet_pton(AF_INET6, host, addr) != 1)
+			return -EINVAL;
+		*family = AF_INET6;
+		colon = end + 1;
+	} else {
+		colon = strchr(s, ':');
+		if (!colon || strchr(colon + 1, ':') ||
+		    (size_t)(colon - s) >= sizeof(host))
+			return -EINVAL;
+		memcpy(host, s, colon - s);
+		host[colon - s] = '\0';
+		if (inet_pton(AF_INET, host, addr) != 1)
+			return -EINVAL;
+		*family = AF_INET;
+	}
+	if (colon[1] < '0' || colon[1] > '9')
+		return -EINVAL;
+	errno = 0;
+	p = strtoul(colon + 1, &e, 10);
+	if (errno || *e || p > 65535)
+		return -EINVAL;
+	*port = htons(p);
+	return 0;
+}
+
+int rm_parse_backend(const char *s, struct rs_member *m)
+{
+	char buf[RM_ENDPOINT_LEN + 16];
+	const char *at = strchr(s, '@');
+	unsigned long w = 1;
+	char *e;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	if (at) {
+		buf[at - s] = '\0';
+		if (at[1] < '0' || at[1] > '9')
+			return -EINVAL;
+		errno = 0;
+		w = strtoul(at + 1, &e, 10);
+		if (errno || *e)
+			return -EINVAL;
+		if (w < 1 || w > RINGSTEER_MAX_WEIGHT)
+			return -ERANGE;
+	}
+	memset(m, 0, sizeof(*m));
+	m->weight = w;
+	return rm_parse_endpoint(buf, &m->family, m->addr, &m->port);
+}
+
+void rm_format_endpoint(char *buf, u8 family, const u8 addr[16],
+			__be16 port)
+{
+	char host[INET6_ADDRSTRLEN];
+
+	inet_ntop(family, addr, host, sizeof(host));
+	snprintf(buf, RM_ENDPOINT_LEN, family == AF_INET6 ? "[%s]:%u" : "%s:%u",
+		 host, ntohs(port));
+}
+
+void rm_format_member(char *buf, const struct rs_member *m)
+{
+	rm_format_endpoint(buf, m->family, m->addr, m->port);
+}
+
+int rm_parse_flow(const char *line, struct rs_flow *f, const char **why)
+{
+	char src[128], dst[128], proto[32], extra[2];
+	unsigned long p;
+	u8 fam2;
+	char *e;
+
+	memset(f, 0, sizeof(*f));
+	*why = "want SRC:SPORT DST:DPORT PROTO";
+	if (sscanf(line, "%127s %127s %31s %1s", src, dst, proto, extra) != 3)
+		return -EINVAL;
+	*why = "bad address";
+	if (rm_parse_endpoint(src, &f->family, f->saddr, &f->sport) ||
+	    rm_parse_endpoint(dst, &fam2, f->daddr, &f->dport))
+		return -EINVAL;
+	*why = "source and destination families differ";
+	if (fam2 != f->family)
+		return -EINVAL;
+	*why = "bad protocol";
+	if (!strcmp(proto, "tcp")) {
+		f->proto = IPPROTO_TCP;
+	} else if (!strcmp(proto, "udp")) {
+		f->proto = IPPROTO_UDP;
+	} else if (!strcmp(proto, "sctp")) {
+		f->proto = IPPROTO_SCTP;
+	} else {
+		if (proto[0] < '0' || proto[0] > '9')
+			return -EINVAL;
+		p = strtoul(proto, &e, 10);
+		if (*e || p > 255)
+			return -EINVAL;
+		f->proto = p;
+	}
+	return 0;
+}
+
+const char *rm_proto_name(u8 proto, char buf[8])
+{
+	if (proto == IPPROTO_TCP)
+		return "tcp";
+	if (proto == IPPROTO_UDP)
+		return "udp";
+	if (proto == IPPROTO_SCTP)
+		return "sctp";
+	snprintf(buf, 8, "%u", proto);
+	return buf;
+}
+
+int rm_shares(const struct rs_ring *r, double *share, struct rm_stats *st)
+{
+	u64 *arcs = calloc(r->nmembers + 1, sizeof(u64));
+	double wsum = 0, sq = 0;
+	u32 i;
+
+	if (!arcs)
+		return -ENOMEM;
+	if (rs_ring_arcs(r, arcs)) {
+		free(arcs);
+		return -ENOENT;
+	}
+	for (i = 0; i < r->nmembers; i++)
+		wsum += r->members[i].weight;
+	st->min_ratio = INFINITY;
+	st->max_ratio = 0;
+	for (i = 0; i < r->nmembers; i++) {
+		double ratio;
+
+		/* U64_MAX stands for the whole space (see rs_ring_arcs()). */
+		share[i] = arcs[i] == U64_MAX ? 1.0 : arcs[i] / TWO64;
+		ratio = share[i] / (r->members[i].weight / wsum);
+		if (ratio < st->min_ratio)
+			st->min_ratio = ratio;
+		if (ratio > st->max_ratio)
+			st->max_ratio = ratio;
+		sq += (ratio - 1) * (ratio - 1);
+	}
+	st->peak_mean = st->max_ratio;
+	st->max_min = st->min_ratio > 0 ? st->max_ratio / st->min_ratio :
+					  INFINITY;
+	st->stddev = sqrt(sq / r->nmembers);
+	free(arcs);
+	return 0;
+}
+
+struct walk {
+	const int *map;		/* a's member index -> b's, or -1 */
+	int xa, xb;		/* the changed member in a and b, or -1 */
+	u128 moved, collateral;
+	u128 *from, *to;
+};
+
+static void account(struct walk *w, u128 len, u16 oa, u16 ob)
+{
+	if (w->map[oa] == ob)
+		return;
+	w->moved += len;
+	w->from[oa] += len;
+	w->to[ob] += len;
+	if (oa != w->xa && ob != w->xb)
+		w->collateral += len;
+}
+
+static int find_or_none(const struct rs_ring *r, const struct rs_member *x)
+{
+	int i = x ? rs_ring_find_member(r, x) : -1;
+
+	return i < 0 ? -1 : i;
+}
+
+int rm_diff(const struct rs_ring *a, const struct rs_ring *b,
+	    const struct rs_member *x, struct rm_diff *d)
+{
+	u32 i = 0, j = 0, na = a->npoints, nb = b->npoints, k;
+	struct walk w = { 0 };
+	u64 q, first = 0, prev = 0;
+	u16 foa = 0, fob = 0;
+	bool started = false;
+	int *map;
+
+	if (!na || !nb)
+		return -ENOENT;
+	map = calloc(a->nmembers, sizeof(*map));
+	w.from = calloc(a->nmembers, sizeof(u128));
+	w.to = calloc(b->nmembers, sizeof(u128));
+	if (!map || !w.from || !w.to) {
+		free(map);
+		free(w.from);
+		free(w.to);
+		return -ENOMEM;
+	}
+	for (k = 0; k < a->nmembers; k++)
+		map[k] = find_or_none(b, &a->members[k]);
+	w.map = map;
+	w.xa = find_or_none(a, x);
+	w.xb = find_or_none(b, x);
+
+	/* Interval (previous position, q] belongs to the first point >= q. */
+	while (i < na || j < nb) {
+		if (j >= nb || (i < na && a->pos[i] <= b->pos[j]))
+			q = a->pos[i];
+		else
+			q = b->pos[j];
+		if (!started) {
+			first = q;
+			foa = a->owner[i < na ? i : 0];
+			fob = b->owner[j < nb ? j : 0];
+			started = true;
+		} else {
+			account(&w, q - prev, a->owner[i < na ? i : 0],
+				b->owner[j < nb ? j : 0]);
+		}
+		prev = q;
+		while (i < na && a->pos[i] == q)
+			i++;
+		while (j < nb && b->pos[j] == q)
+			j++;
+	}
+	/* Above the last position and up to the first: the first points. */
+	account(&w, ((u128)1 << 64) - prev + first, foa, fob);
+
+	d->moved = (double)w.moved / TWO64;
+	d->collateral = (double)w.collateral / TWO64;
+	d->collateral_exact = w.collateral > U64_MAX ? U64_MAX :
+						       (u64)w.collateral;
+	for (k = 0; d->from && k < a->nmembers; k++)
+		d->from[k] = (double)w.from[k] / TWO64;
+	for (k = 0; d->to && k < b->nmembers; k++)
+		d->to[k] = (double)w.to[k] / TWO64;
+	free(map);
+	free(w.from);
+	free(w.to);
+	return 0;
+}
+
+/* Slot i of "hash mod N": members repeated weight times, as numbers. */
+static u32 *slots(const struct rs_member *m, u32 n, const struct rs_member *ref,
+		  u32 nref, u32 *nslots)
+{
+	u32 i, k, s = 0, total = 0, id;
+	u32 *out;
+
+	for (i = 0; i < n; i++)
+		total += m[i].weight;
+	out = malloc((total ? total : 1) * sizeof(*out));
+	if (!out)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		/* Number identities by their place in @ref, else past it. */
+		for (id = 0; id < nref; id++)
+			if (m[i].family == ref[id].family &&
+			    m[i].port == ref[id].port &&
+			    !memcmp(m[i].addr, ref[id].addr, 16))
+				break;
+		if (id == nref)
+			id = nref + i;
+		for (k = 0; k < m[i].weight; k++)
+			out[s++] = id;
+	}
+	*nslots = total;
+	return out;
+}
+
+static unsigned long long gcd(unsigned long long a, unsigned long long b)
+{
+	while (b) {
+		unsigned long long t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+double rm_mod_moved(const struct rs_member *a, u32 na,
+		    const struct rs_member *b, u32 nb,
+		    unsigned long long max_period, u32 samples, bool *exact)
+{
+	u32 *sa, *sb, la, lb, ra, rb;
+	unsigned long long g, period, diff = 0, i;
+	double res = NAN;
+	u64 seed = 0x5eed;
+
+	sa = slots(a, na, a, na, &la);
+	sb = slots(b, nb, a, na, &lb);
+	if (!sa || !sb || !la || !lb)
+		goto out;
+	g = gcd(la, lb);
+	period = (unsigned long long)la / g * lb;
+	*exact = period <= max_period;
+	if (*exact) {
+		/*
+		 * Over one period h -> (h mod la, h mod lb) takes every pair
+		 * with ra = rb (mod g) exactly once (Chinese remainders).
+		 */
+		for (ra = 0; ra < la; ra++)
+			for (rb = ra % g; rb < lb; rb += g)
+				diff += sa[ra] != sb[rb];
+		res = (double)diff / period;
+	} else {
+		for (i = 0; i < samples; i++) {
+			u64 z = (seed += 0x9e3779b97f4a7c15ULL);
+
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+			z ^= z >> 31;
+			diff += sa[z % la] != sb[z % lb];
+		}
+		res = (double)diff / samples;
+	}
+out:
+	free(sa);
+	free(sb);
+	return res;
+}
