@@ -9,11 +9,32 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
-#include "ringctl.h"
 #include "simulate.h"
 #include "simulate_int.h"
+
+/*
+ * No dependency on ringctl.c, so that this file also links into tests
+ * and tools without it: errors are printed here, and ringctl's global -j
+ * is read through a weak reference.
+ */
+extern bool json_output __attribute__((weak));
+
+static int errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int errorf(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ringctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
 
 const char *const sim_change_names[] = {
 	"none", "add", "remove", "drain", "weight",
@@ -22,7 +43,7 @@ const char *const sim_change_names[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: %s simulate [-j] [key HEX32] [vnodes N] [hash flow|source]\n"
+"Usage: ringctl simulate [-j] [key HEX32] [vnodes N] [hash flow|source]\n"
 "           { backends COUNT [FIRST] | backend ADDR:PORT[@WEIGHT] }...\n"
 "           [add ADDR:PORT[@WEIGHT] | remove ADDR:PORT | drain ADDR:PORT |\n"
 "            weight ADDR:PORT WEIGHT]\n"
@@ -47,7 +68,7 @@ static void usage(FILE *f)
 "                     SRC:SPORT DST:DPORT PROTO (tcp, udp, sctp or a\n"
 "                     number); with a change also the owner after it\n"
 "  -j                 JSON output\n",
-		prog, RINGSTEER_DEFAULT_VNODES, RINGSTEER_MAX_VNODES);
+		RINGSTEER_DEFAULT_VNODES, RINGSTEER_MAX_VNODES);
 }
 
 static int parse_u32(const char *s, u32 min, u32 max, u32 *out)
@@ -132,10 +153,10 @@ static struct rs_member step_addr(const struct rs_member *m, u32 i)
 static int bad(const char *what, const char *arg, int err)
 {
 	if (!arg)
-		return errorf("simulate: missing %s (try '%s simulate help')",
-			      what, prog);
-	return errorf("simulate: %s %s '%s' (try '%s simulate help')",
-		      err == -ERANGE ? "out of range:" : "bad", what, arg, prog);
+		return errorf("simulate: missing %s (try 'ringctl simulate help')",
+			      what);
+	return errorf("simulate: %s %s '%s' (try 'ringctl simulate help')",
+		      err == -ERANGE ? "out of range:" : "bad", what, arg);
 }
 
 static int read_flows(struct sim *s)
@@ -308,13 +329,12 @@ static int parse(struct sim *s, int argc, char **argv)
 			s->flows_path = arg;
 			i++;
 		} else {
-			return errorf("simulate: unknown argument '%s' (try '%s simulate help')",
-				      w, prog);
+			return errorf("simulate: unknown argument '%s' (try 'ringctl simulate help')",
+				      w);
 		}
 	}
 	if (!s->n)
-		return errorf("simulate: no backends (try '%s simulate help')",
-			      prog);
+		return errorf("simulate: no backends (try 'ringctl simulate help')");
 	return 0;
 }
 
@@ -552,10 +572,11 @@ static int compute(struct sim *s, struct report *p)
 int cmd_simulate(int argc, char **argv)
 {
 	struct sim s = { .vnodes = RINGSTEER_DEFAULT_VNODES,
-			 .mode = RINGSTEER_HASH_FLOW, .json = json_output };
+			 .mode = RINGSTEER_HASH_FLOW };
 	struct report p = { 0 };
 	int err, ret = -1, i;
 
+	s.json = &json_output && json_output;
 	for (i = 0; i < RINGSTEER_KEY_LEN; i++)
 		s.key[i] = i;
 	if (parse(&s, argc, argv))
