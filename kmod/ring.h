@@ -89,6 +89,7 @@ u64 rs_flow_position(const struct rs_key *key, const struct rs_flow *f,
 u64 rs_vnode_position(const struct rs_key *key, const struct rs_member *m,
 		      u32 vnode);
 int rs_member_id(const struct rs_member *m, u8 id[RINGSTEER_ID_LEN]);
+int rs_ring_selftest(void);
 
 static inline const struct rs_member *rs_ring_member(const struct rs_ring *r,
 						     u32 idx)

@@ -84,6 +84,7 @@ typedef __u64 u64;
 #endif
 
 #define cpu_to_be32(x) ((__be32)htobe32(x))
+#define cpu_to_be16(x) ((__be16)htobe16(x))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define be16_to_cpu(x) be16toh((u16)(x))

@@ -203,4 +203,10 @@ TEST(golden_positions)
 		  rs_flow_position(&k, &f, RINGSTEER_HASH_SOURCE));
 }
 
+/* The known-answer check the module can run at load time passes here. */
+TEST(ring_selftest)
+{
+	ASSERT_EQ(0, rs_ring_selftest());
+}
+
 TEST_HARNESS_MAIN
