@@ -24,6 +24,10 @@
 /* Buckets larger than this are binary searched instead of scanned. */
 #define RS_SCAN_MAX		8
 
+/* Owners are u16 member indices; the index holds u32 point offsets. */
+static_assert(RINGSTEER_MAX_BACKENDS <= 65536, "owner is a u16");
+static_assert(RINGSTEER_MAX_POINTS < (1ULL << 31), "index is a u32");
+
 static u8 id_family(u8 family)
 {
 	if (family == AF_INET)

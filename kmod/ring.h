@@ -29,7 +29,10 @@ struct rs_member {
 	u32 weight;		/* 1 .. RINGSTEER_MAX_WEIGHT */
 };
 
-/* The hashed fields of a flow; family, addresses as in rs_member. */
+/*
+ * The hashed fields of a flow; family and addresses as in rs_member (zero
+ * the IPv4 padding), ports zero for protocols without ports.
+ */
 struct rs_flow {
 	u8 family;
 	u8 proto;
@@ -64,6 +67,17 @@ struct rs_ring {
 	struct rs_member members[];	/* [nmembers], sorted by identity */
 };
 
+/*
+ * Builders return a new ring, or NULL with *err set:
+ *   -EINVAL  bad family, nonzero IPv4 padding;
+ *   -ERANGE  weight or vnodes_per_weight out of range;
+ *   -E2BIG   too many backends or points (uapi "Limits");
+ *   -EEXIST  a backend identity twice;
+ *   -ENOENT  no member at idx;
+ *   -ENOMEM.
+ * n == 0 builds an empty ring. A change to the same weight returns a
+ * copy. The old ring is only read.
+ */
 struct rs_ring *rs_ring_build(const u8 key[RINGSTEER_KEY_LEN],
 			      const struct rs_member *m, u32 n,
 			      u32 vnodes_per_weight, int *err);
@@ -75,20 +89,31 @@ struct rs_ring *rs_ring_set_weight(const struct rs_ring *old, u32 idx,
 				   u32 weight, int *err);
 void rs_ring_free(struct rs_ring *r);
 #ifdef __KERNEL__
+/* kvfree_rcu(): for a ring readers may still hold. */
 void rs_ring_free_rcu(struct rs_ring *r);
 #endif
 
+/* Owner's member index, or -ENOENT for an empty ring. RCU-safe. */
 int rs_ring_lookup(const struct rs_ring *r, u64 pos);
+/* Same answer by plain binary search; for tests and benchmarks. */
 int rs_ring_lookup_bsearch(const struct rs_ring *r, u64 pos);
+/* Index of the member with @id's identity (weight ignored), or -ENOENT. */
 int rs_ring_find_member(const struct rs_ring *r, const struct rs_member *id);
+/*
+ * Positions owned by each member (@arcs[nmembers]); they sum to 2^64, so a
+ * member owning the whole ring gets U64_MAX. -ENOENT if empty.
+ */
 int rs_ring_arcs(const struct rs_ring *r, u64 *arcs);
 u32 rs_ring_buckets(const struct rs_ring *r);
 
+/* Positions as defined in uapi/ringsteer.h. RCU-safe, no allocation. */
 u64 rs_flow_position(const struct rs_key *key, const struct rs_flow *f,
 		     enum ringsteer_hash_mode mode);
 u64 rs_vnode_position(const struct rs_key *key, const struct rs_member *m,
 		      u32 vnode);
+/* The 19 identity bytes, or -EINVAL. */
 int rs_member_id(const struct rs_member *m, u8 id[RINGSTEER_ID_LEN]);
+/* Known-answer check of hash, layouts and owners: 0 or -EINVAL. */
 int rs_ring_selftest(void);
 
 static inline const struct rs_member *rs_ring_member(const struct rs_ring *r,

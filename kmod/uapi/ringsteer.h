@@ -71,8 +71,8 @@
  *   - sum of w * v over all backends <= RINGSTEER_MAX_POINTS (E2BIG);
  *   - a backend identity appears at most once (EEXIST);
  *   - family other than 4/6, or nonzero IPv4 padding (EINVAL).
- * At the maximum the ring takes about 11 MiB (8-byte position and 2-byte
- * owner per point, plus the lookup index).
+ * A ring takes about 12 bytes a point: an 8-byte position, a 2-byte owner
+ * and 2 to 4 bytes of lookup index; 12 MiB at RINGSTEER_MAX_POINTS.
  */
 #ifndef _UAPI_RINGSTEER_H
 #define _UAPI_RINGSTEER_H
