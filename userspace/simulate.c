@@ -248,6 +248,7 @@ static int parse_sweep(struct sim *s, const char *list)
 	return s->nsweep ? 0 : bad("sweep list", list, -EINVAL);
 }
 
+/* 0, 1 after printing the usage, or -1 after printing an error. */
 static int parse(struct sim *s, int argc, char **argv)
 {
 	struct rs_member m, first;
@@ -261,7 +262,7 @@ static int parse(struct sim *s, int argc, char **argv)
 			s->json = true;
 		} else if (!strcmp(w, "help") || !strcmp(w, "-h")) {
 			usage(stdout);
-			exit(0);
+			return 1;
 		} else if (!strcmp(w, "key")) {
 			if (parse_key(arg, s->key))
 				return bad("key (32 hex digits)", arg, -EINVAL);
@@ -579,8 +580,12 @@ int cmd_simulate(int argc, char **argv)
 	s.json = &json_output && json_output;
 	for (i = 0; i < RINGSTEER_KEY_LEN; i++)
 		s.key[i] = i;
-	if (parse(&s, argc, argv))
+	ret = parse(&s, argc, argv);
+	if (ret) {
+		ret = ret > 0 ? 0 : -1;	/* help */
 		goto out;
+	}
+	ret = -1;
 	if (s.flows_path && read_flows(&s))
 		goto out;
 	if (s.change != CH_NONE &&
