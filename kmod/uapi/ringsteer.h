@@ -64,7 +64,7 @@
  * kept by the connection tracking, not by the ring.
  *
  * Limits, per service (violations are rejected, nothing changes):
- *   - 1 .. RINGSTEER_MAX_BACKENDS backends in the ring (E2BIG);
+ *   - at most RINGSTEER_MAX_BACKENDS backends in the ring (E2BIG);
  *   - weight 1 .. RINGSTEER_MAX_WEIGHT; weight 0 is not a ring weight, use
  *     drain or delete instead (ERANGE);
  *   - virtual nodes per unit of weight 1 .. RINGSTEER_MAX_VNODES (ERANGE);
