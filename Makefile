@@ -16,7 +16,8 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SRC := $(CURDIR)
-BUILD := $(SRC)/build
+# Relative, so "make build/unit/test_ring" names the same target.
+BUILD := build
 
 # Target kernels are Debian's: the newest installed 6.1 and 6.12. The host's
 # running kernel is deliberately not the default.
@@ -79,7 +80,7 @@ $(BUILD)/kernel/%/kmod/ringsteer.ko: $(KERNEL_SRCS)
 	$(quiet) KBUILD $*
 	$(Q)mkdir -p $(BUILD)/kernel/$*
 	$(Q)cp -p --parents $(KERNEL_SRCS) $(BUILD)/kernel/$*/
-	$(Q)$(MAKE) -C /lib/modules/$*/build M=$(BUILD)/kernel/$* W=1 modules \
+	$(Q)$(MAKE) -C /lib/modules/$*/build M=$(SRC)/$(BUILD)/kernel/$* W=1 modules \
 		>$(BUILD)/kernel/$*/build.log 2>&1 || { cat $(BUILD)/kernel/$*/build.log; exit 1; }
 	$(Q)if grep -q 'warning:' $(BUILD)/kernel/$*/build.log; then \
 		grep -B2 -A4 'warning:' $(BUILD)/kernel/$*/build.log; echo "warnings building for $*" >&2; exit 1; fi
@@ -139,7 +140,8 @@ style: $(KSRC)/.stamp
 	@echo "checkpatch --strict: clean"
 
 sparse:
-	$(Q)$(MAKE) -C $(KDIR) M=$(SRC) C=2 CHECK="sparse -Wno-decl" modules 2>&1 | tee $(BUILD)/sparse.log; \
+	$(Q)mkdir -p $(BUILD)
+	$(Q)$(MAKE) -C $(KDIR) M=$(SRC) C=2 CHECK=sparse modules 2>&1 | tee $(BUILD)/sparse.log; \
 		! grep -E '(warning|error):' $(BUILD)/sparse.log
 
 vm-test: modules-all selftest-bins

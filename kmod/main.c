@@ -11,10 +11,22 @@
 #include "uapi/ringsteer.h"
 
 #include "netlink.h"
+#include "ring.h"
 
 static int __init ringsteer_init(void)
 {
 	int err;
+
+	/*
+	 * Userspace predicts the kernel's choices with the same ring code and
+	 * libsodium's SipHash; refuse to run if this kernel's siphash() or
+	 * byte order would make those predictions wrong.
+	 */
+	err = rs_ring_selftest();
+	if (err) {
+		pr_err("ring known-answer test failed, not loading\n");
+		return err;
+	}
 
 	err = rs_genl_init();
 	if (err)

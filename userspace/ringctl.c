@@ -12,6 +12,7 @@
 #include "uapi/ringsteer.h"
 #include "nl.h"
 #include "ringctl.h"
+#include "simulate.h"
 
 bool json_output;
 const char *prog = "ringctl";
@@ -57,6 +58,7 @@ static const struct {
 	int (*handler)(int argc, char **argv);
 	const char *help;
 } commands[] = {
+	{ "simulate", cmd_simulate, "compute ring shares, moves and owners offline" },
 	{ "version", cmd_version, "show ringctl's and the kernel module's versions" },
 	{ "help", cmd_help, "show this help" },
 };

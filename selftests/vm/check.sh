@@ -90,6 +90,8 @@ for t in selftests/unit/test_*.c; do
 	fi
 done
 
+ktap_step "vm harness" bash selftests/vm/harness-selftest.sh "${kvers[0]}"
+
 for k in "${kvers[@]}"; do
 	ko=build/kernel/$k/kmod/ringsteer.ko
 	if [ ! -e "$ko" ]; then

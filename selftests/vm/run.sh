@@ -71,8 +71,9 @@ echo >>"$run/cmd"
 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2048 \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 rsvm.out=$run rsvm.init=$here/guest.sh" \
+	-append "console=ttyS0 panic=-1 rsvm.out=$run rsvm.init=$here/guest.sh rsvm.repo=$repo" \
 	-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
+	-virtfs "local,path=$repo,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$run,mount_tag=out,security_model=none" \
 	-serial "file:$run/console.log" -serial "file:$run/output.log" \
 	-device virtio-rng-pci \
