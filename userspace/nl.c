@@ -38,17 +38,14 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb, data);
 }
 
-/* Copy the extended ack message, if the kernel sent one. */
-static void save_ext_ack(struct rs_nl *nl, const struct nlmsghdr *nlh)
+/* Copy the extended ack message, if the kernel sent one after OFFSET. */
+static void save_ext_msg(struct rs_nl *nl, const struct nlmsghdr *nlh,
+			 unsigned int offset)
 {
-	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
-	unsigned int offset = sizeof(*err);
 	const struct nlattr *attr;
 
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		offset += mnl_nlmsg_get_payload_len(&err->msg);
 	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + offset)
 		return;
 	mnl_attr_for_each(attr, nlh, offset) {
@@ -58,6 +55,16 @@ static void save_ext_ack(struct rs_nl *nl, const struct nlmsghdr *nlh)
 				 mnl_attr_get_str(attr));
 		}
 	}
+}
+
+static void save_ext_ack(struct rs_nl *nl, const struct nlmsghdr *nlh)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	unsigned int offset = sizeof(*err);
+
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		offset += mnl_nlmsg_get_payload_len(&err->msg);
+	save_ext_msg(nl, nlh, offset);
 }
 
 /* libmnl hands the same data pointer to data and control callbacks. */
@@ -71,7 +78,29 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct request *req = data;
 
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		req->nl->dump_intr = true;
 	return req->cb ? req->cb(nlh, req->data) : MNL_CB_OK;
+}
+
+/*
+ * A dump ends with NLMSG_DONE carrying an int: 0, or the error that ended
+ * it (with an extended ack after it).
+ */
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct request *req = data;
+	int err = 0;
+
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		req->nl->dump_intr = true;
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(err))
+		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (err >= 0)
+		return MNL_CB_STOP;
+	save_ext_msg(req->nl, nlh, sizeof(err));
+	errno = -err;
+	return MNL_CB_ERROR;
 }
 
 static int error_cb(const struct nlmsghdr *nlh, void *data)
@@ -108,13 +137,17 @@ int rs_nl_request(struct rs_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *dat
 {
 	/* Dumps fill messages up to 32 KiB (the kernel's default). */
 	static char buf[32768];
-	mnl_cb_t ctl_cb[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
+	mnl_cb_t ctl_cb[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = error_cb,
+		[NLMSG_DONE] = done_cb,
+	};
 	struct request req = { .nl = nl, .cb = cb, .data = data };
 	uint32_t seq = nlh->nlmsg_seq;
 	ssize_t len;
 	int ret;
 
 	nl->ext_msg[0] = '\0';
+	nl->dump_intr = false;
 	nlh->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0)
 		return -errno;

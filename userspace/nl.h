@@ -2,6 +2,7 @@
 #ifndef RINGCTL_NL_H
 #define RINGCTL_NL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
@@ -14,6 +15,8 @@ struct rs_nl {
 	uint8_t family_version;
 	/* Extended ack text of the last failed request, or "". */
 	char ext_msg[256];
+	/* The last dump was flagged NLM_F_DUMP_INTR: retry it. */
+	bool dump_intr;
 };
 
 /* Returns 0, -ENOENT when the module is not loaded, or another -errno. */
@@ -26,7 +29,9 @@ struct nlmsghdr *rs_nl_msg(struct rs_nl *nl, void *buf, uint8_t cmd, uint16_t fl
 /*
  * Send NLH and process replies until the ack or the end of a dump, calling
  * CB (may be NULL) for each data message. Returns 0 or the -errno the
- * kernel answered; nl->ext_msg then holds its extended ack message.
+ * kernel answered (in the ack, or in NLMSG_DONE for a dump); nl->ext_msg
+ * then holds its extended ack message. nl->dump_intr tells whether a dump
+ * was inconsistent.
  */
 int rs_nl_request(struct rs_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 

@@ -5,7 +5,6 @@
  */
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,21 +12,6 @@
 #include "nl.h"
 #include "ringctl.h"
 #include "simulate.h"
-
-bool json_output;
-const char *prog = "ringctl";
-
-int errorf(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
 
 static int cmd_version(int argc, char **argv)
 {

@@ -5,48 +5,26 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "endpoint.h"
 #include "ringmath.h"
 
 typedef unsigned __int128 u128;
 
 #define TWO64 18446744073709551616.0
 
+/* The parser is shared with the rest of ringctl (endpoint.c). */
 int rm_parse_endpoint(const char *s, u8 *family, u8 addr[16], __be16 *port)
 {
-	char host[INET6_ADDRSTRLEN + 1];
-	const char *colon, *end;
-	unsigned long p;
-	char *e;
+	struct rc_endpoint ep;
+	const char *why;
 
-	memset(addr, 0, 16);
-	if (*s == '[') {
-		end = strchr(s, ']');
-		if (!end || end[1] != ':' || (size_t)(end - s - 1) >= sizeof(host))
-			return -EINVAL;
-		memcpy(host, s + 1, end - s - 1);
-		host[end - s - 1] = '\0';
-		if (inet_pton(AF_INET6, host, addr) != 1)
-			return -EINVAL;
-		*family = AF_INET6;
-		colon = end + 1;
-	} else {
-		colon = strchr(s, ':');
-		if (!colon || strchr(colon + 1, ':') ||
-		    (size_t)(colon - s) >= sizeof(host))
-			return -EINVAL;
-		memcpy(host, s, colon - s);
-		host[colon - s] = '\0';
-		if (inet_pton(AF_INET, host, addr) != 1)
-			return -EINVAL;
-		*family = AF_INET;
+	if (rc_endpoint_parse(s, &ep, &why)) {
+		memset(addr, 0, 16);
+		return -EINVAL;
 	}
-	if (colon[1] < '0' || colon[1] > '9')
-		return -EINVAL;
-	errno = 0;
-	p = strtoul(colon + 1, &e, 10);
-	if (errno || *e || p > 65535)
-		return -EINVAL;
-	*port = htons(p);
+	*family = ep.family;
+	memcpy(addr, ep.addr, 16);
+	*port = htons(ep.port);
 	return 0;
 }
 

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ADDR:PORT parsing and printing; see endpoint.h. */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "endpoint.h"
+
+static int parse_port(const char *s, uint16_t *port, const char **why)
+{
+	unsigned long p;
+	char *e;
+
+	if (*s < '0' || *s > '9') {
+		*why = *s ? "port is not a number" : "missing port";
+		return -EINVAL;
+	}
+	errno = 0;
+	p = strtoul(s, &e, 10);
+	if (*e) {
+		*why = "port is not a number";
+		return -EINVAL;
+	}
+	if (errno || p > 65535) {
+		*why = "port out of range (0..65535)";
+		return -EINVAL;
+	}
+	*port = p;
+	return 0;
+}
+
+int rc_endpoint_parse(const char *s, struct rc_endpoint *ep, const char **why)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	const char *colon, *end;
+	size_t len;
+
+	memset(ep, 0, sizeof(*ep));
+	if (*s == '[') {
+		end = strchr(s, ']');
+		if (!end) {
+			*why = "missing ']' after IPv6 address";
+			return -EINVAL;
+		}
+		if (end[1] != ':') {
+			*why = "missing ':PORT' after ']'";
+			return -EINVAL;
+		}
+		len = end - s - 1;
+		if (len >= sizeof(host) ||
+		    (memcpy(host, s + 1, len), host[len] = '\0',
+		     inet_pton(AF_INET6, host, ep->addr) != 1)) {
+			*why = "bad IPv6 address";
+			return -EINVAL;
+		}
+		ep->family = AF_INET6;
+		colon = end + 1;
+	} else {
+		colon = strchr(s, ':');
+		if (!colon) {
+			*why = "missing ':PORT'";
+			return -EINVAL;
+		}
+		if (strchr(colon + 1, ':')) {
+			*why = "IPv6 addresses go in brackets: [ADDR]:PORT";
+			return -EINVAL;
+		}
+		len = colon - s;
+		if (len >= sizeof(host) ||
+		    (memcpy(host, s, len), host[len] = '\0',
+		     inet_pton(AF_INET, host, ep->addr) != 1)) {
+			*why = strchr(s, ']') ? "missing '[' before IPv6 address"
+					      : "bad IPv4 address";
+			return -EINVAL;
+		}
+		ep->family = AF_INET;
+	}
+	return parse_port(colon + 1, &ep->port, why);
+}
+
+void rc_addr_format(char buf[RC_ADDR_LEN], const struct rc_endpoint *ep)
+{
+	if (!inet_ntop(ep->family, ep->addr, buf, RC_ADDR_LEN))
+		snprintf(buf, RC_ADDR_LEN, "?");
+}
+
+void rc_endpoint_format(char buf[RC_ENDPOINT_LEN], const struct rc_endpoint *ep)
+{
+	char host[RC_ADDR_LEN];
+
+	rc_addr_format(host, ep);
+	snprintf(buf, RC_ENDPOINT_LEN, ep->family == AF_INET6 ? "[%s]:%u" : "%s:%u",
+		 host, ep->port);
+}
+
+unsigned int rc_addr_len(uint8_t family)
+{
+	return family == AF_INET6 ? 16 : 4;
+}
+
+int rc_endpoint_cmp(const struct rc_endpoint *a, const struct rc_endpoint *b)
+{
+	int c;
+
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	c = memcmp(a->addr, b->addr, sizeof(a->addr));
+	if (c)
+		return c;
+	return a->port == b->port ? 0 : a->port < b->port ? -1 : 1;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Endpoints on the command line, in files and in output: "a.b.c.d:port"
+ * and "[v6 address]:port". Shared by every ringctl command, the
+ * configuration file and "ringctl simulate".
+ */
+#ifndef RINGCTL_ENDPOINT_H
+#define RINGCTL_ENDPOINT_H
+
+#include <stdint.h>
+
+#define RC_ENDPOINT_LEN	56	/* "[v6 address]:65535" and a NUL */
+#define RC_ADDR_LEN	48	/* a v6 address and a NUL */
+
+struct rc_endpoint {
+	uint8_t family;		/* AF_INET or AF_INET6 */
+	uint8_t addr[16];	/* IPv4: 4 bytes, then 12 zero bytes */
+	uint16_t port;		/* host order */
+};
+
+/*
+ * Parse S. Port 0 is accepted here (flows of protocols without ports);
+ * callers naming services and backends reject it. Returns 0, or -EINVAL
+ * with *why saying what is wrong.
+ */
+int rc_endpoint_parse(const char *s, struct rc_endpoint *ep, const char **why);
+void rc_endpoint_format(char buf[RC_ENDPOINT_LEN], const struct rc_endpoint *ep);
+/* The address alone, without brackets. */
+void rc_addr_format(char buf[RC_ADDR_LEN], const struct rc_endpoint *ep);
+/* Address length on the wire: 4 or 16. */
+unsigned int rc_addr_len(uint8_t family);
+/* Backend identity order of the uapi ("Point order"): family, address, port. */
+int rc_endpoint_cmp(const struct rc_endpoint *a, const struct rc_endpoint *b);
+
+#endif /* RINGCTL_ENDPOINT_H */

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringctl's globals and error reporting. Kept out of ringctl.c so that
+ * every other file, and the unit tests that link them, can use them.
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ringctl.h"
+
+bool json_output;
+const char *prog = "ringctl";
+
+int errorf(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+int nl_errorf(int err, const char *ext_msg, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
+	if (ext_msg && *ext_msg)
+		fprintf(stderr, ": %s", ext_msg);
+	fputc('\n', stderr);
+	return -1;
+}
