@@ -12,6 +12,7 @@
 
 #include "netlink.h"
 #include "ring.h"
+#include "service.h"
 
 static int __init ringsteer_init(void)
 {
@@ -28,17 +29,25 @@ static int __init ringsteer_init(void)
 		return err;
 	}
 
-	err = rs_genl_init();
+	err = rs_service_init();
 	if (err)
 		return err;
+	err = rs_genl_init();
+	if (err)
+		goto err_service;
 
 	pr_info("loaded\n");
 	return 0;
+
+err_service:
+	rs_service_uninit();
+	return err;
 }
 
 static void __exit ringsteer_exit(void)
 {
 	rs_genl_uninit();
+	rs_service_uninit();
 }
 
 module_init(ringsteer_init);
