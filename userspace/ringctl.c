@@ -42,6 +42,14 @@ static const struct {
 	int (*handler)(int argc, char **argv);
 	const char *help;
 } commands[] = {
+	{ "service", cmd_service, "add, change or delete a service (VIP:PORT)" },
+	{ "backend", cmd_backend, "add, change, drain, activate or delete a backend" },
+	{ "show", cmd_show, "show services, backends, shares and counters" },
+	{ "lookup", cmd_lookup, "show the backend a new flow would be steered to" },
+	{ "key", cmd_key, "show or set the SipHash key" },
+	{ "flush", cmd_flush, "delete every service" },
+	{ "save", cmd_save, "print the configuration in the format restore reads" },
+	{ "restore", cmd_restore, "replace the configuration with a saved one" },
 	{ "simulate", cmd_simulate, "compute ring shares, moves and owners offline" },
 	{ "version", cmd_version, "show ringctl's and the kernel module's versions" },
 	{ "help", cmd_help, "show this help" },

@@ -19,4 +19,24 @@ int errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int nl_errorf(int err, const char *ext_msg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+struct rs_nl;
+struct rc_service;
+
+/* rs_nl_open() with the error printed ("module not loaded"); 0 or -1. */
+int rc_nl_open(struct rs_nl *nl);
+
+#define RC_SERVICE_NAME_LEN 64
+/* "10.0.0.1:80 tcp", for messages. */
+const char *rc_service_name(char buf[RC_SERVICE_NAME_LEN], const struct rc_service *s);
+
+/* Subcommand families: argv[0] is the family's name. 0 or -1. */
+int cmd_service(int argc, char **argv);
+int cmd_backend(int argc, char **argv);
+int cmd_lookup(int argc, char **argv);
+int cmd_key(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_flush(int argc, char **argv);
+int cmd_save(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+
 #endif /* RINGCTL_H */

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What ringctl reads from and writes to the kernel: services, backends and
+ * the key, as plain structs. The parsers (parse.c, cfgfile.c) fill them,
+ * rsnl.c turns them into attributes and back, show.c prints them.
+ */
+#ifndef RINGCTL_MODEL_H
+#define RINGCTL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uapi/ringsteer.h"
+#include "endpoint.h"
+
+/* Which optional settings a request carries. */
+#define RC_HAS_VNODES	(1U << 0)
+#define RC_HAS_HASH	(1U << 1)
+#define RC_HAS_WEIGHT	(1U << 2)
+#define RC_HAS_STATE	(1U << 3)
+
+struct rc_backend {
+	struct rc_endpoint ep;
+	uint32_t weight;
+	uint32_t state;		/* enum ringsteer_backend_state */
+	unsigned int has;	/* RC_HAS_WEIGHT, RC_HAS_STATE */
+	/* Reported by the kernel. */
+	uint64_t flows;
+	uint64_t share;		/* positions owned, of 2^64 */
+};
+
+struct rc_service {
+	struct rc_endpoint vip;
+	uint8_t proto;		/* IPPROTO_TCP or IPPROTO_UDP */
+	uint32_t vnodes;
+	uint32_t hash;		/* enum ringsteer_hash_mode */
+	unsigned int has;	/* RC_HAS_VNODES, RC_HAS_HASH */
+	/* Reported by the kernel. */
+	uint32_t nconfigured;
+	uint32_t nactive;
+	uint32_t points;
+	uint64_t ring_bytes;
+	uint64_t flows;
+	uint64_t no_backend;
+	struct rc_backend *b;
+	uint32_t nb, capb;
+	/* Line of the configuration file it came from, 0 if none. */
+	unsigned int line;
+};
+
+struct rc_config {
+	bool has_key;
+	uint8_t key[RINGSTEER_KEY_LEN];
+	struct rc_service *s;
+	uint32_t ns, caps;
+};
+
+/* Append a copy (backends not copied); NULL when out of memory. */
+struct rc_service *rc_config_add(struct rc_config *c, const struct rc_service *s);
+struct rc_backend *rc_service_add(struct rc_service *s, const struct rc_backend *b);
+struct rc_service *rc_config_find(struct rc_config *c, const struct rc_service *id);
+struct rc_backend *rc_service_find(struct rc_service *s, const struct rc_endpoint *ep);
+/* Services by family, address, port, protocol; backends by identity. */
+void rc_config_sort(struct rc_config *c);
+int rc_service_cmp(const struct rc_service *a, const struct rc_service *b);
+void rc_service_free(struct rc_service *s);
+void rc_config_free(struct rc_config *c);
+
+/* Names used on the command line, in files and in JSON. */
+const char *rc_proto_name(uint8_t proto);
+const char *rc_hash_name(uint32_t hash);
+const char *rc_state_name(uint32_t state);
+const char *rc_family_name(uint8_t family);
+/* Effective values: the request's, else the kernel's defaults. */
+uint32_t rc_service_vnodes(const struct rc_service *s);
+uint32_t rc_backend_weight(const struct rc_backend *b);
+
+#endif /* RINGCTL_MODEL_H */

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ringsteer attributes in and out; see rsnl.h. */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "rsnl.h"
+
+#define DUMP_RETRIES 8
+
+/* Attribute builders. */
+
+static void put_service_id(struct nlmsghdr *nlh, const struct rc_service *s,
+			   bool settings)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, RINGSTEER_A_SERVICE);
+
+	mnl_attr_put_u16(nlh, RINGSTEER_SERVICE_A_FAMILY, s->vip.family);
+	mnl_attr_put(nlh, RINGSTEER_SERVICE_A_ADDR, rc_addr_len(s->vip.family),
+		     s->vip.addr);
+	mnl_attr_put_u16(nlh, RINGSTEER_SERVICE_A_PORT, htons(s->vip.port));
+	mnl_attr_put_u8(nlh, RINGSTEER_SERVICE_A_PROTO, s->proto);
+	if (settings && (s->has & RC_HAS_VNODES))
+		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_VNODES, s->vnodes);
+	if (settings && (s->has & RC_HAS_HASH))
+		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_HASH, s->hash);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+/* WEIGHT and STATE only when given (b->has): NEW and SET. */
+static void put_backend(struct nlmsghdr *nlh, const struct rc_backend *b)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, RINGSTEER_A_BACKEND);
+
+	mnl_attr_put_u16(nlh, RINGSTEER_BACKEND_A_FAMILY, b->ep.family);
+	mnl_attr_put(nlh, RINGSTEER_BACKEND_A_ADDR, rc_addr_len(b->ep.family),
+		     b->ep.addr);
+	mnl_attr_put_u16(nlh, RINGSTEER_BACKEND_A_PORT, htons(b->ep.port));
+	if (b->has & RC_HAS_WEIGHT)
+		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_WEIGHT, b->weight);
+	if (b->has & RC_HAS_STATE)
+		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_STATE, b->state);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static void put_flags(struct nlmsghdr *nlh, uint32_t flags)
+{
+	if (flags)
+		mnl_attr_put_u32(nlh, RINGSTEER_A_FLAGS, flags);
+}
+
+/* Attribute parsers: a table of attributes by type, lengths checked on use. */
+
+struct table {
+	const struct nlattr **tb;
+	unsigned int max;
+};
+
+static int table_cb(const struct nlattr *attr, void *data)
+{
+	struct table *t = data;
+	unsigned int type = mnl_attr_get_type(attr);
+
+	/* Newer kernels may add attributes: skip what we do not know. */
+	if (type <= t->max)
+		t->tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static int parse_nested(const struct nlattr *nest, const struct nlattr **tb,
+			unsigned int max)
+{
+	struct table t = { tb, max };
+
+	memset(tb, 0, (max + 1) * sizeof(*tb));
+	return mnl_attr_parse_nested(nest, table_cb, &t) < 0 ? -EPROTO : 0;
+}
+
+static int parse_msg(const struct nlmsghdr *nlh, const struct nlattr **tb,
+		     unsigned int max)
+{
+	struct table t = { tb, max };
+
+	memset(tb, 0, (max + 1) * sizeof(*tb));
+	return mnl_attr_parse(nlh, GENL_HDRLEN, table_cb, &t) < 0 ? -EPROTO : 0;
+}
+
+static bool len_is(const struct nlattr *a, unsigned int len)
+{
+	return a && mnl_attr_get_payload_len(a) == len;
+}
+
+static int get_u32(const struct nlattr *a, uint32_t *v)
+{
+	if (!a)
+		return 0;
+	if (!len_is(a, 4))
+		return -EPROTO;
+	*v = mnl_attr_get_u32(a);
+	return 0;
+}
+
+static int get_u64(const struct nlattr *a, uint64_t *v)
+{
+	if (!a)
+		return 0;
+	if (!len_is(a, 8))
+		return -EPROTO;
+	*v = mnl_attr_get_u64(a);
+	return 0;
+}
+
+static int get_endpoint(const struct nlattr *fam, const struct nlattr *addr,
+			const struct nlattr *port, struct rc_endpoint *ep)
+{
+	memset(ep, 0, sizeof(*ep));
+	if (!len_is(fam, 2) || !len_is(port, 2) || !addr)
+		return -EPROTO;
+	ep->family = mnl_attr_get_u16(fam);
+	if ((ep->family != AF_INET && ep->family != AF_INET6) ||
+	    !len_is(addr, rc_addr_len(ep->family)))
+		return -EPROTO;
+	memcpy(ep->addr, mnl_attr_get_payload(addr), rc_addr_len(ep->family));
+	ep->port = ntohs(mnl_attr_get_u16(port));
+	return 0;
+}
+
+static int get_service(const struct nlattr *nest, struct rc_service *s)
+{
+	const struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	if (!nest || parse_nested(nest, tb, RINGSTEER_SERVICE_A_MAX))
+		return -EPROTO;
+	err = get_endpoint(tb[RINGSTEER_SERVICE_A_FAMILY], tb[RINGSTEER_SERVICE_A_ADDR],
+			   tb[RINGSTEER_SERVICE_A_PORT], &s->vip);
+	if (err || !len_is(tb[RINGSTEER_SERVICE_A_PROTO], 1))
+		return -EPROTO;
+	s->proto = mnl_attr_get_u8(tb[RINGSTEER_SERVICE_A_PROTO]);
+	if (tb[RINGSTEER_SERVICE_A_VNODES])
+		s->has |= RC_HAS_VNODES;
+	if (tb[RINGSTEER_SERVICE_A_HASH])
+		s->has |= RC_HAS_HASH;
+	if (get_u32(tb[RINGSTEER_SERVICE_A_VNODES], &s->vnodes) ||
+	    get_u32(tb[RINGSTEER_SERVICE_A_HASH], &s->hash) ||
+	    get_u32(tb[RINGSTEER_SERVICE_A_BACKENDS], &s->nconfigured) ||
+	    get_u32(tb[RINGSTEER_SERVICE_A_ACTIVE], &s->nactive) ||
+	    get_u32(tb[RINGSTEER_SERVICE_A_POINTS], &s->points) ||
+	    get_u64(tb[RINGSTEER_SERVICE_A_RING_BYTES], &s->ring_bytes) ||
+	    get_u64(tb[RINGSTEER_SERVICE_A_FLOWS], &s->flows) ||
+	    get_u64(tb[RINGSTEER_SERVICE_A_NO_BACKEND], &s->no_backend))
+		return -EPROTO;
+	return 0;
+}
+
+static int get_backend(const struct nlattr *nest, struct rc_backend *b)
+{
+	const struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	if (!nest || parse_nested(nest, tb, RINGSTEER_BACKEND_A_MAX))
+		return -EPROTO;
+	err = get_endpoint(tb[RINGSTEER_BACKEND_A_FAMILY], tb[RINGSTEER_BACKEND_A_ADDR],
+			   tb[RINGSTEER_BACKEND_A_PORT], &b->ep);
+	if (err)
+		return err;
+	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
+		b->has |= RC_HAS_WEIGHT;
+	if (tb[RINGSTEER_BACKEND_A_STATE])
+		b->has |= RC_HAS_STATE;
+	if (get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT], &b->weight) ||
+	    get_u32(tb[RINGSTEER_BACKEND_A_STATE], &b->state) ||
+	    get_u64(tb[RINGSTEER_BACKEND_A_FLOWS], &b->flows) ||
+	    get_u64(tb[RINGSTEER_BACKEND_A_SHARE], &b->share))
+		return -EPROTO;
+	return 0;
+}
+
+/* Requests. */
+
+static int simple(struct rs_nl *nl, uint8_t cmd, const struct rc_service *s,
+		  bool settings, const struct rc_backend *b, uint32_t flags)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, cmd, 0);
+
+	if (s)
+		put_service_id(nlh, s, settings);
+	if (b)
+		put_backend(nlh, b);
+	put_flags(nlh, flags);
+	return rs_nl_request(nl, nlh, NULL, NULL);
+}
+
+int rsnl_service_new(struct rs_nl *nl, const struct rc_service *s)
+{
+	return simple(nl, RINGSTEER_CMD_SERVICE_NEW, s, true, NULL, 0);
+}
+
+int rsnl_service_set(struct rs_nl *nl, const struct rc_service *s)
+{
+	return simple(nl, RINGSTEER_CMD_SERVICE_SET, s, true, NULL, 0);
+}
+
+int rsnl_service_del(struct rs_nl *nl, const struct rc_service *s, uint32_t flags)
+{
+	return simple(nl, RINGSTEER_CMD_SERVICE_DEL, s, false, NULL, flags);
+}
+
+int rsnl_backend_new(struct rs_nl *nl, const struct rc_service *s,
+		     const struct rc_backend *b)
+{
+	return simple(nl, RINGSTEER_CMD_BACKEND_NEW, s, false, b, 0);
+}
+
+int rsnl_backend_set(struct rs_nl *nl, const struct rc_service *s,
+		     const struct rc_backend *b)
+{
+	return simple(nl, RINGSTEER_CMD_BACKEND_SET, s, false, b, 0);
+}
+
+int rsnl_backend_del(struct rs_nl *nl, const struct rc_service *s,
+		     const struct rc_backend *b, uint32_t flags)
+{
+	return simple(nl, RINGSTEER_CMD_BACKEND_DEL, s, false, b, flags);
+}
+
+int rsnl_flush(struct rs_nl *nl, uint32_t flags)
+{
+	return simple(nl, RINGSTEER_CMD_FLUSH, NULL, false, NULL, flags);
+}
+
+struct reply {
+	int err;
+	bool seen;
+	struct rc_service *s;
+	struct rc_backend *b;
+	uint64_t *position;
+	uint8_t *key;
+	struct rc_config *c;
+};
+
+static int lookup_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
+	struct reply *r = data;
+
+	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) ||
+	    get_backend(tb[RINGSTEER_A_BACKEND], r->b) ||
+	    !len_is(tb[RINGSTEER_A_POSITION], 8)) {
+		r->err = -EPROTO;
+		return MNL_CB_OK;
+	}
+	*r->position = mnl_attr_get_u64(tb[RINGSTEER_A_POSITION]);
+	r->seen = true;
+	return MNL_CB_OK;
+}
+
+int rsnl_lookup(struct rs_nl *nl, const struct rc_service *s,
+		const struct rc_endpoint *src, struct rc_backend *b,
+		uint64_t *position)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_LOOKUP, 0);
+	struct reply r = { .b = b, .position = position };
+	struct nlattr *nest;
+	int err;
+
+	put_service_id(nlh, s, false);
+	nest = mnl_attr_nest_start(nlh, RINGSTEER_A_FLOW);
+	mnl_attr_put(nlh, RINGSTEER_FLOW_A_ADDR, rc_addr_len(src->family), src->addr);
+	mnl_attr_put_u16(nlh, RINGSTEER_FLOW_A_PORT, htons(src->port));
+	mnl_attr_nest_end(nlh, nest);
+	err = rs_nl_request(nl, nlh, lookup_cb, &r);
+	if (err)
+		return err;
+	return r.err ? r.err : r.seen ? 0 : -EPROTO;
+}
+
+static int key_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
+	struct reply *r = data;
+
+	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) ||
+	    !len_is(tb[RINGSTEER_A_KEY], RINGSTEER_KEY_LEN)) {
+		r->err = -EPROTO;
+		return MNL_CB_OK;
+	}
+	memcpy(r->key, mnl_attr_get_payload(tb[RINGSTEER_A_KEY]), RINGSTEER_KEY_LEN);
+	r->seen = true;
+	return MNL_CB_OK;
+}
+
+int rsnl_key_get(struct rs_nl *nl, uint8_t key[RINGSTEER_KEY_LEN])
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_KEY_GET, 0);
+	struct reply r = { .key = key };
+	int err;
+
+	err = rs_nl_request(nl, nlh, key_cb, &r);
+	if (err)
+		return err;
+	return r.err ? r.err : r.seen ? 0 : -EPROTO;
+}
+
+int rsnl_key_set(struct rs_nl *nl, const uint8_t key[RINGSTEER_KEY_LEN])
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_KEY_SET, 0);
+
+	mnl_attr_put(nlh, RINGSTEER_A_KEY, RINGSTEER_KEY_LEN, key);
+	return rs_nl_request(nl, nlh, NULL, NULL);
+}
+
+/* Service replies: one (doit) into r->s, or each (dump) appended to r->c. */
+static int service_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
+	struct reply *r = data;
+	struct rc_service s;
+
+	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) ||
+	    get_service(tb[RINGSTEER_A_SERVICE], &s)) {
+		r->err = -EPROTO;
+		return MNL_CB_OK;
+	}
+	if (r->c) {
+		if (!rc_config_add(r->c, &s))
+			r->err = -ENOMEM;
+	} else {
+		*r->s = s;
+	}
+	r->seen = true;
+	return MNL_CB_OK;
+}
+
+int rsnl_service_get(struct rs_nl *nl, struct rc_service *s)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_SERVICE_GET, 0);
+	struct rc_service got;
+	struct reply r = { .s = &got };
+	int err;
+
+	put_service_id(nlh, s, false);
+	err = rs_nl_request(nl, nlh, service_cb, &r);
+	if (err)
+		return err;
+	if (r.err || !r.seen)
+		return r.err ? r.err : -EPROTO;
+	got.line = s->line;
+	rc_service_free(s);
+	*s = got;
+	return 0;
+}
+
+static int service_dump(struct rs_nl *nl, struct rc_config *c)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_SERVICE_GET,
+					 NLM_F_DUMP);
+	struct reply r = { .c = c };
+	int err;
+
+	err = rs_nl_request(nl, nlh, service_cb, &r);
+	return err ? err : r.err;
+}
+
+static int backend_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
+	struct reply *r = data;
+	struct rc_backend b;
+
+	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) ||
+	    get_backend(tb[RINGSTEER_A_BACKEND], &b)) {
+		r->err = -EPROTO;
+		return MNL_CB_OK;
+	}
+	if (!rc_service_add(r->s, &b))
+		r->err = -ENOMEM;
+	return MNL_CB_OK;
+}
+
+static int backend_dump(struct rs_nl *nl, struct rc_service *s)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_BACKEND_GET,
+					 NLM_F_DUMP);
+	struct reply r = { .s = s };
+	int err;
+
+	put_service_id(nlh, s, false);
+	err = rs_nl_request(nl, nlh, backend_cb, &r);
+	return err ? err : r.err;
+}
+
+/* One attempt; -EAGAIN when the configuration changed under it. */
+static int config_get_once(struct rs_nl *nl, struct rc_config *c,
+			   const struct rc_service *one)
+{
+	uint32_t i;
+	int err;
+
+	if (one) {
+		struct rc_service s = *one;
+
+		s.b = NULL;
+		s.nb = s.capb = 0;
+		err = rsnl_service_get(nl, &s);
+		if (err)
+			return err;
+		if (!rc_config_add(c, &s))
+			return -ENOMEM;
+	} else {
+		err = service_dump(nl, c);
+		if (err)
+			return err;
+		if (nl->dump_intr)
+			return -EAGAIN;
+	}
+	for (i = 0; i < c->ns; i++) {
+		err = backend_dump(nl, &c->s[i]);
+		/* Deleted since the service dump: start over. */
+		if (err == -ENOENT && !one)
+			return -EAGAIN;
+		if (err)
+			return err;
+		if (nl->dump_intr)
+			return -EAGAIN;
+	}
+	return 0;
+}
+
+int rsnl_config_get(struct rs_nl *nl, struct rc_config *c,
+		    const struct rc_service *one, bool with_key)
+{
+	int err = -EAGAIN, tries;
+
+	memset(c, 0, sizeof(*c));
+	for (tries = 0; tries < DUMP_RETRIES && err == -EAGAIN; tries++) {
+		rc_config_free(c);
+		err = config_get_once(nl, c, one);
+	}
+	if (!err && with_key) {
+		err = rsnl_key_get(nl, c->key);
+		c->has_key = !err;
+	}
+	if (err) {
+		rc_config_free(c);
+		return err;
+	}
+	rc_config_sort(c);
+	return 0;
+}

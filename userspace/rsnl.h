@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ringsteer requests: model structs to attributes and replies back to
+ * model structs (uapi/ringsteer.h, "Generic netlink API"). No printing;
+ * every function returns 0 or -errno, with nl->ext_msg holding the
+ * kernel's extended ack message after a rejection.
+ */
+#ifndef RINGCTL_RSNL_H
+#define RINGCTL_RSNL_H
+
+#include "model.h"
+#include "nl.h"
+
+int rsnl_service_new(struct rs_nl *nl, const struct rc_service *s);
+int rsnl_service_set(struct rs_nl *nl, const struct rc_service *s);
+int rsnl_service_del(struct rs_nl *nl, const struct rc_service *s, uint32_t flags);
+/* One service, named by *s, with its counters; backends not read. */
+int rsnl_service_get(struct rs_nl *nl, struct rc_service *s);
+
+int rsnl_backend_new(struct rs_nl *nl, const struct rc_service *s,
+		     const struct rc_backend *b);
+int rsnl_backend_set(struct rs_nl *nl, const struct rc_service *s,
+		     const struct rc_backend *b);
+int rsnl_backend_del(struct rs_nl *nl, const struct rc_service *s,
+		     const struct rc_backend *b, uint32_t flags);
+
+/* The backend a new flow from SRC would be steered to, and its position. */
+int rsnl_lookup(struct rs_nl *nl, const struct rc_service *s,
+		const struct rc_endpoint *src, struct rc_backend *b,
+		uint64_t *position);
+
+int rsnl_key_get(struct rs_nl *nl, uint8_t key[RINGSTEER_KEY_LEN]);
+int rsnl_key_set(struct rs_nl *nl, const uint8_t key[RINGSTEER_KEY_LEN]);
+int rsnl_flush(struct rs_nl *nl, uint32_t flags);
+
+/*
+ * Read services with their backends: all of them (ONE == NULL), or the
+ * one named by ONE. Dumps flagged NLM_F_DUMP_INTR, and services that
+ * vanish between the service and the backend dump, are retried a few
+ * times (then -EAGAIN). The result is sorted (rc_config_sort()). WITH_KEY
+ * also reads the key.
+ */
+int rsnl_config_get(struct rs_nl *nl, struct rc_config *c,
+		    const struct rc_service *one, bool with_key);
+
+#endif /* RINGCTL_RSNL_H */
