@@ -60,7 +60,7 @@ KSRC_TARBALL := /usr/src/linux-source-6.1.tar.xz
 KSRC := $(BUILD)/ksrc
 CHECKPATCH := $(KSRC)/scripts/checkpatch.pl
 KSFT := $(KSRC)/tools/testing/selftests
-KERNEL_SRCS := Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
+KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
 
 .PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring \
 	install clean modules-all selftest-bins
@@ -136,7 +136,7 @@ unit: $(UNIT_BINS)
 
 style: $(KSRC)/.stamp
 	$(Q)perl $(CHECKPATCH) --no-tree --strict --quiet --show-types \
-		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $(filter-out Kbuild,$(KERNEL_SRCS))
+		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $(filter-out %Kbuild,$(KERNEL_SRCS))
 	@echo "checkpatch --strict: clean"
 
 sparse:
