@@ -34,9 +34,10 @@ BES6="[fd02:1::2]:8080@1 [fd02:2::2]:8080@2 [fd02:3::2]:8080@1 [fd02:1::2]:9090@
 rev() { tr ' ' '\n' <<<"$1" | tac | tr '\n' ' '; }
 sim_backends() { local b; for b in $1; do printf 'backend %s ' "$b"; done; }
 
-# flows4 N: N client flows from many addresses and ports, "SRC:SPORT".
-awk 'BEGIN { for (i = 0; i < 10000; i++)
-	printf "10.%d.%d.%d:%d\n", 1 + i % 7, (i * 7) % 256, 1 + (i * 13) % 254, 1024 + (i * 37) % 64000 }' >"$W/f4"
+# Client flows "SRC:SPORT": 10,000 IPv4 flows from 500 addresses (20 ports
+# each, so the source hash has something to group), 2,000 IPv6 ones.
+awk 'BEGIN { for (i = 0; i < 10000; i++) { a = i % 500
+	printf "10.1.%d.%d:%d\n", a / 250, 1 + a % 250, 1024 + (i * 37) % 64000 } }' >"$W/f4"
 awk 'BEGIN { for (i = 0; i < 2000; i++)
 	printf "[fd01::%x:%x]:%d\n", 1 + i % 5, 1 + (i * 7919) % 65535, 1024 + (i * 37) % 64000 }' >"$W/f6"
 [ "$(sort -u "$W/f4" | wc -l)" = 10000 ] || die "flow list has duplicates"
@@ -124,6 +125,14 @@ sed "s/\$/ $SVC4 tcp/" "$W/f4" >"$W/sim.in"
 expect_differ "$W/sim2.out" "$W/m1" "simulate with another key vs kernel"
 sim_check in3 "$SVC4" tcp 256 flow "$KEY2" "$BES4" "$W/f4" "IPv4 TCP, second key"
 pass "kernel lookup == simulate with lb3's key too"
+
+# service set re-places the ring with the new vnodes and hash mode.
+cmd_ok in3 service set "$SVC4" proto tcp vnodes 32 hash source
+sim_check in3 "$SVC4" tcp 32 source "$KEY2" "$BES4" "$W/f4" "IPv4 TCP after service set vnodes 32 hash source"
+rctl_in3_show=$(in3 show -j)
+grep -q '"vnodes":32' <<<"$rctl_in3_show" && grep -q '"hash":"source"' <<<"$rctl_in3_show" ||
+	die "show -j after service set: $rctl_in3_show"
+pass "service set: kernel lookup == simulate with the new vnodes and hash"
 
 # UDP, source hash, non-default vnodes.
 setup in1 "$SVC4" udp 64 source "$BES4"

@@ -83,8 +83,10 @@ rc_err "$ENOENT" lookup 10.0.0.99:80 "$CLI4:1000" proto tcp
 rc_err "$EEXIST" service add "$SVC4" proto tcp
 rc_err "$EEXIST" backend add "$SVC4" "$(be4 1)" proto tcp
 rc_err "$EEXIST" backend add "$SVC4" "$(be4 1)" proto tcp weight 3
-rc_err "$EINVAL" backend add "$SVC4" "$(be6 3)" proto tcp
-rc_err "$EINVAL" backend add "$SVC6" "$(be4 3)" proto tcp
+# ringctl may catch a family mismatch itself; the kernel's EINVAL for it
+# is checked with raw requests below.
+rc_rejects backend add "$SVC4" "$(be6 3)" proto tcp
+rc_rejects backend add "$SVC6" "$(be4 3)" proto tcp
 rc_rejects backend add "$SVC4" "$(be4 3)" proto tcp weight 0
 rc_rejects backend add "$SVC4" "$(be4 3)" proto tcp weight 1001
 rc_rejects backend set "$SVC4" "$(be4 1)" proto tcp weight 0
@@ -118,13 +120,13 @@ pass "lookup on a ring with no active backend: ENOENT"
 V4="svc=$SVC4/tcp"
 cat >"$W/cases" <<EOF
 EINVAL   y service.port    SERVICE_NEW svc=10.0.0.101:0/tcp
-EINVAL   y -               SERVICE_NEW service.family=u16:2 service.addr=hex:0a0000 service.port=be16:80 service.proto=u8:6
-EINVAL   y -               SERVICE_NEW service.family=u16:3 service.addr=ip:10.0.0.101 service.port=be16:80 service.proto=u8:6
+E(INVAL|RANGE) y service.addr SERVICE_NEW service.family=u16:2 service.addr=hex:0a0000 service.port=be16:80 service.proto=u8:6
+E(INVAL|AFNOSUPPORT) y service.family SERVICE_NEW service.family=u16:3 service.addr=ip:10.0.0.101 service.port=be16:80 service.proto=u8:6
 EINVAL   y -               SERVICE_NEW service.family=u16:2 service.addr=ip:fd00::101 service.port=be16:80 service.proto=u8:6
 EINVAL   y -               SERVICE_NEW service.family=u16:10 service.addr=ip:10.0.0.101 service.port=be16:80 service.proto=u8:6
 EINVAL   y -               SERVICE_NEW service.family=u16:2 service.addr=ip:10.0.0.101 service.port=be16:80
 EINVAL   y -               SERVICE_NEW service.family=u16:2 service.addr=ip:10.0.0.101 service.proto=u8:6
-EINVAL   y -               SERVICE_NEW service.family=u16:2 service.addr=ip:10.0.0.101 service.port=be16:80 service.proto=u8:1
+E(INVAL|PROTONOSUPPORT) y service.proto SERVICE_NEW service.family=u16:2 service.addr=ip:10.0.0.101 service.port=be16:80 service.proto=u8:1
 EINVAL   y service.port    SERVICE_NEW service.family=u16:2 service.addr=ip:10.0.0.101 service.port=u32:80 service.proto=u8:6
 EINVAL   y service.99      SERVICE_NEW svc=10.0.0.101:80/tcp service.99=u32:1
 EINVAL   y 50              SERVICE_NEW svc=10.0.0.101:80/tcp 50=u32:1
@@ -154,7 +156,7 @@ EINVAL   y -               LOOKUP $V4 flow=[fd01::2]:1000
 E(RANGE|INVAL) y key       KEY_SET key=hex:000102030405060708090a0b0c0d0e
 E(RANGE|INVAL) y key       KEY_SET key=hex:000102030405060708090a0b0c0d0e0f10
 EINVAL   y -               KEY_SET
-EOPNOTSUPP n -             99
+E(OPNOTSUPP|NOTSUP) n - 99
 EOF
 snap >"$W/before"
 awk '{ $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$W/cases" >"$W/reqs"
@@ -180,7 +182,9 @@ while read -r errno msg attr req && read -r got <&3; do
 		echo "ok: $req -> $got"
 	fi
 done <"$W/cases" 3<"$W/answers"
-[ $bad = 0 ] || die "raw netlink requests were not rejected as documented"
+# The other checks still run; the script fails at the end.
+raw_bad=$bad
+[ $bad = 0 ] || echo "FAIL: raw netlink requests were not rejected as documented (see above)" >&2
 cmp -s "$W/before" "$W/after" || {
 	diff "$W/before" "$W/after" >&2
 	die "rejected raw requests changed state"
@@ -189,7 +193,7 @@ cmp -s "$W/before" "$W/after" || {
 lb "$PY" "$RSNL" SERVICE_NEW svc=10.0.0.101:80/tcp service.vnodes=u32:4096 service.hash=u32:1 | grep -qx OK ||
 	die "well-formed raw SERVICE_NEW rejected"
 lb "$PY" "$RSNL" SERVICE_DEL svc=10.0.0.101:80/tcp | grep -qx OK || die "raw SERVICE_DEL rejected"
-pass "raw netlink: $(wc -l <"$W/cases") malformed requests rejected with errno and extack, nothing changed"
+[ $bad = 1 ] || pass "raw netlink: $(wc -l <"$W/cases") malformed requests rejected with errno and extack, nothing changed"
 
 # --- Limits, exactly at the boundary -------------------------------------
 # Points: vnodes * weight summed over backends <= 1,048,576.
@@ -274,3 +278,5 @@ lb unshare -Ur "$RINGCTL" service add 10.0.0.101:80 proto tcp 2>"$W/err" || rc=$
 [ "$rc" = 1 ] && grep -q "$EPERM" "$W/err" || die "new user namespace changed the LB's netns: status $rc, $(cat "$W/err")"
 rctl show -j | grep -q 10.0.0.101 && die "the userns request reached the LB's netns"
 pass "user namespaces: own netns ok, the LB's EPERM"
+
+[ "$raw_bad" = 0 ] || die "raw netlink requests were not rejected as documented (see FAIL lines above)"

@@ -27,6 +27,7 @@ topo_setup 4
 
 FLOWS=20000-20999
 HELD=30000-30199
+last_keep_bad=
 
 fresh()
 {
@@ -68,6 +69,9 @@ change "add b4" backend add "$SVC4" "$(be4 4)" proto tcp
 change "weight b1 3" backend set "$SVC4" "$(be4 1)" proto tcp weight 3
 change "drain b2" backend drain "$SVC4" "$(be4 2)" proto tcp
 grep -q ' b2$' "$W/l$step" && die "lookup still maps to drained b2"
+change "key set" key set f0e1d2c3b4a5968778695a4b3c2d1e0f
+change "service set vnodes 64" service set "$SVC4" proto tcp vnodes 64
+change "service set hash source" service set "$SVC4" proto tcp vnodes 64 hash source
 hold_stop
 
 # --- Drain and activate -------------------------------------------------
@@ -106,7 +110,8 @@ expect_same "$W/hd1" "$W/hd0" "held connections (some on b2) while draining"
 pass "drain: $n_b2 flows of b2 go to its successors, b2's open connections work"
 
 show "$W/showd2"
-[ "$(backends "$W/showd2" "$SVC4/tcp" | awk '$1 == "b2" { print $4 }')" = "$n_b2" ] ||
+[ "$(backends "$W/showd2" "$SVC4/tcp" | awk '$1 == "b2" { print $4 }')" = \
+  "$(backends "$W/showd" "$SVC4/tcp" | awk '$1 == "b2" { print $4 }')" ] ||
 	die "drained b2's flow counter moved"
 
 cmd_ok rctl backend activate "$SVC4" "$(be4 2)" proto tcp
@@ -200,3 +205,50 @@ no_failures "$W/nb2" "after activate"
 show "$W/shownb2"
 [ "$(field "$W/shownb2" svc "$SVC4/udp" 10)" = 10 ] || die "no_backend changed with a backend active"
 pass "no active backend: 10 new flows dropped and counted, none once active"
+
+# --- Service delete: flows go with it, unless keep-flows -----------------
+# ct_svc: conntrack entries of the UDP service.
+ct_svc()
+{
+	lb conntrack -L -p udp --orig-dst "$VIP4" --orig-port-dst "$VPORT" 2>/dev/null | grep -c udp || true
+}
+# With another service left in the namespace ...
+fresh udp 1 2 3 4
+cmd_ok rctl service add "$SVC6" proto tcp
+hold_start -u "$HELD" >"$W/s0"
+no_failures "$W/s0" "held UDP flows"
+cmd_ok rctl service del "$SVC4" proto udp keep-flows
+[ "$(ct_svc)" = 200 ] || die "service del keep-flows left $(ct_svc) of 200 conntrack entries"
+hold_ping >"$W/s1"
+expect_same "$W/s1" "$W/s0" "held UDP flows after 'service del keep-flows' (another service left)"
+hold_stop
+pass "service del keep-flows, another service left: open flows keep their backends"
+
+# ... and when it was the last one: keeping the entries must keep the flows
+# working, so the NAT of the namespace must not go with the last service.
+fresh udp 1 2 3 4
+hold_start -u "$HELD" >"$W/s0"
+no_failures "$W/s0" "held UDP flows"
+cmd_ok rctl service del "$SVC4" proto udp keep-flows
+[ "$(ct_svc)" = 200 ] || die "service del keep-flows left $(ct_svc) of 200 conntrack entries"
+hold_ping >"$W/s1"
+hold_stop
+if cmp -s "$W/s1" "$W/s0"; then
+	pass "service del keep-flows, last service: open flows keep their backends"
+else
+	echo "FAIL: held UDP flows after 'service del keep-flows' of the last service:" \
+		"$(awk '$2 == "-"' "$W/s1" | wc -l) of 200 lost (continuing, failing at the end)" >&2
+	last_keep_bad=1
+fi
+
+fresh udp 1 2 3 4
+hold_start -u "$HELD" >"$W/s2"
+no_failures "$W/s2" "held UDP flows"
+cmd_ok rctl service del "$SVC4" proto udp
+[ "$(ct_svc)" = 0 ] || die "service del left $(ct_svc) conntrack entries"
+hold_ping >"$W/s3" 2>/dev/null
+[ "$(awk '$2 != "-"' "$W/s3" | wc -l)" = 0 ] || die "flows still reach backends after service del"
+hold_stop
+pass "service del: its flows are gone with it"
+
+[ -z "$last_keep_bad" ] || die "service del keep-flows of the last service breaks the flows it keeps"

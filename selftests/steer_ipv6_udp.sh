@@ -34,6 +34,12 @@ expect_flows "$W/show6" "$SVC6/tcp" "$W/got6"
 [ "$(field "$W/show6" svc "$SVC6/tcp" 3)" = inet6 ] || die "IPv6 service not shown as inet6"
 pass "IPv6 TCP: 1000 connections where lookup says: $(counts "$W/got6" | tr '\n' ' ')"
 
+lookup -6 -l 25000-25099 >"$W/want6l"
+traffic -6 -l 25000-25099 >"$W/got6l"
+no_failures "$W/got6l" "IPv6 connections from the LB itself"
+expect_same "$W/got6l" "$W/want6l" "IPv6 connections from the LB itself vs lookup"
+pass "IPv6 LOCAL_OUT: 100 connections from the LB where lookup says"
+
 # The IPv6 service does not steer IPv4 or UDP to the same port.
 traffic -t 2 20000-20004 >"$W/v4none"
 [ "$(awk '$2 != "-"' "$W/v4none" | wc -l)" = 0 ] || die "IPv4 TCP steered by an IPv6 service"
@@ -76,7 +82,7 @@ show "$W/show6u"
 expect_spread "$W/show6u" "$SVC6/udp" "$W/got6u"
 expect_flows "$W/show6u" "$SVC6/udp" "$W/got6u"
 # The IPv6 TCP service kept its own counters.
-expect_flows "$W/show6u" "$SVC6/tcp" "$W/got6"
+expect_flows "$W/show6u" "$SVC6/tcp" "$W/got6" "$W/got6l"
 pass "IPv6 UDP: 500 flows where lookup says: $(counts "$W/got6u" | tr '\n' ' ')"
 
 # The two protocols of one IPv6 VIP:port are separate rings: same tuples,

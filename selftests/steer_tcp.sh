@@ -95,3 +95,11 @@ show "$W/show2"
 expect_spread "$W/show2" "$SVC4/tcp" "$W/got2"
 expect_flows "$W/show2" "$SVC4/tcp" "$W/got1" "$W/got2"
 pass "after add: spread and counters match"
+
+# LOCAL_OUT: connections made on the LB itself are steered the same way.
+lookup -l 25000-25199 >"$W/wantl"
+traffic -l 25000-25199 >"$W/gotl"
+no_failures "$W/gotl" "connections from the LB itself"
+expect_same "$W/gotl" "$W/wantl" "connections from the LB itself vs lookup"
+[ "$(cut -d' ' -f2 "$W/gotl" | sort -u | wc -l)" = 4 ] || die "LB-local connections do not reach all 4 backends"
+pass "LOCAL_OUT: 200 connections from the LB where lookup says"

@@ -154,23 +154,30 @@ ports()
 	done
 }
 
-# traffic [-6] [-u] [-t TIMEOUT] [-p DPORT] SPORTS: one new flow from the
-# client per source port to the VIP (port VPORT unless -p); prints
+# traffic [-6] [-u] [-l] [-t TIMEOUT] [-p DPORT] SPORTS: one new flow per
+# source port to the VIP (port VPORT unless -p) from the client, or with -l
+# from the LB itself (its address on lb-cli: the LOCAL_OUT hook); prints
 # "SPORT NAME" (NAME "-" if unanswered).
 traffic()
 {
-	local src=$CLI4 dst=$VIP4 dport=$VPORT opts=()
+	local v6= in=cli dport=$VPORT opts=() src dst
 	while :; do
 		case $1 in
-		-6) src=$CLI6; dst=$VIP6 ;;
+		-6) v6=1 ;;
 		-u) opts+=(--udp) ;;
+		-l) in=lb ;;
 		-t) opts+=(--timeout "$2"); shift ;;
 		-p) dport=$2; shift ;;
 		*) break ;;
 		esac
 		shift
 	done
-	cli "$PY" "$LIBDIR/rs_client.py" "${opts[@]}" "$src" "$dst" "$dport" "$1"
+	if [ -n "$v6" ]; then
+		dst=$VIP6; src=$CLI6; [ $in = cli ] || src=fd01::1
+	else
+		dst=$VIP4; src=$CLI4; [ $in = cli ] || src=10.1.0.1
+	fi
+	$in "$PY" "$LIBDIR/rs_client.py" "${opts[@]}" "$src" "$dst" "$dport" "$1"
 }
 
 # names: "SRC:SPORT BACKEND:PORT" (ringctl lookup batch) to "SPORT bN".
@@ -179,20 +186,23 @@ names()
 	sed -E 's/^[^ ]*:([0-9]+) /\1 /; s/ 10\.2\.([0-9]+)\.2:8080$/ b\1/; s/ \[fd02:([0-9]+)::2\]:8080$/ b\1/'
 }
 
-# lookup [-6] [-u] [-n NS] SPORTS: what the kernel says each client flow
-# maps to, as "SPORT bN" (ringctl lookup batch in the LB, or in NS).
+# lookup [-6] [-u] [-l] [-n NS] SPORTS: what the kernel says each flow
+# (from the client, or with -l from the LB) maps to, as "SPORT bN"
+# (ringctl lookup batch in the LB, or in NS).
 lookup()
 {
-	local src=$CLI4 svc=$SVC4 proto=tcp ns=$P-lb
+	local src=$CLI4 src6=[$CLI6] svc=$SVC4 proto=tcp ns=$P-lb
 	while :; do
 		case $1 in
-		-6) src=[$CLI6]; svc=$SVC6 ;;
+		-6) svc=$SVC6 ;;
 		-u) proto=udp ;;
+		-l) src=10.1.0.1; src6=[fd01::1] ;;
 		-n) ns=$2; shift ;;
 		*) break ;;
 		esac
 		shift
 	done
+	[ "$svc" = "$SVC4" ] || src=$src6
 	ports "$1" | sed "s/^/$src:/" >"$W/lookup.in"
 	ip netns exec "$ns" "$RINGCTL" lookup "$svc" batch "$W/lookup.in" proto "$proto" >"$W/lookup.out" ||
 		die "ringctl lookup $svc batch (proto $proto) failed"
