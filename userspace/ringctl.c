@@ -92,8 +92,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].handler(argc - 1, argv + 1) < 0 ? 1 : 0;
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		if (commands[i].handler(argc - 1, argv + 1) < 0)
+			return 1;
+		/* Output that did not reach its reader is a failure too. */
+		if (fflush(stdout) || ferror(stdout)) {
+			errorf("writing output: %s", strerror(errno));
+			return 1;
+		}
+		return 0;
 	}
 	errorf("unknown command '%s' (try '%s help')", argv[1], prog);
 	return 1;

@@ -116,7 +116,7 @@ static void print_text(FILE *f, const struct rc_config *c)
 	}
 	fprintf(f, "Prot %-*s %-6s %6s %8s %8s %10s %10s %10s\n", w, "VIP:Port",
 		"Hash", "Vnodes", "Backends", "Points", "Ring", "Flows", "NoBackend");
-	fprintf(f, "  -> %-*s %-6s %6s %8s %8s\n", w, "Backend:Port", "State",
+	fprintf(f, "  -> %-*s %-8s %6s %8s %10s\n", w, "Backend:Port", "State",
 		"Weight", "Share", "Flows");
 	for (i = 0; i < c->ns; i++) {
 		const struct rc_service *s = &c->s[i];
@@ -135,8 +135,7 @@ static void print_text(FILE *f, const struct rc_config *c)
 			const struct rc_backend *b = &s->b[k];
 
 			rc_endpoint_format(ep, &b->ep);
-			fprintf(f, "  -> %-*s %-6s %6u %7.2f%% %8llu\n", w, ep,
-				b->state == RINGSTEER_STATE_DRAINING ? "drain" :
+			fprintf(f, "  -> %-*s %-8s %6u %7.2f%% %10llu\n", w, ep,
 				rc_state_name(b->state), b->weight,
 				100 * rc_share(b->share), (unsigned long long)b->flows);
 		}
