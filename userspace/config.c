@@ -87,8 +87,24 @@ static int apply(struct rs_nl *nl, const struct rc_config *c, uint32_t flags)
 	}
 	for (i = 0; i < c->ns; i++) {
 		const struct rc_service *s = &c->s[i];
+		struct rc_service first = *s, final = *s;
+		/*
+		 * Each backend added re-places the whole ring, so n backends
+		 * at v points per unit of weight cost O(n^2 v) in the kernel
+		 * (minutes for thousands of backends). Built at one point per
+		 * unit of weight and then set to v once, the ring comes out
+		 * the same, as it depends only on the key, v and the set of
+		 * active backends, for O(n^2 + n v log(n v)).
+		 */
+		bool staged = s->nb > 1 && rc_service_vnodes(s) > 1;
 
-		err = rsnl_service_new(nl, s);
+		if (staged) {
+			first.vnodes = 1;
+			first.has |= RC_HAS_VNODES;
+			final.vnodes = rc_service_vnodes(s);
+			final.has = RC_HAS_VNODES;
+		}
+		err = rsnl_service_new(nl, &first);
 		if (err)
 			return nl_errorf(err, nl->ext_msg, "restore: line %u: service add %s",
 					 s->line, rc_service_name(name, s));
@@ -101,6 +117,10 @@ static int apply(struct rs_nl *nl, const struct rc_config *c, uint32_t flags)
 						 rc_service_name(name, s), ep);
 			}
 		}
+		err = staged ? rsnl_service_set(nl, &final) : 0;
+		if (err)
+			return nl_errorf(err, nl->ext_msg, "restore: line %u: service set %s vnodes %u",
+					 s->line, rc_service_name(name, s), final.vnodes);
 	}
 	return 0;
 }
