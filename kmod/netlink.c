@@ -15,9 +15,8 @@
 
 #include "uapi/ringsteer.h"
 #include "netlink.h"
+#include "nlmsg.h"
 #include "service.h"
-
-static struct genl_family rs_genl_family;
 
 /* Attributes the kernel reports but never accepts. */
 #define RS_READ_ONLY { .type = NLA_REJECT }
@@ -81,11 +80,6 @@ static const struct nla_policy flush_cmd_policy[RINGSTEER_A_MAX + 1] = {
 	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __RINGSTEER_F_ALL),
 };
 
-static size_t family_addr_len(u8 family)
-{
-	return family == AF_INET ? sizeof(struct in_addr) : sizeof(struct in6_addr);
-}
-
 static bool addr_usable(u8 family, const union nf_inet_addr *a)
 {
 	if (family == AF_INET)
@@ -118,7 +112,7 @@ static int parse_endpoint(struct nlattr *nest, struct nlattr **tb,
 		return -EAFNOSUPPORT;
 	}
 	ep->family = family;
-	if (nla_len(tb[addr_attr]) != family_addr_len(family)) {
+	if (nla_len(tb[addr_attr]) != rs_addr_len(family)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[addr_attr],
 				    "address length does not match the address family");
 		return -EINVAL;
@@ -217,99 +211,9 @@ static bool keep_flows(struct nlattr **attrs)
 	       (nla_get_u32(attrs[RINGSTEER_A_FLAGS]) & RINGSTEER_F_KEEP_FLOWS);
 }
 
-static int put_endpoint(struct sk_buff *skb, int family_attr, u8 family,
-			const void *addr, __be16 port)
-{
-	if (nla_put_u16(skb, family_attr, family) ||
-	    nla_put(skb, family_attr + 1, family_addr_len(family), addr) ||
-	    nla_put_be16(skb, family_attr + 2, port))
-		return -EMSGSIZE;
-	return 0;
-}
-
-static int put_service(struct sk_buff *skb, struct rs_net *rn,
-		       struct rs_service *svc, bool full)
-{
-	struct nlattr *nest = nla_nest_start(skb, RINGSTEER_A_SERVICE);
-	const struct rs_steer *steer = rs_steer_locked(rn, svc);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (put_endpoint(skb, RINGSTEER_SERVICE_A_FAMILY, svc->family, &svc->vip,
-			 svc->port) ||
-	    nla_put_u8(skb, RINGSTEER_SERVICE_A_PROTO, svc->proto))
-		goto cancel;
-	if (full &&
-	    (nla_put_u32(skb, RINGSTEER_SERVICE_A_VNODES, svc->vnodes) ||
-	     nla_put_u32(skb, RINGSTEER_SERVICE_A_HASH, svc->hash) ||
-	     nla_put_u32(skb, RINGSTEER_SERVICE_A_BACKENDS, svc->nbackends) ||
-	     nla_put_u32(skb, RINGSTEER_SERVICE_A_ACTIVE, steer->ring->nmembers) ||
-	     nla_put_u32(skb, RINGSTEER_SERVICE_A_POINTS, steer->ring->npoints) ||
-	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_RING_BYTES,
-			       steer->ring->size, RINGSTEER_SERVICE_A_PAD) ||
-	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_FLOWS,
-			       rs_counter_sum(svc->flows), RINGSTEER_SERVICE_A_PAD) ||
-	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_NO_BACKEND,
-			       rs_counter_sum(svc->no_backend),
-			       RINGSTEER_SERVICE_A_PAD)))
-		goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
-}
-
-static int put_backend(struct sk_buff *skb, const struct rs_backend *b,
-		       bool full)
-{
-	struct nlattr *nest = nla_nest_start(skb, RINGSTEER_A_BACKEND);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (put_endpoint(skb, RINGSTEER_BACKEND_A_FAMILY, b->id.family, b->id.addr,
-			 b->id.port) ||
-	    nla_put_u32(skb, RINGSTEER_BACKEND_A_WEIGHT, b->id.weight) ||
-	    nla_put_u32(skb, RINGSTEER_BACKEND_A_STATE, b->state))
-		goto cancel;
-	if (full &&
-	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_FLOWS,
-			       rs_counter_sum(b->flows), RINGSTEER_BACKEND_A_PAD) ||
-	     nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_SHARE, b->share,
-			       RINGSTEER_BACKEND_A_PAD)))
-		goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
-}
-
-/* Replies to a doit: one message, built by @fill. */
-static int reply(struct genl_info *info,
-		 int (*fill)(struct sk_buff *skb, void *arg), void *arg)
-{
-	struct sk_buff *msg;
-	void *hdr;
-	int err;
-
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &rs_genl_family, 0, info->genlhdr->cmd);
-	if (!hdr) {
-		err = -EMSGSIZE;
-		goto err_free;
-	}
-	err = fill(msg, arg);
-	if (err)
-		goto err_free;
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-err_free:
-	nlmsg_free(msg);
-	return err;
-}
+static const struct genl_multicast_group rs_mcgrps[] = {
+	{ .name = RINGSTEER_MCGRP_CONFIG },
+};
 
 static int parse_service_conf(struct nlattr **tb, struct rs_service_conf *conf)
 {
@@ -337,6 +241,8 @@ static int rs_service_new_doit(struct sk_buff *skb, struct genl_info *info)
 	parse_service_conf(tb, &conf);
 	mutex_lock(&rn->lock);
 	err = rs_service_add(rn, &ep, &conf, info->extack);
+	if (!err)
+		rs_notify(rn, RINGSTEER_CMD_SERVICE_NEW, rs_service_get(rn, &ep), NULL);
 	mutex_unlock(&rn->lock);
 	return err;
 }
@@ -370,6 +276,8 @@ static int rs_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = rs_service_change(rn, svc, &conf, info->extack);
+	if (!err)
+		rs_notify(rn, RINGSTEER_CMD_SERVICE_SET, svc, NULL);
 out:
 	mutex_unlock(&rn->lock);
 	return err;
@@ -379,14 +287,18 @@ static int rs_service_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_net *rn = rs_net(genl_info_net(info));
 	struct rs_service *svc;
+	struct sk_buff *event;
 	int err = 0;
 
 	mutex_lock(&rn->lock);
 	svc = find_service(rn, info->attrs, info->extack);
-	if (IS_ERR(svc))
+	if (IS_ERR(svc)) {
 		err = PTR_ERR(svc);
-	else
+	} else {
+		event = rs_notify_build(rn, RINGSTEER_CMD_SERVICE_DEL, svc, NULL);
 		rs_service_del(rn, svc, keep_flows(info->attrs));
+		rs_notify_send(rn, event);
+	}
 	mutex_unlock(&rn->lock);
 	return err;
 }
@@ -400,7 +312,7 @@ static int fill_service(struct sk_buff *skb, void *arg)
 {
 	struct service_reply *r = arg;
 
-	return put_service(skb, r->rn, r->svc, true);
+	return rs_put_service(skb, r->rn, r->svc, RS_SERVICE_FULL);
 }
 
 static int rs_service_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -410,7 +322,7 @@ static int rs_service_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&r.rn->lock);
 	r.svc = find_service(r.rn, info->attrs, info->extack);
-	err = IS_ERR(r.svc) ? PTR_ERR(r.svc) : reply(info, fill_service, &r);
+	err = IS_ERR(r.svc) ? PTR_ERR(r.svc) : rs_reply(info, fill_service, &r);
 	mutex_unlock(&r.rn->lock);
 	return err;
 }
@@ -454,7 +366,7 @@ static int rs_service_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 		if (i++ < ctx->index)
 			continue;
 		hdr = dump_put(skb, cb, rn, RINGSTEER_CMD_SERVICE_GET);
-		if (!hdr || put_service(skb, rn, svc, true)) {
+		if (!hdr || rs_put_service(skb, rn, svc, RS_SERVICE_FULL)) {
 			if (hdr)
 				genlmsg_cancel(skb, hdr);
 			err = -EMSGSIZE;
@@ -491,6 +403,8 @@ static int rs_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (tb[RINGSTEER_BACKEND_A_STATE])
 		state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
 	err = rs_backend_add(rn, svc, &ep, weight, state, info->extack);
+	if (!err)
+		rs_notify(rn, RINGSTEER_CMD_BACKEND_NEW, svc, rs_backend_get(svc, &ep));
 out:
 	mutex_unlock(&rn->lock);
 	return err;
@@ -543,6 +457,8 @@ static int rs_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 	state = tb[RINGSTEER_BACKEND_A_STATE] ?
 		nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]) : b->state;
 	err = rs_backend_change(rn, svc, b, weight, state, info->extack);
+	if (!err)
+		rs_notify(rn, RINGSTEER_CMD_BACKEND_SET, svc, b);
 out:
 	mutex_unlock(&rn->lock);
 	return err;
@@ -553,14 +469,21 @@ static int rs_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
 	struct rs_net *rn = rs_net(genl_info_net(info));
 	struct rs_service *svc;
+	struct sk_buff *event;
 	struct rs_backend *b;
 	int err;
 
 	mutex_lock(&rn->lock);
 	err = find_backend(rn, info, tb, &svc, &b);
-	if (!err)
-		err = rs_backend_del(rn, svc, b, keep_flows(info->attrs),
-				     info->extack);
+	if (err)
+		goto out;
+	event = rs_notify_build(rn, RINGSTEER_CMD_BACKEND_DEL, svc, b);
+	err = rs_backend_del(rn, svc, b, keep_flows(info->attrs), info->extack);
+	if (err)
+		nlmsg_free(event);
+	else
+		rs_notify_send(rn, event);
+out:
 	mutex_unlock(&rn->lock);
 	return err;
 }
@@ -575,8 +498,8 @@ static int fill_backend(struct sk_buff *skb, void *arg)
 {
 	struct backend_reply *r = arg;
 
-	return put_service(skb, r->rn, r->svc, false) ?:
-	       put_backend(skb, r->b, true);
+	return rs_put_service(skb, r->rn, r->svc, RS_SERVICE_ID) ?:
+	       rs_put_backend(skb, r->b, true);
 }
 
 static int rs_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -588,7 +511,7 @@ static int rs_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&r.rn->lock);
 	err = find_backend(r.rn, info, tb, &r.svc, &r.b);
 	if (!err)
-		err = reply(info, fill_backend, &r);
+		err = rs_reply(info, fill_backend, &r);
 	mutex_unlock(&r.rn->lock);
 	return err;
 }
@@ -622,8 +545,8 @@ static int rs_backend_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 		if (i++ < ctx->index)
 			continue;
 		hdr = dump_put(skb, cb, rn, RINGSTEER_CMD_BACKEND_GET);
-		if (!hdr || put_service(skb, rn, svc, false) ||
-		    put_backend(skb, b, true)) {
+		if (!hdr || rs_put_service(skb, rn, svc, RS_SERVICE_ID) ||
+		    rs_put_backend(skb, b, true)) {
 			if (hdr)
 				genlmsg_cancel(skb, hdr);
 			err = -EMSGSIZE;
@@ -648,10 +571,10 @@ static int fill_lookup(struct sk_buff *skb, void *arg)
 {
 	struct lookup_reply *r = arg;
 
-	if (put_service(skb, r->rn, r->svc, false) ||
+	if (rs_put_service(skb, r->rn, r->svc, RS_SERVICE_ID) ||
 	    nla_put_u64_64bit(skb, RINGSTEER_A_POSITION, r->pos, RINGSTEER_A_PAD))
 		return -EMSGSIZE;
-	return put_backend(skb, r->b, false);
+	return rs_put_backend(skb, r->b, false);
 }
 
 static int rs_lookup_doit(struct sk_buff *skb, struct genl_info *info)
@@ -681,7 +604,7 @@ static int rs_lookup_doit(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(r.svc);
 		goto out;
 	}
-	len = family_addr_len(r.svc->family);
+	len = rs_addr_len(r.svc->family);
 	if (nla_len(tb[RINGSTEER_FLOW_A_ADDR]) != len) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[RINGSTEER_FLOW_A_ADDR],
 				    "client address family does not match the service");
@@ -701,7 +624,7 @@ static int rs_lookup_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	err = reply(info, fill_lookup, &r);
+	err = rs_reply(info, fill_lookup, &r);
 out:
 	mutex_unlock(&r.rn->lock);
 	return err;
@@ -716,6 +639,8 @@ static int rs_key_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	mutex_lock(&rn->lock);
 	err = rs_key_set(rn, nla_data(info->attrs[RINGSTEER_A_KEY]), info->extack);
+	if (!err)
+		rs_notify(rn, RINGSTEER_CMD_KEY_SET, NULL, NULL);
 	mutex_unlock(&rn->lock);
 	return err;
 }
@@ -733,7 +658,7 @@ static int rs_key_get_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	mutex_lock(&rn->lock);
-	err = reply(info, fill_key, rn);
+	err = rs_reply(info, fill_key, rn);
 	mutex_unlock(&rn->lock);
 	return err;
 }
@@ -744,6 +669,7 @@ static int rs_flush_doit(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&rn->lock);
 	rs_service_flush(rn, keep_flows(info->attrs));
+	rs_notify(rn, RINGSTEER_CMD_FLUSH, NULL, NULL);
 	mutex_unlock(&rn->lock);
 	return 0;
 }
@@ -792,7 +718,7 @@ static const struct genl_ops rs_genl_ops[] = {
 	      GENL_UNS_ADMIN_PERM),
 };
 
-static struct genl_family rs_genl_family __ro_after_init = {
+struct genl_family rs_genl_family __ro_after_init = {
 	.name = RINGSTEER_GENL_NAME,
 	.version = RINGSTEER_GENL_VERSION,
 	.maxattr = RINGSTEER_A_MAX,
@@ -800,6 +726,8 @@ static struct genl_family rs_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = rs_genl_ops,
 	.n_ops = ARRAY_SIZE(rs_genl_ops),
+	.mcgrps = rs_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(rs_mcgrps),
 	.resv_start_op = RINGSTEER_CMD_FLUSH + 1,
 };
 

@@ -416,13 +416,19 @@ void rs_service_del(struct rs_net *rn, struct rs_service *svc,
 	list_del(&svc->node);
 	rn->nservices--;
 	rn->generation++;
-	if (!keep_flows)
+	if (keep_flows)
+		rn->kept_flows = true;
+	else
 		flush_conntrack(rn, svc, NULL);
-	/* Last service gone: stop imposing NAT hooks on the namespace. */
-	if (!rn->nservices && rn->hooks_registered) {
+	/*
+	 * Last service gone: stop imposing NAT and conntrack on the
+	 * namespace, unless flows were kept, which need both to go on.
+	 */
+	if (!rn->nservices && !rn->kept_flows && rn->hooks_registered) {
 		rs_hooks_unregister(rn->net);
 		rn->hooks_registered = false;
 	}
+	/* After the hooks are gone, so the grace period covers their users. */
 	call_rcu(&svc->rcu, service_free_rcu);
 }
 
@@ -657,6 +663,10 @@ static void __net_exit rs_net_exit(struct net *net)
 	mutex_lock(&rn->lock);
 	/* Conntrack entries stay: they belong to nf_conntrack, not to us. */
 	rs_service_flush(rn, true);
+	if (rn->hooks_registered) {
+		rs_hooks_unregister(net);
+		rn->hooks_registered = false;
+	}
 	mutex_unlock(&rn->lock);
 	memzero_explicit(rn->key, sizeof(rn->key));
 }
@@ -676,6 +686,11 @@ int __init rs_service_init(void)
 void rs_service_uninit(void)
 {
 	unregister_pernet_subsys(&rs_net_ops);
-	/* Wait for the call_rcu() callbacks above before the code goes. */
+	/*
+	 * nf_nat does not wait for readers when it removes one of several
+	 * lookup hooks: make sure no packet is still in rs_nat_hook(), then
+	 * that every call_rcu() callback above has run, before the code goes.
+	 */
+	synchronize_rcu();
 	rcu_barrier();
 }

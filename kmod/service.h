@@ -70,6 +70,7 @@ struct rs_net {
 	u32 nservices;			/* writer */
 	u32 generation;			/* writer: bumped by every change */
 	bool hooks_registered;		/* writer */
+	bool kept_flows;		/* writer: a service went, its flows stayed */
 	struct net *net;
 	DECLARE_HASHTABLE(table, 8);	/* services by (vip, port, proto) */
 };

@@ -217,12 +217,24 @@ enum ringsteer_hash_mode {
  * several messages, the dump is flagged NLM_F_DUMP_INTR and should be
  * retried.
  *
+ * Notifications: every successful change is announced to the multicast
+ * group RINGSTEER_MCGRP_CONFIG, in the namespace where it happened, as a
+ * message with the command that made it:
+ *   SERVICE_NEW, SERVICE_SET, SERVICE_DEL: RINGSTEER_A_SERVICE (FAMILY,
+ *     ADDR, PORT, PROTO, VNODES, HASH);
+ *   BACKEND_NEW, BACKEND_SET, BACKEND_DEL: RINGSTEER_A_SERVICE (FAMILY,
+ *     ADDR, PORT, PROTO) and RINGSTEER_A_BACKEND (FAMILY, ADDR, PORT,
+ *     WEIGHT, STATE, after the change);
+ *   KEY_SET and FLUSH: no attribute (the key itself is never announced).
+ * Counters are not announced.
+ *
  * Limits per namespace: RINGSTEER_MAX_SERVICES services; per service
  * RINGSTEER_MAX_BACKENDS backends, active or draining, and the point limits
  * of "Ring placement". Exceeding one is E2BIG.
  */
 
 #define RINGSTEER_MAX_SERVICES		256
+#define RINGSTEER_MCGRP_CONFIG		"config"
 
 enum ringsteer_cmd {
 	RINGSTEER_CMD_UNSPEC,

@@ -68,7 +68,9 @@ printf '%q ' "$@" >"$run/cmd"
 echo >>"$run/cmd"
 : >"$run/output.log"
 
-qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2048 \
+# timeout(1) rather than a watchdog subshell: a stray sleep would hold
+# our stdout open and stall whoever reads it through a pipe.
+timeout -k 5 "$timeout" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2048 \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 rsvm.out=$run rsvm.init=$here/guest.sh rsvm.repo=$repo" \
@@ -82,10 +84,7 @@ qemu=$!
 # Stream the command's output while it runs.
 tail -n +1 -f --pid=$qemu "$run/output.log" &
 tailer=$!
-( sleep "$timeout"; kill "$qemu" 2>/dev/null ) &
-watchdog=$!
 wait "$qemu"
-kill "$watchdog" 2>/dev/null
 wait "$tailer" 2>/dev/null
 
 log=$run/vm.log

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Messages the family sends: replies, dump entries and notifications. All
+ * run under rs_net->lock, which keeps the services and backends they
+ * describe alive.
+ */
+
+#include <net/genetlink.h>
+
+#include "uapi/ringsteer.h"
+#include "netlink.h"
+#include "nlmsg.h"
+
+static int put_endpoint(struct sk_buff *skb, int family_attr, u8 family,
+			const void *addr, __be16 port)
+{
+	if (nla_put_u16(skb, family_attr, family) ||
+	    nla_put(skb, family_attr + 1, rs_addr_len(family), addr) ||
+	    nla_put_be16(skb, family_attr + 2, port))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
+		   struct rs_service *svc, enum rs_service_detail detail)
+{
+	struct nlattr *nest = nla_nest_start(skb, RINGSTEER_A_SERVICE);
+	const struct rs_steer *steer = rs_steer_locked(rn, svc);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (put_endpoint(skb, RINGSTEER_SERVICE_A_FAMILY, svc->family, &svc->vip,
+			 svc->port) ||
+	    nla_put_u8(skb, RINGSTEER_SERVICE_A_PROTO, svc->proto))
+		goto cancel;
+	if (detail >= RS_SERVICE_CONF &&
+	    (nla_put_u32(skb, RINGSTEER_SERVICE_A_VNODES, svc->vnodes) ||
+	     nla_put_u32(skb, RINGSTEER_SERVICE_A_HASH, svc->hash)))
+		goto cancel;
+	if (detail >= RS_SERVICE_FULL &&
+	    (nla_put_u32(skb, RINGSTEER_SERVICE_A_BACKENDS, svc->nbackends) ||
+	     nla_put_u32(skb, RINGSTEER_SERVICE_A_ACTIVE, steer->ring->nmembers) ||
+	     nla_put_u32(skb, RINGSTEER_SERVICE_A_POINTS, steer->ring->npoints) ||
+	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_RING_BYTES,
+			       steer->ring->size, RINGSTEER_SERVICE_A_PAD) ||
+	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_FLOWS,
+			       rs_counter_sum(svc->flows), RINGSTEER_SERVICE_A_PAD) ||
+	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_NO_BACKEND,
+			       rs_counter_sum(svc->no_backend),
+			       RINGSTEER_SERVICE_A_PAD)))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full)
+{
+	struct nlattr *nest = nla_nest_start(skb, RINGSTEER_A_BACKEND);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (put_endpoint(skb, RINGSTEER_BACKEND_A_FAMILY, b->id.family, b->id.addr,
+			 b->id.port) ||
+	    nla_put_u32(skb, RINGSTEER_BACKEND_A_WEIGHT, b->id.weight) ||
+	    nla_put_u32(skb, RINGSTEER_BACKEND_A_STATE, b->state))
+		goto cancel;
+	if (full &&
+	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_FLOWS,
+			       rs_counter_sum(b->flows), RINGSTEER_BACKEND_A_PAD) ||
+	     nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_SHARE, b->share,
+			       RINGSTEER_BACKEND_A_PAD)))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+int rs_reply(struct genl_info *info,
+	     int (*fill)(struct sk_buff *skb, void *arg), void *arg)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &rs_genl_family, 0, info->genlhdr->cmd);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto err_free;
+	}
+	err = fill(msg, arg);
+	if (err)
+		goto err_free;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+err_free:
+	nlmsg_free(msg);
+	return err;
+}
+
+/* Out of memory only costs listeners the event; the change stands. */
+struct sk_buff *rs_notify_build(struct rs_net *rn, u8 cmd,
+				struct rs_service *svc,
+				const struct rs_backend *b)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	hdr = genlmsg_put(skb, 0, 0, &rs_genl_family, 0, cmd);
+	if (!hdr ||
+	    (svc && rs_put_service(skb, rn, svc,
+				   b ? RS_SERVICE_ID : RS_SERVICE_CONF)) ||
+	    (b && rs_put_backend(skb, b, false))) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	genlmsg_end(skb, hdr);
+	return skb;
+}
+
+void rs_notify_send(struct rs_net *rn, struct sk_buff *skb)
+{
+	if (skb)
+		genlmsg_multicast_netns(&rs_genl_family, rn->net, skb, 0, 0,
+					GFP_KERNEL);
+}
+
+void rs_notify(struct rs_net *rn, u8 cmd, struct rs_service *svc,
+	       const struct rs_backend *b)
+{
+	rs_notify_send(rn, rs_notify_build(rn, cmd, svc, b));
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _RINGSTEER_NLMSG_H
+#define _RINGSTEER_NLMSG_H
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <net/genetlink.h>
+
+#include "service.h"
+
+static inline size_t rs_addr_len(u8 family)
+{
+	return family == AF_INET ? sizeof(struct in_addr) : sizeof(struct in6_addr);
+}
+
+/* How much of a service a message carries. */
+enum rs_service_detail {
+	RS_SERVICE_ID,		/* FAMILY, ADDR, PORT, PROTO */
+	RS_SERVICE_CONF,	/* ... and VNODES, HASH */
+	RS_SERVICE_FULL,	/* ... and the ring's figures and counters */
+};
+
+/* Nests of a message; -EMSGSIZE when @skb is full. rs_net->lock held. */
+int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
+		   struct rs_service *svc, enum rs_service_detail detail);
+int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full);
+
+/* Replies to a doit with one message, built by @fill. */
+int rs_reply(struct genl_info *info,
+	     int (*fill)(struct sk_buff *skb, void *arg), void *arg);
+
+/*
+ * The announcement of a change (see "Notifications" in the uapi header).
+ * Built while the objects it names are alive, sent once the change has
+ * succeeded; rs_notify() does both when the objects outlive the change.
+ */
+struct sk_buff *rs_notify_build(struct rs_net *rn, u8 cmd,
+				struct rs_service *svc,
+				const struct rs_backend *b);
+void rs_notify_send(struct rs_net *rn, struct sk_buff *skb);
+void rs_notify(struct rs_net *rn, u8 cmd, struct rs_service *svc,
+	       const struct rs_backend *b);
+
+#endif /* _RINGSTEER_NLMSG_H */
