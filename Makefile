@@ -43,7 +43,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(SRC)/kmod/uapi -I$(SRC)/
 LDLIBS := -lmnl -lsodium -lm
 
 # Code shared with the kernel (the ring) is compiled from kmod/ as is.
-SHARED_SRCS := $(wildcard kmod/ring.c)
+SHARED_SRCS := $(wildcard kmod/ring.c kmod/ring_selftest.c)
 USER_SRCS := $(wildcard userspace/*.c)
 USER_LIB_SRCS := $(filter-out userspace/ringctl.c,$(USER_SRCS))
 SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/%.o,$(SHARED_SRCS))
