@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ringctl lookup: ask the kernel which backend a new flow would be steered
- * to now. Batch mode reads every source first, then asks over one socket,
- * and prints only when all lookups succeeded.
+ * to now. Batch mode reads every source first, then asks over one socket
+ * with pipelined requests, and prints only when all lookups succeeded.
  */
 
 #include <errno.h>
@@ -31,20 +31,13 @@ static void usage(FILE *f)
 "\"position\":\"0x...\"},...]}.\n");
 }
 
-struct lookup {
-	struct rc_endpoint src;
-	struct rc_backend b;
-	uint64_t position;
-	unsigned int line;
-};
-
 /* Reads every source of PATH; 0 or -1 after printing the error. */
 static int read_batch(const char *path, const struct rc_service *s,
-		      struct lookup **out, size_t *n)
+		      struct rc_lookup **out, size_t *n)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
-	struct lookup *v = NULL, *nv;
+	struct rc_lookup *v = NULL, *nv;
 	size_t cap = 0, len = 0;
 	char *line = NULL, *tok, *extra, *save;
 	char ctx[300];
@@ -99,7 +92,7 @@ static int read_batch(const char *path, const struct rc_service *s,
 	return ret;
 }
 
-static void print_one(struct json *j, FILE *f, const struct lookup *l, bool batch)
+static void print_one(struct json *j, FILE *f, const struct rc_lookup *l, bool batch)
 {
 	char src[RC_ENDPOINT_LEN], be[RC_ENDPOINT_LEN], addr[RC_ADDR_LEN];
 	char pos[24];
@@ -131,7 +124,7 @@ static void print_one(struct json *j, FILE *f, const struct lookup *l, bool batc
 int cmd_lookup(int argc, char **argv)
 {
 	char name[RC_SERVICE_NAME_LEN], src[RC_ENDPOINT_LEN];
-	struct lookup one, *v = NULL;
+	struct rc_lookup one, *v = NULL;
 	const char *batch = NULL;
 	char *out = NULL;
 	size_t n = 0, i, outlen = 0;
@@ -193,18 +186,20 @@ int cmd_lookup(int argc, char **argv)
 		err = -1;
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		err = rsnl_lookup(&nl, &s, &v[i].src, &v[i].b, &v[i].position);
-		if (err) {
-			rc_endpoint_format(src, &v[i].src);
-			if (batch)
-				nl_errorf(err, nl.ext_msg, "lookup %s from %s (line %u)",
-					  rc_service_name(name, &s), src, v[i].line);
-			else
-				nl_errorf(err, nl.ext_msg, "lookup %s from %s",
-					  rc_service_name(name, &s), src);
-			break;
-		}
+	/* One request, or many pipelined over the same socket. */
+	i = 0;
+	if (batch)
+		err = rsnl_lookup_many(&nl, &s, v, n, &i);
+	else
+		err = rsnl_lookup(&nl, &s, &v->src, &v->b, &v->position);
+	if (err) {
+		rc_endpoint_format(src, &v[i].src);
+		if (batch)
+			nl_errorf(err, nl.ext_msg, "lookup %s from %s (line %u)",
+				  rc_service_name(name, &s), src, v[i].line);
+		else
+			nl_errorf(err, nl.ext_msg, "lookup %s from %s",
+				  rc_service_name(name, &s), src);
 	}
 	rs_nl_close(&nl);
 	if (err)

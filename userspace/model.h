@@ -48,6 +48,14 @@ struct rc_service {
 	unsigned int line;
 };
 
+/* One lookup: the client, and the kernel's answer. */
+struct rc_lookup {
+	struct rc_endpoint src;
+	unsigned int line;	/* of a batch file, for messages */
+	struct rc_backend b;
+	uint64_t position;
+};
+
 struct rc_config {
 	bool has_key;
 	uint8_t key[RINGSTEER_KEY_LEN];

@@ -163,6 +163,87 @@ int rs_nl_request(struct rs_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *dat
 	return ret < 0 ? -errno : 0;
 }
 
+/*
+ * Replies queue in the socket's receive buffer until read, each a whole
+ * skb (about a kilobyte of truesize): a window of 64 stays well inside the
+ * default 208 KiB, so none is dropped with ENOBUFS.
+ */
+#define PIPELINE_WINDOW 64
+
+static int pipeline_window(struct rs_nl *nl, size_t first, size_t count,
+			   rs_nl_build_t build, rs_nl_reply_t cb, void *data,
+			   size_t *failed)
+{
+	static char out[PIPELINE_WINDOW * 512], in[32768];
+	uint32_t seq0 = nl->seq + 1;
+	struct nlmsghdr *nlh;
+	size_t len = 0, got = 0, i;
+	ssize_t ret;
+	int n;
+
+	for (i = 0; i < count; i++) {
+		char buf[MNL_SOCKET_BUFFER_SIZE];
+
+		build(nl, buf, first + i, data);
+		nlh = (struct nlmsghdr *)buf;
+		if (len + NLMSG_ALIGN(nlh->nlmsg_len) > sizeof(out))
+			return -EMSGSIZE;
+		memcpy(out + len, buf, nlh->nlmsg_len);
+		len += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	if (mnl_socket_sendto(nl->sock, out, len) < 0)
+		return -errno;
+	while (got < count) {
+		ret = mnl_socket_recvfrom(nl->sock, in, sizeof(in));
+		if (ret < 0)
+			return -errno;
+		n = ret;
+		nlh = (struct nlmsghdr *)in;
+		for (; mnl_nlmsg_ok(nlh, n); nlh = mnl_nlmsg_next(nlh, &n)) {
+			uint32_t idx = nlh->nlmsg_seq - seq0;
+
+			if (nlh->nlmsg_pid != nl->portid || idx >= count || idx != got)
+				return -EPROTO;
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+
+				if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err)))
+					return -EBADMSG;
+				if (err->error) {
+					save_ext_ack(nl, nlh);
+					*failed = first + idx;
+					return err->error;
+				}
+				return -EPROTO;	/* an ack: there is no reply */
+			}
+			if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
+				return -EPROTO;
+			if (cb(nlh, first + idx, data) < 0) {
+				*failed = first + idx;
+				return -EPROTO;
+			}
+			got++;
+		}
+	}
+	return 0;
+}
+
+int rs_nl_pipeline(struct rs_nl *nl, size_t n, rs_nl_build_t build,
+		   rs_nl_reply_t cb, void *data, size_t *failed)
+{
+	size_t first, count;
+	int err;
+
+	nl->ext_msg[0] = '\0';
+	for (first = 0; first < n; first += count) {
+		count = n - first < PIPELINE_WINDOW ? n - first : PIPELINE_WINDOW;
+		err = pipeline_window(nl, first, count, build, cb, data, failed);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int rs_nl_open(struct rs_nl *nl)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];

@@ -3,6 +3,7 @@
 #define RINGCTL_NL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
@@ -34,5 +35,17 @@ struct nlmsghdr *rs_nl_msg(struct rs_nl *nl, void *buf, uint8_t cmd, uint16_t fl
  * was inconsistent.
  */
 int rs_nl_request(struct rs_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
+
+/*
+ * Many requests with one answer each (a doit with a reply), pipelined:
+ * BUILD(i) builds request i in BUF with rs_nl_msg(), and they are sent in
+ * windows of several messages at a time, without acks. CB(i) gets the
+ * reply to request i, in order. Stops at the first error: returns its
+ * -errno (nl->ext_msg holds the kernel's message) and *failed its index.
+ */
+typedef void (*rs_nl_build_t)(struct rs_nl *nl, void *buf, size_t i, void *data);
+typedef int (*rs_nl_reply_t)(const struct nlmsghdr *nlh, size_t i, void *data);
+int rs_nl_pipeline(struct rs_nl *nl, size_t n, rs_nl_build_t build,
+		   rs_nl_reply_t cb, void *data, size_t *failed);
 
 #endif /* RINGCTL_NL_H */

@@ -245,20 +245,41 @@ struct reply {
 	struct rc_config *c;
 };
 
-static int lookup_cb(const struct nlmsghdr *nlh, void *data)
+static int get_lookup(const struct nlmsghdr *nlh, struct rc_backend *b,
+		      uint64_t *position)
 {
 	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
-	struct reply *r = data;
 
 	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) ||
-	    get_backend(tb[RINGSTEER_A_BACKEND], r->b) ||
-	    !len_is(tb[RINGSTEER_A_POSITION], 8)) {
-		r->err = -EPROTO;
-		return MNL_CB_OK;
-	}
-	*r->position = mnl_attr_get_u64(tb[RINGSTEER_A_POSITION]);
-	r->seen = true;
+	    get_backend(tb[RINGSTEER_A_BACKEND], b) ||
+	    !len_is(tb[RINGSTEER_A_POSITION], 8))
+		return -EPROTO;
+	*position = mnl_attr_get_u64(tb[RINGSTEER_A_POSITION]);
+	return 0;
+}
+
+static int lookup_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct reply *r = data;
+
+	r->err = get_lookup(nlh, r->b, r->position);
+	r->seen = !r->err;
 	return MNL_CB_OK;
+}
+
+static struct nlmsghdr *put_lookup(struct rs_nl *nl, void *buf,
+				   const struct rc_service *s,
+				   const struct rc_endpoint *src)
+{
+	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_LOOKUP, 0);
+	struct nlattr *nest;
+
+	put_service_id(nlh, s, false);
+	nest = mnl_attr_nest_start(nlh, RINGSTEER_A_FLOW);
+	mnl_attr_put(nlh, RINGSTEER_FLOW_A_ADDR, rc_addr_len(src->family), src->addr);
+	mnl_attr_put_u16(nlh, RINGSTEER_FLOW_A_PORT, htons(src->port));
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
 }
 
 int rsnl_lookup(struct rs_nl *nl, const struct rc_service *s,
@@ -266,20 +287,41 @@ int rsnl_lookup(struct rs_nl *nl, const struct rc_service *s,
 		uint64_t *position)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_LOOKUP, 0);
+	struct nlmsghdr *nlh = put_lookup(nl, buf, s, src);
 	struct reply r = { .b = b, .position = position };
-	struct nlattr *nest;
 	int err;
 
-	put_service_id(nlh, s, false);
-	nest = mnl_attr_nest_start(nlh, RINGSTEER_A_FLOW);
-	mnl_attr_put(nlh, RINGSTEER_FLOW_A_ADDR, rc_addr_len(src->family), src->addr);
-	mnl_attr_put_u16(nlh, RINGSTEER_FLOW_A_PORT, htons(src->port));
-	mnl_attr_nest_end(nlh, nest);
 	err = rs_nl_request(nl, nlh, lookup_cb, &r);
 	if (err)
 		return err;
 	return r.err ? r.err : r.seen ? 0 : -EPROTO;
+}
+
+struct many {
+	const struct rc_service *s;
+	struct rc_lookup *v;
+};
+
+static void many_build(struct rs_nl *nl, void *buf, size_t i, void *data)
+{
+	struct many *m = data;
+
+	put_lookup(nl, buf, m->s, &m->v[i].src);
+}
+
+static int many_reply(const struct nlmsghdr *nlh, size_t i, void *data)
+{
+	struct many *m = data;
+
+	return get_lookup(nlh, &m->v[i].b, &m->v[i].position);
+}
+
+int rsnl_lookup_many(struct rs_nl *nl, const struct rc_service *s,
+		     struct rc_lookup *v, size_t n, size_t *failed)
+{
+	struct many m = { s, v };
+
+	return rs_nl_pipeline(nl, n, many_build, many_reply, &m, failed);
 }
 
 static int key_cb(const struct nlmsghdr *nlh, void *data)

@@ -29,6 +29,13 @@ int rsnl_lookup(struct rs_nl *nl, const struct rc_service *s,
 		const struct rc_endpoint *src, struct rc_backend *b,
 		uint64_t *position);
 
+/*
+ * Lookups of V[0..N-1] pipelined over one socket; stops at the first
+ * failure, whose index goes to *failed.
+ */
+int rsnl_lookup_many(struct rs_nl *nl, const struct rc_service *s,
+		     struct rc_lookup *v, size_t n, size_t *failed);
+
 int rsnl_key_get(struct rs_nl *nl, uint8_t key[RINGSTEER_KEY_LEN]);
 int rsnl_key_set(struct rs_nl *nl, const uint8_t key[RINGSTEER_KEY_LEN]);
 int rsnl_flush(struct rs_nl *nl, uint32_t flags);
