@@ -16,13 +16,15 @@
 
 unsigned int rs_net_id __read_mostly;
 
+/* LOCAL_OUT runs the hook in process context, which may be preempted. */
 void rs_counter_inc(struct rs_counter __percpu *c)
 {
-	struct rs_counter *pc = this_cpu_ptr(c);
+	struct rs_counter *pc = get_cpu_ptr(c);
 
 	u64_stats_update_begin(&pc->syncp);
 	u64_stats_inc(&pc->packets);
 	u64_stats_update_end(&pc->syncp);
+	put_cpu_ptr(c);
 }
 
 u64 rs_counter_sum(struct rs_counter __percpu *c)
