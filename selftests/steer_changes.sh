@@ -25,7 +25,7 @@ P=sc
 need_tools conntrack
 topo_setup 4
 
-FLOWS=20000-20999
+FLOWS=20000-20599
 HELD=30000-30199
 last_keep_bad=
 
