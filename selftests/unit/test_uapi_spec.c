@@ -116,6 +116,7 @@ CHECK(attrs)
 CHECK(ops)
 CHECK(types)
 CHECK(refs)
+CHECK(mcgrps)
 CHECK(admin)
 
 /* Each mutation must be caught: the checks above can fail. */
@@ -140,6 +141,7 @@ MUTATION(little_endian_port, "byte-order: big-endian\n", "byte-order: little-end
 	 "types")
 MUTATION(dangling_nest, "nested-attributes: flow\n", "nested-attributes: flows\n",
 	 "refs")
+MUTATION(renamed_mcgrp, "      name: config\n", "      name: changes\n", "mcgrps")
 MUTATION(admin_dropped, "      flags: [ uns-admin-perm ]\n", "", "admin")
 
 TEST_HARNESS_MAIN

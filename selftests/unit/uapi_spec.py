@@ -10,7 +10,7 @@ uns-admin-perm must be exactly those the kernel registers with an admin
 flag (kmod/netlink.c, when it has ops).
 
 Usage: uapi_spec.py [--yaml FILE] [--header FILE] [--netlink FILE] [CHECK...]
-CHECKs: consts enums attrs ops types refs admin (default: all).
+CHECKs: consts enums attrs ops types refs mcgrps admin (default: all).
 Exit 0 if all pass, 1 on a mismatch, 3 if a file cannot be read or
 parsed, 4 (skip) if PyYAML is missing.
 """
@@ -206,6 +206,16 @@ class Checker:
                         self.expect(a in names, "op %s %s %s: unknown attribute %s" %
                                     (o["name"], kind, part, a))
 
+    # Multicast groups: RINGSTEER_MCGRP_CONFIG "config", and no others.
+    def check_mcgrps(self):
+        groups = self.spec.get("mcast-groups", {}).get("list", [])
+        want = {}
+        for g in groups:
+            cname = g.get("c-define-name") or "%s-mcgrp-%s" % (self.spec["name"], g["name"])
+            want[c_name(cname)] = '"%s"' % g["name"]
+        got = {k: v for k, v in self.defines.items() if "_MCGRP_" in k}
+        self.expect(got == want, "multicast groups: yaml %s, header %s" % (want, got))
+
     # Admin: the ops flagged uns-admin-perm are those the module registers so.
     def check_admin(self):
         prefix = self.spec["operations"].get("name-prefix", "%s-cmd-" % self.spec["name"])
@@ -251,7 +261,7 @@ def main():
         with open(args.netlink) as f:
             netlink_src = f.read()
     ck = Checker(spec, header, netlink_src)
-    all_checks = ["consts", "enums", "attrs", "ops", "types", "refs", "admin"]
+    all_checks = ["consts", "enums", "attrs", "ops", "types", "refs", "mcgrps", "admin"]
     for name in args.checks or all_checks:
         if name not in all_checks:
             print("# unknown check %s" % name)
