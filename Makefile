@@ -46,7 +46,9 @@ LDLIBS := -lmnl -lsodium -lm
 SHARED_SRCS := $(wildcard kmod/ring.c kmod/ring_selftest.c)
 USER_SRCS := $(wildcard userspace/*.c)
 USER_LIB_SRCS := $(filter-out userspace/ringctl.c,$(USER_SRCS))
-SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/%.o,$(SHARED_SRCS))
+# Shared objects get their own directory: a userspace file may share a name
+# with a kernel one.
+SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/kmod/%.o,$(SHARED_SRCS))
 USER_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 USER_LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_LIB_SRCS))
 USER_HDRS := $(wildcard userspace/*.h kmod/*.h kmod/uapi/*.h)
@@ -87,7 +89,7 @@ $(BUILD)/kernel/%/kmod/ringsteer.ko: $(KERNEL_SRCS)
 
 modules-all: $(foreach k,$(TEST_KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko)
 
-$(BUILD)/user/%.o: kmod/%.c $(USER_HDRS)
+$(BUILD)/user/kmod/%.o: kmod/%.c $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<

@@ -617,6 +617,12 @@ static int rs_lookup_doit(struct sk_buff *skb, struct genl_info *info)
 	nla_memcpy(flow.saddr, tb[RINGSTEER_FLOW_A_ADDR], len);
 	memcpy(flow.daddr, &r.svc->vip, len);
 	flow.sport = nla_get_be16(tb[RINGSTEER_FLOW_A_PORT]);
+	if (!flow.sport) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[RINGSTEER_FLOW_A_PORT],
+				    "port 0 is not allowed");
+		err = -EINVAL;
+		goto out;
+	}
 	flow.dport = r.svc->port;
 	r.b = rs_steer_pick(rs_steer_locked(r.rn, r.svc), &flow, &r.pos);
 	if (!r.b) {
