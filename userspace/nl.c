@@ -14,8 +14,26 @@
 #include "uapi/ringsteer.h"
 #include "nl.h"
 
+/* One CTRL_ATTR_MCAST_GROUPS entry: remember the group we listen to. */
+static void mcast_group(struct rs_nl *nl, const struct nlattr *group)
+{
+	const struct nlattr *a, *name = NULL, *id = NULL;
+
+	mnl_attr_for_each_nested(a, group) {
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
+		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			name = a;
+		else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+			 mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+			id = a;
+	}
+	if (name && id && !strcmp(mnl_attr_get_str(name), RINGSTEER_MCGRP_CONFIG))
+		nl->config_group = mnl_attr_get_u32(id);
+}
+
 static int family_attr_cb(const struct nlattr *attr, void *data)
 {
+	const struct nlattr *group;
 	struct rs_nl *nl = data;
 
 	switch (mnl_attr_get_type(attr)) {
@@ -28,6 +46,10 @@ static int family_attr_cb(const struct nlattr *attr, void *data)
 		if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
 			return MNL_CB_ERROR;
 		nl->family_version = mnl_attr_get_u32(attr);
+		break;
+	case CTRL_ATTR_MCAST_GROUPS:
+		mnl_attr_for_each_nested(group, attr)
+			mcast_group(nl, group);
 		break;
 	}
 	return MNL_CB_OK;
@@ -289,4 +311,26 @@ void rs_nl_close(struct rs_nl *nl)
 	if (nl->sock)
 		mnl_socket_close(nl->sock);
 	nl->sock = NULL;
+}
+
+int rs_nl_listen(struct rs_nl *nl, mnl_cb_t cb, void *data)
+{
+	static char buf[32768];
+	ssize_t len;
+	int ret;
+
+	if (!nl->config_group)
+		return -EOPNOTSUPP;
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
+				  &nl->config_group, sizeof(nl->config_group)) < 0)
+		return -errno;
+	for (;;) {
+		len = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
+		if (len < 0)
+			return -errno;
+		/* Notifications carry sequence number and port id 0. */
+		ret = mnl_cb_run(buf, len, 0, 0, cb, data);
+		if (ret <= MNL_CB_STOP)
+			return ret < 0 ? -errno : 0;
+	}
 }

@@ -18,11 +18,19 @@ struct rs_nl {
 	char ext_msg[256];
 	/* The last dump was flagged NLM_F_DUMP_INTR: retry it. */
 	bool dump_intr;
+	/* Multicast group RINGSTEER_MCGRP_CONFIG, 0 if the kernel has none. */
+	uint32_t config_group;
 };
 
 /* Returns 0, -ENOENT when the module is not loaded, or another -errno. */
 int rs_nl_open(struct rs_nl *nl);
 void rs_nl_close(struct rs_nl *nl);
+
+/*
+ * Join the configuration change notifications, then hand each one to CB
+ * until CB returns MNL_CB_STOP (0) or an error (-errno).
+ */
+int rs_nl_listen(struct rs_nl *nl, mnl_cb_t cb, void *data);
 
 /* Start a request for CMD in BUF (MNL_SOCKET_BUFFER_SIZE bytes at least). */
 struct nlmsghdr *rs_nl_msg(struct rs_nl *nl, void *buf, uint8_t cmd, uint16_t flags);

@@ -48,6 +48,7 @@ static const struct {
 	{ "lookup", cmd_lookup, "show the backend a new flow would be steered to" },
 	{ "key", cmd_key, "show or set the SipHash key" },
 	{ "flush", cmd_flush, "delete every service" },
+	{ "monitor", cmd_monitor, "print configuration changes as they happen" },
 	{ "save", cmd_save, "print the configuration in the format restore reads" },
 	{ "restore", cmd_restore, "replace the configuration with a saved one" },
 	{ "simulate", cmd_simulate, "compute ring shares, moves and owners offline" },

@@ -37,6 +37,7 @@ int cmd_key(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_flush(int argc, char **argv);
 int cmd_save(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 
 #endif /* RINGCTL_H */

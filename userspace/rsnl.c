@@ -502,3 +502,26 @@ int rsnl_config_get(struct rs_nl *nl, struct rc_config *c,
 	rc_config_sort(c);
 	return 0;
 }
+
+int rsnl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
+
+	memset(ev, 0, sizeof(*ev));
+	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN ||
+	    parse_msg(nlh, tb, RINGSTEER_A_MAX))
+		return -EPROTO;
+	ev->cmd = genl->cmd;
+	if (tb[RINGSTEER_A_SERVICE]) {
+		if (get_service(tb[RINGSTEER_A_SERVICE], &ev->s))
+			return -EPROTO;
+		ev->has_service = true;
+	}
+	if (tb[RINGSTEER_A_BACKEND]) {
+		if (get_backend(tb[RINGSTEER_A_BACKEND], &ev->b))
+			return -EPROTO;
+		ev->has_backend = true;
+	}
+	return 0;
+}

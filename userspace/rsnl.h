@@ -50,4 +50,14 @@ int rsnl_flush(struct rs_nl *nl, uint32_t flags);
 int rsnl_config_get(struct rs_nl *nl, struct rc_config *c,
 		    const struct rc_service *one, bool with_key);
 
+/* A change notification (uapi "Notifications"). */
+struct rc_event {
+	uint8_t cmd;		/* the RINGSTEER_CMD_* that made the change */
+	bool has_service, has_backend;
+	struct rc_service s;	/* no backends attached */
+	struct rc_backend b;
+};
+
+int rsnl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev);
+
 #endif /* RINGCTL_RSNL_H */

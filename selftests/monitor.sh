@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Change notifications: "ringctl monitor" sees every successful change of
+# its own namespace, in order, as the command that makes it; rejected
+# requests and other namespaces' changes announce nothing.
+#
+#   mon-a                          mon-b
+#  +----------------------------+  +--------------------------+
+#  | ringctl monitor  <- events |  | ringctl monitor          |
+#  | ringctl service/backend... |  | sees only its own change |
+#  +----------------------------+  +--------------------------+
+
+set -e
+. "$(dirname "$0")/vm/lib.sh"
+
+W=$(mktemp -d /tmp/rs-mon.XXXXXX)
+PIDS=()
+cleanup()
+{
+	local pid
+	for pid in "${PIDS[@]}"; do
+		kill "$pid" 2>/dev/null || true
+	done
+	ip netns del mon-a 2>/dev/null || true
+	ip netns del mon-b 2>/dev/null || true
+	rm -rf "$W"
+}
+trap cleanup EXIT
+
+a() { ip netns exec mon-a "$RINGCTL" "$@"; }
+b() { ip netns exec mon-b "$RINGCTL" "$@"; }
+
+# wait_lines FILE N: until FILE has N lines, at most 30 s.
+wait_lines()
+{
+	local i
+	for i in $(seq 1 300); do
+		[ "$(wc -l <"$1")" -lt "$2" ] || return 0
+		sleep 0.1
+	done
+	die "$1: $(wc -l <"$1") lines after 30 s, want $2: $(cat "$1")"
+}
+
+# start_monitor NS FILE [ARGS]: a monitor in NS, subscribed before return:
+# key changes are made until the first one shows up, then FILE is reset.
+start_monitor()
+{
+	local ns=$1 out=$2 i
+	shift 2
+	# Appending, so that truncating the file below leaves no hole.
+	ip netns exec "$ns" "$RINGCTL" monitor "$@" >>"$out" &
+	PIDS+=($!)
+	for i in $(seq 1 100); do
+		ip netns exec "$ns" "$RINGCTL" key set random
+		[ ! -s "$out" ] || break
+		sleep 0.1
+	done
+	[ -s "$out" ] || die "monitor in $ns never saw an event"
+	sleep 0.5
+	: >"$out"
+}
+
+load_module
+ip netns add mon-a
+ip netns add mon-b
+start_monitor mon-a "$W/a"
+start_monitor mon-b "$W/b"
+
+cmd_ok a service add 10.0.0.1:80
+cmd_fail a service add 10.0.0.1:80
+cmd_ok a backend add 10.0.0.1:80 10.1.0.1:8080 weight 2
+cmd_fail a backend add 10.0.0.1:80 [2001:db8::2]:8080
+cmd_fail a backend add 10.0.0.1:80 10.1.0.1:8080
+cmd_ok a backend drain 10.0.0.1:80 10.1.0.1:8080
+cmd_ok a backend del 10.0.0.1:80 10.1.0.1:8080
+cmd_fail a backend del 10.0.0.1:80 10.1.0.1:8080
+cmd_ok a service set 10.0.0.1:80 vnodes 64 hash source
+cmd_ok a service add [2001:db8::1]:443 proto udp
+cmd_ok a service del 10.0.0.1:80
+cmd_ok a flush
+
+cat >"$W/want" <<'EOF'
+service add 10.0.0.1:80 proto tcp vnodes 256 hash flow
+backend add 10.0.0.1:80 10.1.0.1:8080 proto tcp weight 2 state active
+backend set 10.0.0.1:80 10.1.0.1:8080 proto tcp weight 2 state draining
+backend del 10.0.0.1:80 10.1.0.1:8080 proto tcp
+service set 10.0.0.1:80 proto tcp vnodes 64 hash source
+service add [2001:db8::1]:443 proto udp vnodes 256 hash flow
+service del 10.0.0.1:80 proto tcp vnodes 64 hash source
+flush
+EOF
+wait_lines "$W/a" "$(wc -l <"$W/want")"
+sleep 0.5
+if ! diff -u "$W/want" "$W/a"; then
+	die "monitor events differ from the changes made (- want, + got)"
+fi
+pass "every change announced once, in order; rejections announce nothing"
+
+# Namespaces are separate: mon-b saw none of the above.
+[ ! -s "$W/b" ] || die "mon-b saw mon-a's changes: $(head -n 3 "$W/b")"
+cmd_ok b key set random
+wait_lines "$W/b" 1
+[ "$(cat "$W/b")" = "key set" ] || die "mon-b: want 'key set', got: $(cat "$W/b")"
+pass "events stay in their namespace; the key is never announced"
+
+# JSON: one object per line.
+ip netns exec mon-a "$RINGCTL" monitor -j count 1 >"$W/j" &
+PIDS+=($!)
+sleep 1
+cmd_ok a service add 10.0.0.9:53 proto udp hash source
+wait_lines "$W/j" 1
+python3 -c '
+import json, sys
+e = json.loads(open(sys.argv[1]).readline())
+assert e["event"] == "service-add", e
+s = e["service"]
+assert (s["vip"], s["port"], s["proto"], s["hash"]) == ("10.0.0.9", 53, "udp", "source"), s
+' "$W/j" || die "monitor -j: unexpected output: $(cat "$W/j")"
+pass "monitor -j"
