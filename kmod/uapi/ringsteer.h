@@ -228,6 +228,15 @@ enum ringsteer_hash_mode {
  *   KEY_SET and FLUSH: no attribute (the key itself is never announced).
  * Counters are not announced.
  *
+ * Errors: EINVAL for a missing attribute, an address length that does not
+ * match its family, a non-unicast address, port 0, a backend family that
+ * differs from the service's, or a SET with nothing to change; ERANGE for
+ * a value or binary length outside its policy; EAFNOSUPPORT for a family
+ * other than AF_INET/AF_INET6; EPROTONOSUPPORT for a protocol other than
+ * TCP/UDP; ENOENT for an unknown service or backend, or a LOOKUP in a ring
+ * with no active backend; EEXIST for a duplicate; E2BIG for the limits
+ * below; EPERM without CAP_NET_ADMIN where it is needed.
+ *
  * Limits per namespace: RINGSTEER_MAX_SERVICES services; per service
  * RINGSTEER_MAX_BACKENDS backends, active or draining, and the point limits
  * of "Ring placement". Exceeding one is E2BIG.
