@@ -90,7 +90,7 @@ int cmd_backend(int argc, char **argv)
 		usage(stderr);
 		return -1;
 	}
-	if (!strcmp(sub, "help") || !strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+	if (rc_is_help(sub)) {
 		usage(stdout);
 		return 0;
 	}

@@ -16,8 +16,7 @@
 
 static int want_help(int argc, char **argv)
 {
-	return argc > 1 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "-h") ||
-			    !strcmp(argv[1], "--help"));
+	return argc > 1 && rc_is_help(argv[1]);
 }
 
 int cmd_flush(int argc, char **argv)

@@ -90,13 +90,13 @@ int cmd_key(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "show";
 
-	if (!strcmp(sub, "help") || !strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+	if (rc_is_help(sub)) {
 		usage(stdout);
 		return 0;
 	}
 	if (!strcmp(sub, "show"))
 		return key_show(argc > 1 ? argc - 2 : 0, argv + 2);
-	if (!strcmp(sub, "-j") || !strcmp(sub, "--json"))
+	if (rc_is_json(sub))
 		return key_show(argc - 1, argv + 1);
 	if (!strcmp(sub, "set"))
 		return key_set(argc - 2, argv + 2);

@@ -137,11 +137,7 @@ int cmd_lookup(int argc, char **argv)
 
 	argc--;
 	argv++;
-	while (argc > 0 && (!strcmp(argv[0], "-j") || !strcmp(argv[0], "--json"))) {
-		json_output = true;
-		argc--;
-		argv++;
-	}
+	rc_take_json(&argc, &argv);
 	if (argc > 0 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "-h"))) {
 		usage(stdout);
 		return 0;

@@ -273,3 +273,22 @@ int rc_parse_backend_args(const char *ctx, int argc, char **argv,
 	}
 	return 0;
 }
+
+bool rc_is_help(const char *word)
+{
+	return !strcmp(word, "help") || !strcmp(word, "-h") || !strcmp(word, "--help");
+}
+
+bool rc_is_json(const char *word)
+{
+	return !strcmp(word, "-j") || !strcmp(word, "--json");
+}
+
+void rc_take_json(int *argc, char ***argv)
+{
+	while (*argc > 0 && rc_is_json((*argv)[0])) {
+		json_output = true;
+		(*argc)--;
+		(*argv)++;
+	}
+}

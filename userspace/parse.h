@@ -28,6 +28,13 @@ struct rc_args {
 	uint32_t state;
 };
 
+/* "help", "-h" or "--help". */
+bool rc_is_help(const char *word);
+/* "-j" or "--json". */
+bool rc_is_json(const char *word);
+/* Consume leading -j/--json words (setting json_output). */
+void rc_take_json(int *argc, char ***argv);
+
 int rc_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);
 int rc_parse_proto(const char *s, uint8_t *proto);
 int rc_parse_hash(const char *s, uint32_t *hash);

@@ -95,7 +95,7 @@ int cmd_service(int argc, char **argv)
 		usage(stderr);
 		return -1;
 	}
-	if (!strcmp(sub, "help") || !strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+	if (rc_is_help(sub)) {
 		usage(stdout);
 		return 0;
 	}
