@@ -43,7 +43,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(SRC)/kmod/uapi -I$(SRC)/
 LDLIBS := -lmnl -lsodium -lm
 
 # Code shared with the kernel (the ring) is compiled from kmod/ as is.
-SHARED_SRCS := $(wildcard kmod/ring.c kmod/ring_selftest.c)
+SHARED_SRCS := kmod/ring.c
 USER_SRCS := $(wildcard userspace/*.c)
 USER_LIB_SRCS := $(filter-out userspace/ringctl.c,$(USER_SRCS))
 # Shared objects get their own directory: a userspace file may share a name
@@ -52,6 +52,11 @@ SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/kmod/%.o,$(SHARED_SRCS))
 USER_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 USER_LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_LIB_SRCS))
 USER_HDRS := $(wildcard userspace/*.h kmod/*.h kmod/uapi/*.h)
+# Unit tests and the bench link the ring built with its test seam, the
+# module's load-time check and the test-only entry points (ring_test.h).
+TEST_OBJS := $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/ring_selftest.o \
+	$(BUILD)/test/ring_test.o
+TEST_CFLAGS := -DRS_TEST_HOOKS -I$(SRC)/selftests/unit
 
 UNIT_SRCS := $(wildcard selftests/unit/test_*.c)
 UNIT_BINS := $(patsubst selftests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
@@ -94,6 +99,16 @@ $(BUILD)/user/kmod/%.o: kmod/%.c $(USER_HDRS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
+$(BUILD)/test/kmod/%.o: kmod/%.c $(USER_HDRS) selftests/unit/ring_test.h
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
+
+$(BUILD)/test/%.o: selftests/unit/%.c $(USER_HDRS) selftests/unit/ring_test.h
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
+
 $(BUILD)/user/%.o: userspace/%.c $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
@@ -121,10 +136,10 @@ $(KSRC)/.stamp: $(KSRC_TARBALL)
 $(KSRC_TARBALL):
 	@echo "$@ missing: run 'make deps'" >&2; exit 1
 
-$(BUILD)/unit/%: selftests/unit/%.c $(KSRC)/.stamp $(USER_LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
+$(BUILD)/unit/%: selftests/unit/%.c $(KSRC)/.stamp $(USER_LIB_OBJS) $(TEST_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -I$(KSFT) -o $@ $< $(USER_LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -I$(KSFT) -o $@ $< $(USER_LIB_OBJS) $(TEST_OBJS) $(LDLIBS)
 
 $(BUILD)/selftests/%: selftests/%.c $(USER_LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
@@ -157,10 +172,10 @@ demo: deps modules-all selftest-bins
 	$(Q)bash selftests/vm/run.sh -k $(KVER) -m $(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko -- \
 		bash selftests/vm/demo.sh
 
-$(BUILD)/bench/bench_ring: selftests/bench/bench_ring.c $(SHARED_OBJS) $(USER_HDRS)
+$(BUILD)/bench/bench_ring: selftests/bench/bench_ring.c $(TEST_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -O3 -o $@ $< $(SHARED_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -O3 -o $@ $< $(TEST_OBJS) $(LDLIBS)
 
 bench-ring: $(BUILD)/bench/bench_ring
 	$(Q)$<

@@ -23,6 +23,8 @@
 #define RS_INDEX_MAX_BITS	30
 /* Buckets larger than this are binary searched instead of scanned. */
 #define RS_SCAN_MAX		8
+/* Points hashed between two chances to reschedule (about 0.1 ms). */
+#define RS_RESCHED_POINTS	4096
 
 /* Owners are u16 member indices; the index holds u32 point offsets. */
 static_assert(RINGSTEER_MAX_BACKENDS <= 65536, "owner is a u16");
@@ -142,6 +144,16 @@ u64 rs_flow_position(const struct rs_key *key, const struct rs_flow *f,
 	return rs_siphash(buf, RINGSTEER_FLOW_LEN, key);
 }
 
+/*
+ * Unit tests replace H(ID || be32(vnode)) to construct ties and wraparounds.
+ * Elsewhere the hook is a constant NULL: the compiler drops the branch.
+ */
+#ifdef RS_TEST_HOOKS
+#include "ring_test.h"
+#else
+static u64 (*const rs_test_vnode_pos)(const struct rs_member *m, u32 vnode);
+#endif
+
 /* Positions of points [from, to) of member @m, in vnode order. */
 static void gen_points(const struct rs_ring *r, const struct rs_member *m,
 		       u32 from, u32 to, u64 *out)
@@ -152,12 +164,12 @@ static void gen_points(const struct rs_ring *r, const struct rs_member *m,
 
 	rs_member_id(m, buf);
 	for (i = from; i < to; i++) {
-#ifdef RS_TEST_HOOKS
-		if (r->vnode_pos) {
-			*out++ = r->vnode_pos(m, i, r->vnode_pos_arg);
+		if (i % RS_RESCHED_POINTS == 0)
+			rs_resched();
+		if (rs_test_vnode_pos) {
+			*out++ = rs_test_vnode_pos(m, i);
 			continue;
 		}
-#endif
 		be = cpu_to_be32(i);
 		memcpy(buf + RINGSTEER_ID_LEN, &be, sizeof(be));
 		*out++ = rs_siphash(buf, sizeof(buf), &r->key);
@@ -186,7 +198,7 @@ static size_t align8(size_t x)
 
 /*
  * Allocates a ring for @nmembers members and @npoints points and copies
- * the key, vnodes and hooks from @tmpl if given. The caller has checked
+ * the key and vnodes from @tmpl if given. The caller has checked
  * the limits, which keep every size below 16 MiB.
  */
 static struct rs_ring *ring_alloc(const struct rs_ring *tmpl, u32 nmembers,
@@ -215,10 +227,6 @@ static struct rs_ring *ring_alloc(const struct rs_ring *tmpl, u32 nmembers,
 	if (tmpl) {
 		r->key = tmpl->key;
 		r->vnodes = tmpl->vnodes;
-#ifdef RS_TEST_HOOKS
-		r->vnode_pos = tmpl->vnode_pos;
-		r->vnode_pos_arg = tmpl->vnode_pos_arg;
-#endif
 	}
 	return r;
 }
@@ -322,109 +330,119 @@ static void sort_points(u64 *pos, u16 *own, u32 n)
 			pt_swap(pos, own, j, j - 1);
 }
 
-static struct rs_ring *build(const struct rs_key *key,
-			     const struct rs_member *m, u32 n, u32 vnodes,
-			     const struct rs_ring *tmpl, int *err)
+/* Checks the arguments of a build; *@total gets the number of points. */
+static int check_build(const struct rs_member *m, u32 n, u32 vnodes,
+		       u32 *total)
 {
-	struct rs_ring *r;
-	u64 total = 0, *tmp;
-	u32 i, b, nb, start;
-	u32 k;
+	u64 sum = 0;
+	u32 i;
+	int err;
 
-	*err = -ERANGE;
 	if (vnodes < 1 || vnodes > RINGSTEER_MAX_VNODES)
-		return NULL;
-	*err = -E2BIG;
+		return -ERANGE;
 	if (n > RINGSTEER_MAX_BACKENDS)
-		return NULL;
+		return -E2BIG;
 	for (i = 0; i < n; i++) {
-		*err = check_member(&m[i]);
-		if (*err)
-			return NULL;
-		total += (u64)m[i].weight * vnodes;
+		err = check_member(&m[i]);
+		if (err)
+			return err;
+		sum += (u64)m[i].weight * vnodes;
 	}
-	*err = -E2BIG;
-	if (total > RINGSTEER_MAX_POINTS)
-		return NULL;
+	if (sum > RINGSTEER_MAX_POINTS)
+		return -E2BIG;
+	*total = sum;
+	return 0;
+}
 
-	*err = -ENOMEM;
-	r = ring_alloc(tmpl, n, total);
-	if (!r)
-		return NULL;
-	tmp = rs_alloc(total ? total * sizeof(u64) : 1);
-	if (!tmp) {
-		rs_free(r);
-		return NULL;
-	}
-	if (key)
-		r->key = *key;
-	r->vnodes = vnodes;
+/* Copies @m into @r in identity order, or -EEXIST for a duplicate. */
+static int set_members(struct rs_ring *r, const struct rs_member *m)
+{
+	u32 i, n = r->nmembers;
+
 	memcpy(r->members, m, n * sizeof(*m));
 	rs_sort(r->members, n, sizeof(*m), member_cmp);
-	for (i = 1; i < n; i++) {
-		if (!member_cmp(&r->members[i - 1], &r->members[i])) {
-			*err = -EEXIST;
-			rs_free(tmp);
-			rs_free(r);
-			return NULL;
-		}
-	}
+	for (i = 1; i < n; i++)
+		if (!member_cmp(&r->members[i - 1], &r->members[i]))
+			return -EEXIST;
+	return 0;
+}
 
-	/* Generate per member, then counting-sort by bucket into place. */
-	for (i = 0, start = 0; i < n; i++) {
-		gen_points(r, &r->members[i], 0, r->members[i].weight * vnodes,
-			   tmp + start);
-		start += r->members[i].weight * vnodes;
+/* Every point of @r, member after member, into @tmp[npoints]. */
+static void gen_all_points(const struct rs_ring *r, u64 *tmp)
+{
+	u32 i, k;
+
+	for (i = 0; i < r->nmembers; i++) {
+		k = r->members[i].weight * r->vnodes;
+		gen_points(r, &r->members[i], 0, k, tmp);
+		tmp += k;
 	}
-	nb = rs_ring_buckets(r);
-	memset(r->index, 0, (nb + 1) * sizeof(u32));
-	for (i = 0; i < total; i++)
-		r->index[tmp[i] >> r->index_shift]++;
+}
+
+/*
+ * Counting sort of @tmp (as gen_all_points() left it) by bucket into @r,
+ * then a sort within each bucket. Bucket counts are summed into bucket
+ * ends; filling backwards leaves each index[b] at its bucket's start.
+ */
+static void place_points(struct rs_ring *r, const u64 *tmp)
+{
+	u32 nb = rs_ring_buckets(r), shift = r->index_shift, k = r->npoints;
+	u32 *index = r->index, i, b;
+	u16 *own = r->owner;
+	u64 *pos = r->pos;
+
+	memset(index, 0, (nb + 1) * sizeof(u32));
+	for (i = 0; i < k; i++)
+		index[tmp[i] >> shift]++;
 	for (b = 1; b < nb; b++)
-		r->index[b] += r->index[b - 1];
-	k = total;
-	for (i = n; i-- > 0;) {
-		u32 cnt = r->members[i].weight * vnodes;
+		index[b] += index[b - 1];
+	for (i = r->nmembers; i-- > 0;) {
+		u32 cnt = r->members[i].weight * r->vnodes;
 
 		while (cnt--) {
 			u64 p = tmp[--k];
-			u32 at = --r->index[p >> r->index_shift];
+			u32 at = --index[p >> shift];
 
-			r->pos[at] = p;
-			r->owner[at] = i;
+			pos[at] = p;
+			own[at] = i;
 		}
 	}
-	r->index[nb] = total;
+	index[nb] = r->npoints;
 	for (b = 0; b < nb; b++)
-		sort_points(r->pos + r->index[b], r->owner + r->index[b],
-			    r->index[b + 1] - r->index[b]);
-	rs_free(tmp);
-	*err = 0;
-	return r;
+		sort_points(pos + index[b], own + index[b],
+			    index[b + 1] - index[b]);
 }
 
 struct rs_ring *rs_ring_build(const u8 key[RINGSTEER_KEY_LEN],
 			      const struct rs_member *m, u32 n,
 			      u32 vnodes_per_weight, int *err)
 {
-	struct rs_key k;
+	struct rs_ring *r;
+	u64 *tmp;
+	u32 total;
 
-	rs_key_init(&k, key);
-	return build(&k, m, n, vnodes_per_weight, NULL, err);
+	*err = check_build(m, n, vnodes_per_weight, &total);
+	if (*err)
+		return NULL;
+	*err = -ENOMEM;
+	r = ring_alloc(NULL, n, total);
+	tmp = rs_alloc(total ? total * sizeof(u64) : 1);
+	if (!r || !tmp)
+		goto fail;
+	rs_key_init(&r->key, key);
+	r->vnodes = vnodes_per_weight;
+	*err = set_members(r, m);
+	if (*err)
+		goto fail;
+	gen_all_points(r, tmp);
+	place_points(r, tmp);
+	rs_free(tmp);
+	return r;
+fail:
+	rs_free(tmp);
+	rs_ring_free(r);
+	return NULL;
 }
-
-#ifdef RS_TEST_HOOKS
-struct rs_ring *rs_ring_build_hooked(const struct rs_member *m, u32 n,
-				     u32 vnodes_per_weight,
-				     u64 (*vnode_pos)(const struct rs_member *m,
-						      u32 vnode, void *arg),
-				     void *arg, int *err)
-{
-	struct rs_ring tmpl = { .vnode_pos = vnode_pos, .vnode_pos_arg = arg };
-
-	return build(NULL, m, n, vnodes_per_weight, &tmpl, err);
-}
-#endif
 
 /*
  * Incremental changes. A change adds or removes the points of one member,
@@ -505,38 +523,31 @@ static int splice_points(struct rs_ring *r, const struct rs_ring *old,
 	return 0;
 }
 
-/* Sorted positions of points [from, to) of @m, or NULL. */
-static u64 *new_points(const struct rs_ring *r, const struct rs_member *m,
-		       u32 from, u32 to)
-{
-	u64 *p = rs_alloc((to - from) * sizeof(u64) + 1);
-
-	if (!p)
-		return NULL;
-	gen_points(r, m, from, to, p);
-	sort_points(p, NULL, to - from);
-	return p;
-}
-
 /*
  * Fills the points of @r, whose members are already in place: those of
- * @old plus or minus points [from, to) of member @m.
+ * @old plus or minus points [from, to) of member @m. Returns @r, or frees
+ * it and returns NULL.
  */
-static int change(struct rs_ring *r, const struct rs_ring *old,
-		  const struct rs_member *m, u32 from, u32 to,
-		  struct splice *sp)
+static struct rs_ring *change(struct rs_ring *r, const struct rs_ring *old,
+			      const struct rs_member *m, u32 from, u32 to,
+			      struct splice *sp, int *err)
 {
-	u64 *pts;
-	int err;
+	u64 *pts = rs_alloc((to - from) * sizeof(u64) + 1);
 
-	pts = new_points(r, m, from, to);
-	if (!pts)
-		return -ENOMEM;
-	sp->pts = pts;
-	sp->k = to - from;
-	err = splice_points(r, old, sp);
-	rs_free(pts);
-	return err;
+	*err = -ENOMEM;
+	if (pts) {
+		gen_points(r, m, from, to, pts);
+		sort_points(pts, NULL, to - from);
+		sp->pts = pts;
+		sp->k = to - from;
+		*err = splice_points(r, old, sp);
+		rs_free(pts);
+	}
+	if (*err) {
+		rs_ring_free(r);
+		return NULL;
+	}
+	return r;
 }
 
 struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
@@ -570,12 +581,7 @@ struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
 	/* Old owners from ins on move up; the new member sorts before them. */
 	sp.own = ins;
 	sp.remap_from = ins;
-	*err = change(r, old, m, 0, k, &sp);
-	if (*err) {
-		rs_free(r);
-		return NULL;
-	}
-	return r;
+	return change(r, old, m, 0, k, &sp, err);
 }
 
 struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx,
@@ -598,20 +604,15 @@ struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx,
 	       (old->nmembers - idx - 1) * sizeof(r->members[0]));
 	sp.own = idx;
 	sp.remap_from = idx + 1;
-	*err = change(r, old, &old->members[idx], 0, k, &sp);
-	if (*err) {
-		rs_free(r);
-		return NULL;
-	}
-	return r;
+	return change(r, old, &old->members[idx], 0, k, &sp, err);
 }
 
 struct rs_ring *rs_ring_set_weight(const struct rs_ring *old, u32 idx,
 				   u32 weight, int *err)
 {
 	struct splice sp = { .own = idx, .remap_from = U16_MAX };
-	u32 from, to, np = old->npoints;
 	struct rs_ring *r;
+	u32 from, to;
 
 	*err = -ENOENT;
 	if (idx >= old->nmembers)
@@ -621,45 +622,30 @@ struct rs_ring *rs_ring_set_weight(const struct rs_ring *old, u32 idx,
 		return NULL;
 	from = old->members[idx].weight * old->vnodes;
 	to = weight * old->vnodes;
-	if (to > from) {
-		*err = -E2BIG;
-		np += to - from;
-		if (np > RINGSTEER_MAX_POINTS)
-			return NULL;
-	} else {
-		np -= from - to;
-	}
+	/* No overflow: to <= MAX_WEIGHT * MAX_VNODES, from <= npoints. */
+	*err = -E2BIG;
+	if (old->npoints - from + to > RINGSTEER_MAX_POINTS)
+		return NULL;
 
 	*err = -ENOMEM;
-	r = ring_alloc(old, old->nmembers, np);
+	r = ring_alloc(old, old->nmembers, old->npoints - from + to);
 	if (!r)
 		return NULL;
 	memcpy(r->members, old->members, old->nmembers * sizeof(r->members[0]));
 	r->members[idx].weight = weight;
 	/* Growing adds the next vnodes, shrinking drops the last ones. */
 	sp.sign = to >= from ? 1 : -1;
-	*err = change(r, old, &old->members[idx], to >= from ? from : to,
-		      to >= from ? to : from, &sp);
-	if (*err) {
-		rs_free(r);
-		return NULL;
-	}
-	return r;
+	return change(r, old, &old->members[idx], to >= from ? from : to,
+		      to >= from ? to : from, &sp, err);
 }
 
 void rs_ring_free(struct rs_ring *r)
 {
+	if (!r)
+		return;
+	rs_memzero(&r->key, sizeof(r->key));
 	rs_free(r);
 }
-
-#ifdef __KERNEL__
-/* Frees @r after the readers that may still see it are gone. */
-void rs_ring_free_rcu(struct rs_ring *r)
-{
-	if (r)
-		kvfree_rcu(r, rcu);
-}
-#endif
 
 int rs_ring_lookup(const struct rs_ring *r, u64 pos)
 {
@@ -688,24 +674,6 @@ int rs_ring_lookup(const struct rs_ring *r, u64 pos)
 	if (i == r->npoints)
 		i = 0;
 	return r->owner[i];
-}
-
-/* The same answer by binary search over all points; for tests. */
-int rs_ring_lookup_bsearch(const struct rs_ring *r, u64 pos)
-{
-	u32 lo = 0, hi = r->npoints;
-
-	if (!r->npoints)
-		return -ENOENT;
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (r->pos[mid] < pos)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return r->owner[lo == r->npoints ? 0 : lo];
 }
 
 /*

@@ -6,7 +6,7 @@
  * A ring is immutable once built. Changes produce a new ring from the old
  * one, which is left untouched, so the kernel publishes the new ring with a
  * single rcu_assign_pointer() and frees the old one after a grace period.
- * Builders allocate (GFP_KERNEL) and may sleep; rs_ring_lookup() and
+ * Builders allocate (GFP_KERNEL_ACCOUNT) and may sleep; rs_ring_lookup() and
  * rs_flow_position() neither allocate nor sleep nor write, and may run
  * under rcu_read_lock() in the packet path.
  *
@@ -47,9 +47,6 @@ struct rs_flow {
  * Readers may use the fields below; only ring.c writes them.
  */
 struct rs_ring {
-#ifdef __KERNEL__
-	struct rcu_head rcu;
-#endif
 	struct rs_key key;
 	u32 vnodes;		/* points per unit of weight */
 	u32 nmembers;
@@ -59,11 +56,6 @@ struct rs_ring {
 	u64 *pos;		/* [npoints], sorted (see "Point order") */
 	u16 *owner;		/* [npoints], member index of each point */
 	u32 *index;		/* [buckets + 1], first point of each bucket */
-#ifdef RS_TEST_HOOKS
-	/* Userspace only: replaces H(ID || be32(vnode)) to construct ties. */
-	u64 (*vnode_pos)(const struct rs_member *m, u32 vnode, void *arg);
-	void *vnode_pos_arg;
-#endif
 	struct rs_member members[];	/* [nmembers], sorted by identity */
 };
 
@@ -87,16 +79,11 @@ struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx,
 				      int *err);
 struct rs_ring *rs_ring_set_weight(const struct rs_ring *old, u32 idx,
 				   u32 weight, int *err);
+/* Wipes the key copy, then frees; NULL is fine. Not for a published ring. */
 void rs_ring_free(struct rs_ring *r);
-#ifdef __KERNEL__
-/* kvfree_rcu(): for a ring readers may still hold. */
-void rs_ring_free_rcu(struct rs_ring *r);
-#endif
 
 /* Owner's member index, or -ENOENT for an empty ring. RCU-safe. */
 int rs_ring_lookup(const struct rs_ring *r, u64 pos);
-/* Same answer by plain binary search; for tests and benchmarks. */
-int rs_ring_lookup_bsearch(const struct rs_ring *r, u64 pos);
 /* Index of the member with @id's identity (weight ignored), or -ENOENT. */
 int rs_ring_find_member(const struct rs_ring *r, const struct rs_member *id);
 /*
@@ -115,19 +102,17 @@ u64 rs_vnode_position(const struct rs_key *key, const struct rs_member *m,
 int rs_member_id(const struct rs_member *m, u8 id[RINGSTEER_ID_LEN]);
 /* Known-answer check of hash, layouts and owners: 0 or -EINVAL. */
 int rs_ring_selftest(void);
+/*
+ * SipHash-2-4 of the bytes 00 01 .. of length 0..63 under the key 00..0f, as
+ * siphash() returns it: the reference vectors, kept once for the module's
+ * check and the host tests.
+ */
+extern const u64 rs_siphash_vectors[64];
 
 static inline const struct rs_member *rs_ring_member(const struct rs_ring *r,
 						     u32 idx)
 {
 	return idx < r->nmembers ? &r->members[idx] : NULL;
 }
-
-#ifdef RS_TEST_HOOKS
-struct rs_ring *rs_ring_build_hooked(const struct rs_member *m, u32 n,
-				     u32 vnodes_per_weight,
-				     u64 (*vnode_pos)(const struct rs_member *m,
-						      u32 vnode, void *arg),
-				     void *arg, int *err);
-#endif
 
 #endif /* _RINGSTEER_RING_H */

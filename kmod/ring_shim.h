@@ -2,7 +2,7 @@
 /*
  * The ring (ring.c) is compiled both into the module and into ringctl and
  * the host unit tests. This header is the only place where the two worlds
- * differ: types, allocation, byte order and SipHash.
+ * differ: types, allocation, byte order, SipHash and scheduling.
  */
 #ifndef _RINGSTEER_RING_SHIM_H
 #define _RINGSTEER_RING_SHIM_H
@@ -19,7 +19,7 @@
 #include <linux/socket.h>
 #include <linux/siphash.h>
 #include <linux/sort.h>
-#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <asm/byteorder.h>
 
 /* Key words are loaded little-endian, as the SipHash reference does. */
@@ -42,15 +42,31 @@ static inline u64 rs_siphash(const void *data, size_t len,
 	return siphash(data, len, &k->sk);
 }
 
-/* Rings are built in process context (netlink), so they may sleep. */
+/*
+ * Rings are built in process context (netlink), so they may sleep. They are
+ * built on behalf of the namespace that asked, up to 12 MiB each: charge
+ * them to its memory cgroup.
+ */
 static inline void *rs_alloc(size_t size)
 {
-	return kvmalloc(size, GFP_KERNEL);
+	return kvmalloc(size, GFP_KERNEL_ACCOUNT);
 }
 
 static inline void rs_free(void *p)
 {
 	kvfree(p);
+}
+
+/* Not optimized away although the memory is freed right after. */
+static inline void rs_memzero(void *p, size_t len)
+{
+	memzero_explicit(p, len);
+}
+
+/* Builds hash up to a million points: let others run in between. */
+static inline void rs_resched(void)
+{
+	cond_resched();
 }
 
 static inline void rs_sort(void *base, size_t n, size_t size,
@@ -128,14 +144,20 @@ static inline void rs_free(void *p)
 	free(p);
 }
 
+static inline void rs_memzero(void *p, size_t len)
+{
+	sodium_memzero(p, len);
+}
+
+static inline void rs_resched(void)
+{
+}
+
 static inline void rs_sort(void *base, size_t n, size_t size,
 			   int (*cmp)(const void *, const void *))
 {
 	qsort(base, n, size, cmp);
 }
-
-/* Userspace builds may replace the vnode hash to construct ties. */
-#define RS_TEST_HOOKS 1
 
 #endif /* __KERNEL__ */
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "ring.h"
+#include "ring_test.h"
 
 #define BATCH		1000
 #define SAMPLES		3000

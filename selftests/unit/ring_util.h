@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ring.h"
+#include "ring_test.h"
 
 static const u8 test_key[RINGSTEER_KEY_LEN] = {
 	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
