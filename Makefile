@@ -43,7 +43,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(SRC)/kmod/uapi -I$(SRC)/
 LDLIBS := -lmnl -lsodium -lm
 
 # Code shared with the kernel (the ring) is compiled from kmod/ as is.
-SHARED_SRCS := kmod/ring.c
+SHARED_SRCS := kmod/ring.c kmod/fingerprint.c
 USER_SRCS := $(wildcard userspace/*.c)
 USER_LIB_SRCS := $(filter-out userspace/ringctl.c,$(USER_SRCS))
 # Shared objects get their own directory: a userspace file may share a name
@@ -82,12 +82,14 @@ module:
 	$(Q)$(MAKE) -C $(KDIR) M=$(SRC) W=1 modules
 
 # One shadow tree per target kernel so both builds coexist (kbuild writes
-# objects next to the sources).
+# objects next to the sources). build/kernel/debug/ is built against the
+# debug kernel's tree, DEBUG_KDIR (selftests/vm/build-debug-kernel.sh).
+KDIR_debug = $(DEBUG_KDIR)
 $(BUILD)/kernel/%/kmod/ringsteer.ko: $(KERNEL_SRCS)
 	$(quiet) KBUILD $*
 	$(Q)mkdir -p $(BUILD)/kernel/$*
 	$(Q)cp -p --parents $(KERNEL_SRCS) $(BUILD)/kernel/$*/
-	$(Q)$(MAKE) -C /lib/modules/$*/build M=$(SRC)/$(BUILD)/kernel/$* W=1 modules \
+	$(Q)$(MAKE) -C $(or $(KDIR_$*),/lib/modules/$*/build) M=$(SRC)/$(BUILD)/kernel/$* W=1 modules \
 		>$(BUILD)/kernel/$*/build.log 2>&1 || { cat $(BUILD)/kernel/$*/build.log; exit 1; }
 	$(Q)if grep -q 'warning:' $(BUILD)/kernel/$*/build.log; then \
 		grep -B2 -A4 'warning:' $(BUILD)/kernel/$*/build.log; echo "warnings building for $*" >&2; exit 1; fi

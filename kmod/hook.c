@@ -11,14 +11,27 @@
  * allocation, no sleeping.
  */
 
-#include <linux/ip.h>
+#include <linux/module.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/nf_nat.h>
 
 #include "hook.h"
-#include "service.h"
+#include "steer.h"
+
+/*
+ * nf_nat calls the lookup hooks of a family in priority order and stops
+ * at the first that sets up DNAT; at equal priority, registration order
+ * decides. iptables and nftables "dstnat" chains sit at -100, so by
+ * default ringsteer runs just before them: a VIP configured as a service
+ * is steered by ringsteer whatever NAT rules match it, and whichever was
+ * loaded first.
+ */
+static int hook_priority = NF_IP_PRI_NAT_DST - 1;
+module_param(hook_priority, int, 0444);
+MODULE_PARM_DESC(hook_priority,
+		 "netfilter priority of the NAT lookup hooks, -199..99 (default -101: before iptables/nftables dstnat chains at -100)");
 
 static void tuple_to_flow(const struct nf_conntrack_tuple *t, u8 family,
 			  struct rs_flow *flow)
@@ -34,19 +47,47 @@ static void tuple_to_flow(const struct nf_conntrack_tuple *t, u8 family,
 	flow->dport = t->dst.u.all;
 }
 
+/*
+ * A dropped new flow must look the same to every client: silence, then a
+ * timeout. NF_DROP in LOCAL_OUT would instead fail a local sender's
+ * connect() or sendmsg() at once with EPERM.
+ */
+static unsigned int drop_silently(struct sk_buff *skb,
+				  const struct nf_hook_state *state)
+{
+	if (state->hook != NF_INET_LOCAL_OUT)
+		return NF_DROP;
+	kfree_skb(skb);
+	return NF_STOLEN;
+}
+
+static unsigned int dnat_to(struct nf_conn *ct, const struct rs_backend *b,
+			    u8 family)
+{
+	struct nf_nat_range2 range = {
+		.flags = NF_NAT_RANGE_MAP_IPS | NF_NAT_RANGE_PROTO_SPECIFIED,
+	};
+
+	memcpy(&range.min_addr, b->member.addr, family == AF_INET ? 4 : 16);
+	range.max_addr = range.min_addr;
+	range.min_proto.all = b->member.port;
+	range.max_proto.all = b->member.port;
+	return nf_nat_setup_info(ct, &range, NF_NAT_MANIP_DST);
+}
+
 static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
 				const struct nf_hook_state *state)
 {
 	u8 family = state->pf == NFPROTO_IPV4 ? AF_INET : AF_INET6;
+	const struct rs_services *services = priv;
 	const struct nf_conntrack_tuple *t;
-	struct nf_nat_range2 range = {};
 	enum ip_conntrack_info ctinfo;
 	const struct rs_steer *steer;
 	struct rs_service *svc;
 	struct rs_backend *b;
 	struct rs_flow flow;
-	struct nf_conn *ct;
 	unsigned int verdict;
+	struct nf_conn *ct;
 	u64 pos;
 
 	ct = nf_ct_get(skb, &ctinfo);
@@ -55,64 +96,68 @@ static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
 	t = &ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple;
 	if (t->dst.protonum != IPPROTO_TCP && t->dst.protonum != IPPROTO_UDP)
 		return NF_ACCEPT;
-
-	svc = rs_service_find_rcu(rs_net(state->net), family, &t->dst.u3,
-				  t->dst.u.all, t->dst.protonum);
+	svc = rs_services_find_rcu(services, family, &t->dst.u3, t->dst.u.all,
+				   t->dst.protonum);
 	if (!svc)
 		return NF_ACCEPT;
+
+	/*
+	 * Confirmed, yet no NAT: conntrack saw the flow before this
+	 * namespace had the service (an nft "ct" rule, or the moment
+	 * between a flush and a restore), and nf_nat cannot set up NAT on
+	 * a confirmed entry any more. Unreplied UDP and retransmitted SYNs
+	 * of it keep arriving as NEW; passing them would deliver them to
+	 * the VIP itself. Forget the entry instead: the client's next
+	 * packet starts a new one, which is steered.
+	 */
+	if (unlikely(nf_ct_is_confirmed(ct))) {
+		nf_ct_kill(ct);
+		return drop_silently(skb, state);
+	}
+
 	steer = rcu_dereference(svc->steer);
 	tuple_to_flow(t, family, &flow);
 	b = rs_steer_pick(steer, &flow, &pos);
 	if (!b) {
 		/* Nothing serves the VIP itself: drop, do not pass it on. */
 		rs_counter_inc(svc->no_backend);
-		return NF_DROP;
+		return drop_silently(skb, state);
 	}
-
-	range.flags = NF_NAT_RANGE_MAP_IPS | NF_NAT_RANGE_PROTO_SPECIFIED;
-	memcpy(&range.min_addr, b->id.addr, family == AF_INET ? 4 : 16);
-	range.max_addr = range.min_addr;
-	range.min_proto.all = b->id.port;
-	range.max_proto.all = b->id.port;
-	verdict = nf_nat_setup_info(ct, &range, NF_NAT_MANIP_DST);
-	if (verdict == NF_ACCEPT) {
-		rs_counter_inc(svc->flows);
-		rs_counter_inc(b->flows);
-	}
-	return verdict;
+	verdict = dnat_to(ct, b, family);
+	if (verdict != NF_ACCEPT)
+		return verdict;
+	rs_counter_inc(svc->new_flows);
+	rs_counter_inc(b->new_flows);
+	return NF_ACCEPT;
 }
 
 /*
  * PRE_ROUTING catches traffic arriving at the load balancer, LOCAL_OUT
- * connections made from the host itself. Both run at the usual DNAT
- * priority, alongside iptables/nftables NAT chains.
+ * connections made from the host itself.
  */
-static const struct nf_hook_ops rs_nat_ops[] = {
-	{
-		.hook = rs_nat_hook,
-		.pf = NFPROTO_IPV4,
-		.hooknum = NF_INET_PRE_ROUTING,
-		.priority = NF_IP_PRI_NAT_DST,
-	},
-	{
-		.hook = rs_nat_hook,
-		.pf = NFPROTO_IPV4,
-		.hooknum = NF_INET_LOCAL_OUT,
-		.priority = NF_IP_PRI_NAT_DST,
-	},
-	{
-		.hook = rs_nat_hook,
-		.pf = NFPROTO_IPV6,
-		.hooknum = NF_INET_PRE_ROUTING,
-		.priority = NF_IP6_PRI_NAT_DST,
-	},
-	{
-		.hook = rs_nat_hook,
-		.pf = NFPROTO_IPV6,
-		.hooknum = NF_INET_LOCAL_OUT,
-		.priority = NF_IP6_PRI_NAT_DST,
-	},
+static const struct {
+	u8 pf;
+	u8 hooknum;
+} rs_hook_points[] = {
+	{ NFPROTO_IPV4, NF_INET_PRE_ROUTING },
+	{ NFPROTO_IPV4, NF_INET_LOCAL_OUT },
+	{ NFPROTO_IPV6, NF_INET_PRE_ROUTING },
+	{ NFPROTO_IPV6, NF_INET_LOCAL_OUT },
 };
+
+int __init rs_hooks_init(void)
+{
+	BUILD_BUG_ON(ARRAY_SIZE(rs_hook_points) !=
+		     ARRAY_SIZE(((struct rs_hooks *)NULL)->ops));
+	/* After conntrack, before source NAT: where DNAT is possible. */
+	if (hook_priority <= NF_IP_PRI_CONNTRACK ||
+	    hook_priority >= NF_IP_PRI_NAT_SRC) {
+		pr_err("hook_priority %d outside %d..%d\n", hook_priority,
+		       NF_IP_PRI_CONNTRACK + 1, NF_IP_PRI_NAT_SRC - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static int register_one(struct net *net, const struct nf_hook_ops *ops)
 {
@@ -128,33 +173,47 @@ static void unregister_one(struct net *net, const struct nf_hook_ops *ops)
 		nf_nat_ipv6_unregister_fn(net, ops);
 }
 
-int rs_hooks_register(struct net *net)
+int rs_hooks_register(struct net *net, struct rs_hooks *hooks,
+		      struct rs_services *services)
 {
 	int err, i;
 
+	if (hooks->registered)
+		return 0;
 	/* NAT needs connection tracking, which is per namespace on demand. */
 	err = nf_ct_netns_get(net, NFPROTO_INET);
 	if (err)
 		return err;
-	for (i = 0; i < ARRAY_SIZE(rs_nat_ops); i++) {
-		err = register_one(net, &rs_nat_ops[i]);
+	for (i = 0; i < ARRAY_SIZE(hooks->ops); i++) {
+		hooks->ops[i] = (struct nf_hook_ops) {
+			.hook = rs_nat_hook,
+			.priv = services,
+			.pf = rs_hook_points[i].pf,
+			.hooknum = rs_hook_points[i].hooknum,
+			.priority = hook_priority,
+		};
+		err = register_one(net, &hooks->ops[i]);
 		if (err)
 			goto err_unwind;
 	}
+	hooks->registered = true;
 	return 0;
 
 err_unwind:
 	while (i--)
-		unregister_one(net, &rs_nat_ops[i]);
+		unregister_one(net, &hooks->ops[i]);
 	nf_ct_netns_put(net, NFPROTO_INET);
 	return err;
 }
 
-void rs_hooks_unregister(struct net *net)
+void rs_hooks_unregister(struct net *net, struct rs_hooks *hooks)
 {
-	int i = ARRAY_SIZE(rs_nat_ops);
+	int i = ARRAY_SIZE(hooks->ops);
 
+	if (!hooks->registered)
+		return;
 	while (i--)
-		unregister_one(net, &rs_nat_ops[i]);
+		unregister_one(net, &hooks->ops[i]);
 	nf_ct_netns_put(net, NFPROTO_INET);
+	hooks->registered = false;
 }

@@ -2,14 +2,32 @@
 #ifndef _RINGSTEER_HOOK_H
 #define _RINGSTEER_HOOK_H
 
+#include <linux/netfilter.h>
+
 struct net;
+struct rs_services;
 
 /*
- * Register or remove the NAT lookup hooks (and the conntrack they need) in
- * one namespace. Called under rs_net->lock when its first service appears
- * and after its last one goes, so namespaces without services pay nothing.
+ * One namespace's NAT lookup hooks. Each namespace registers its own copy
+ * of the ops, whose priv points at its services: the packet path then
+ * needs no per-namespace lookup, and nf_nat tells the copies apart on
+ * unregistration by their address.
  */
-int rs_hooks_register(struct net *net);
-void rs_hooks_unregister(struct net *net);
+struct rs_hooks {
+	struct nf_hook_ops ops[4];
+	bool registered;
+};
+
+int __init rs_hooks_init(void);
+
+/*
+ * Register or remove the hooks (and the conntrack they need) in @net;
+ * rs_net->lock held. rs_hooks_unregister() returns at once, with packets
+ * possibly still in the hook: the caller waits a grace period before it
+ * frees what priv points at.
+ */
+int rs_hooks_register(struct net *net, struct rs_hooks *hooks,
+		      struct rs_services *services);
+void rs_hooks_unregister(struct net *net, struct rs_hooks *hooks);
 
 #endif /* _RINGSTEER_HOOK_H */

@@ -10,9 +10,10 @@
 
 #include "uapi/ringsteer.h"
 
+#include "hook.h"
 #include "netlink.h"
+#include "netns.h"
 #include "ring.h"
-#include "service.h"
 
 static int __init ringsteer_init(void)
 {
@@ -28,26 +29,29 @@ static int __init ringsteer_init(void)
 		pr_err("ring known-answer test failed, not loading\n");
 		return err;
 	}
+	err = rs_hooks_init();
+	if (err)
+		return err;
 
-	err = rs_service_init();
+	err = rs_netns_init();
 	if (err)
 		return err;
 	err = rs_genl_init();
 	if (err)
-		goto err_service;
+		goto err_netns;
 
 	pr_info("loaded\n");
 	return 0;
 
-err_service:
-	rs_service_uninit();
+err_netns:
+	rs_netns_uninit();
 	return err;
 }
 
 static void __exit ringsteer_exit(void)
 {
 	rs_genl_uninit();
-	rs_service_uninit();
+	rs_netns_uninit();
 }
 
 module_init(ringsteer_init);

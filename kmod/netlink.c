@@ -2,7 +2,8 @@
 /*
  * Generic netlink family "ringsteer": the control API used by ringctl.
  * uapi/ringsteer.h documents every command and attribute; this file checks
- * requests against it and calls into service.c under the namespace mutex.
+ * requests against it and hands every change to rs_commit() under the
+ * namespace mutex.
  *
  * Every rejection sets an errno and an extended ack message, with the
  * offending attribute where there is one, before anything is changed.
@@ -14,9 +15,9 @@
 #include <net/ipv6.h>
 
 #include "uapi/ringsteer.h"
+#include "commit.h"
 #include "netlink.h"
 #include "nlmsg.h"
-#include "service.h"
 
 /* Attributes the kernel reports but never accepts. */
 #define RS_READ_ONLY { .type = NLA_REJECT }
@@ -37,6 +38,8 @@ static const struct nla_policy service_policy[RINGSTEER_SERVICE_A_MAX + 1] = {
 	[RINGSTEER_SERVICE_A_FLOWS] = RS_READ_ONLY,
 	[RINGSTEER_SERVICE_A_NO_BACKEND] = RS_READ_ONLY,
 	[RINGSTEER_SERVICE_A_PAD] = RS_READ_ONLY,
+	[RINGSTEER_SERVICE_A_GENERATION] = RS_READ_ONLY,
+	[RINGSTEER_SERVICE_A_FINGERPRINT] = RS_READ_ONLY,
 };
 
 static const struct nla_policy backend_policy[RINGSTEER_BACKEND_A_MAX + 1] = {
@@ -48,6 +51,8 @@ static const struct nla_policy backend_policy[RINGSTEER_BACKEND_A_MAX + 1] = {
 	[RINGSTEER_BACKEND_A_FLOWS] = RS_READ_ONLY,
 	[RINGSTEER_BACKEND_A_SHARE] = RS_READ_ONLY,
 	[RINGSTEER_BACKEND_A_PAD] = RS_READ_ONLY,
+	[RINGSTEER_BACKEND_A_CONNS_ESTABLISHED] = RS_READ_ONLY,
+	[RINGSTEER_BACKEND_A_CONNS_OTHER] = RS_READ_ONLY,
 };
 
 static const struct nla_policy flow_policy[RINGSTEER_FLOW_A_MAX + 1] = {
@@ -89,7 +94,7 @@ static bool addr_usable(u8 family, const union nf_inet_addr *a)
 }
 
 /*
- * Family, address and port of a service or backend nest; @attr_base is
+ * Family, address and port of a service or backend nest; @family_attr is
  * the FAMILY attribute of that nest, ADDR and PORT follow it.
  */
 static int parse_endpoint(struct nlattr *nest, struct nlattr **tb,
@@ -131,24 +136,43 @@ static int parse_endpoint(struct nlattr *nest, struct nlattr **tb,
 	return 0;
 }
 
+static void missing_nest(int attr, struct netlink_ext_ack *extack)
+{
+	NL_SET_ERR_ATTR_MISS(extack, NULL, attr);
+	if (attr == RINGSTEER_A_SERVICE)
+		NL_SET_ERR_MSG_MOD(extack, "missing service (RINGSTEER_A_SERVICE)");
+	else if (attr == RINGSTEER_A_BACKEND)
+		NL_SET_ERR_MSG_MOD(extack, "missing backend (RINGSTEER_A_BACKEND)");
+	else
+		NL_SET_ERR_MSG_MOD(extack, "missing flow (RINGSTEER_A_FLOW)");
+}
+
+/* Parse the nest @attr, which is required, with @policy into @tb. */
+static int parse_nest(struct nlattr **attrs, int attr, struct nlattr **tb,
+		      int maxtype, const struct nla_policy *policy,
+		      struct netlink_ext_ack *extack)
+{
+	if (!attrs[attr]) {
+		missing_nest(attr, extack);
+		return -EINVAL;
+	}
+	return nla_parse_nested(tb, maxtype, attrs[attr], policy, extack);
+}
+
 static int parse_service(struct nlattr **attrs, struct nlattr **tb,
 			 struct rs_endpoint *ep, struct netlink_ext_ack *extack)
 {
-	struct nlattr *nest = attrs[RINGSTEER_A_SERVICE];
 	int err;
 
-	if (!nest) {
-		NL_SET_ERR_MSG_MOD(extack, "missing service (RINGSTEER_A_SERVICE)");
-		return -EINVAL;
-	}
-	err = nla_parse_nested(tb, RINGSTEER_SERVICE_A_MAX, nest, service_policy,
-			       extack);
+	err = parse_nest(attrs, RINGSTEER_A_SERVICE, tb, RINGSTEER_SERVICE_A_MAX,
+			 service_policy,
+			 extack) ?:
+	      parse_endpoint(attrs[RINGSTEER_A_SERVICE], tb,
+			     RINGSTEER_SERVICE_A_FAMILY, ep, extack);
 	if (err)
 		return err;
-	err = parse_endpoint(nest, tb, RINGSTEER_SERVICE_A_FAMILY, ep, extack);
-	if (err)
-		return err;
-	if (NL_REQ_ATTR_CHECK(extack, nest, tb, RINGSTEER_SERVICE_A_PROTO))
+	if (NL_REQ_ATTR_CHECK(extack, attrs[RINGSTEER_A_SERVICE], tb,
+			      RINGSTEER_SERVICE_A_PROTO))
 		return -EINVAL;
 	ep->proto = nla_get_u8(tb[RINGSTEER_SERVICE_A_PROTO]);
 	if (ep->proto != IPPROTO_TCP && ep->proto != IPPROTO_UDP) {
@@ -159,7 +183,28 @@ static int parse_service(struct nlattr **attrs, struct nlattr **tb,
 	return 0;
 }
 
-/* The named service, which must exist. */
+static int parse_backend(struct nlattr **attrs, struct nlattr **tb,
+			 const struct rs_service *svc, struct rs_endpoint *ep,
+			 struct netlink_ext_ack *extack)
+{
+	int err;
+
+	err = parse_nest(attrs, RINGSTEER_A_BACKEND, tb, RINGSTEER_BACKEND_A_MAX,
+			 backend_policy,
+			 extack) ?:
+	      parse_endpoint(attrs[RINGSTEER_A_BACKEND], tb,
+			     RINGSTEER_BACKEND_A_FAMILY, ep, extack);
+	if (err)
+		return err;
+	if (ep->family != svc->family) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RINGSTEER_BACKEND_A_FAMILY],
+				    "backend address family does not match the service");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The service the request names, which must exist. */
 static struct rs_service *find_service(struct rs_net *rn, struct nlattr **attrs,
 				       struct netlink_ext_ack *extack)
 {
@@ -171,7 +216,7 @@ static struct rs_service *find_service(struct rs_net *rn, struct nlattr **attrs,
 	err = parse_service(attrs, tb, &ep, extack);
 	if (err)
 		return ERR_PTR(err);
-	svc = rs_service_get(rn, &ep);
+	svc = rs_service_find(&rn->services, &ep);
 	if (!svc) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_SERVICE], "no such service");
 		return ERR_PTR(-ENOENT);
@@ -179,30 +224,26 @@ static struct rs_service *find_service(struct rs_net *rn, struct nlattr **attrs,
 	return svc;
 }
 
-static int parse_backend(struct nlattr **attrs, struct nlattr **tb,
-			 const struct rs_service *svc, struct rs_endpoint *ep,
-			 struct netlink_ext_ack *extack)
+/* The backend of @svc the request names, which must exist. */
+static struct rs_backend *find_backend(struct rs_service *svc,
+				       struct nlattr **attrs,
+				       struct netlink_ext_ack *extack)
 {
-	struct nlattr *nest = attrs[RINGSTEER_A_BACKEND];
+	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
+	struct rs_backend *b;
+	struct rs_endpoint ep;
 	int err;
 
-	if (!nest) {
-		NL_SET_ERR_MSG_MOD(extack, "missing backend (RINGSTEER_A_BACKEND)");
-		return -EINVAL;
-	}
-	err = nla_parse_nested(tb, RINGSTEER_BACKEND_A_MAX, nest, backend_policy,
-			       extack);
+	err = parse_backend(attrs, tb, svc, &ep, extack);
 	if (err)
-		return err;
-	err = parse_endpoint(nest, tb, RINGSTEER_BACKEND_A_FAMILY, ep, extack);
-	if (err)
-		return err;
-	if (ep->family != svc->family) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[RINGSTEER_BACKEND_A_FAMILY],
-				    "backend address family does not match the service");
-		return -EINVAL;
+		return ERR_PTR(err);
+	b = rs_backend_find(svc, &ep);
+	if (!b) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_BACKEND],
+				    "no such backend in this service");
+		return ERR_PTR(-ENOENT);
 	}
-	return 0;
+	return b;
 }
 
 static bool keep_flows(struct nlattr **attrs)
@@ -211,12 +252,83 @@ static bool keep_flows(struct nlattr **attrs)
 	       (nla_get_u32(attrs[RINGSTEER_A_FLAGS]) & RINGSTEER_F_KEEP_FLOWS);
 }
 
+/*
+ * Every doit runs between these two: pre_doit takes the namespace mutex
+ * and resolves the objects the command's internal flags ask for into
+ * info->user_ptr[] (service, backend); post_doit releases the mutex. The
+ * namespace itself is genl_info_net(info), cheap to find again.
+ */
+#define RS_NL_SERVICE	BIT(0)	/* the request names an existing service */
+#define RS_NL_BACKEND	BIT(1)	/* ... and an existing backend of it */
+
+static struct rs_net *info_rn(struct genl_info *info)
+{
+	return rs_net(genl_info_net(info));
+}
+
+static struct rs_service *info_service(struct genl_info *info)
+{
+	return info->user_ptr[0];
+}
+
+static struct rs_backend *info_backend(struct genl_info *info)
+{
+	return info->user_ptr[1];
+}
+
+static int resolve(struct rs_net *rn, u8 flags, struct genl_info *info)
+{
+	struct rs_service *svc = NULL;
+	struct rs_backend *b = NULL;
+
+	if (flags & (RS_NL_SERVICE | RS_NL_BACKEND)) {
+		svc = find_service(rn, info->attrs, info->extack);
+		if (IS_ERR(svc))
+			return PTR_ERR(svc);
+	}
+	if (flags & RS_NL_BACKEND) {
+		b = find_backend(svc, info->attrs, info->extack);
+		if (IS_ERR(b))
+			return PTR_ERR(b);
+	}
+	info->user_ptr[0] = svc;
+	info->user_ptr[1] = b;
+	return 0;
+}
+
+static int rs_nl_pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
+			  struct genl_info *info)
+{
+	struct rs_net *rn = info_rn(info);
+	int err;
+
+	mutex_lock(&rn->lock);
+	err = resolve(rn, ops->internal_flags, info);
+	if (err)
+		mutex_unlock(&rn->lock);
+	return err;
+}
+
+static void rs_nl_post_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
+			    struct genl_info *info)
+{
+	mutex_unlock(&info_rn(info)->lock);
+}
+
 static const struct genl_multicast_group rs_mcgrps[] = {
 	{ .name = RINGSTEER_MCGRP_CONFIG },
 };
 
-static int parse_service_conf(struct nlattr **tb, struct rs_service_conf *conf)
+/* The service nest's VNODES and HASH over @conf; false if neither. */
+static bool parse_service_conf(struct nlattr **attrs,
+			       struct rs_service_conf *conf)
 {
+	struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
+
+	/* pre_doit or the caller parsed this nest already: it is valid. */
+	if (nla_parse_nested(tb, RINGSTEER_SERVICE_A_MAX,
+			     attrs[RINGSTEER_A_SERVICE], service_policy, NULL))
+		return false;
 	if (tb[RINGSTEER_SERVICE_A_VNODES])
 		conf->vnodes = nla_get_u32(tb[RINGSTEER_SERVICE_A_VNODES]);
 	if (tb[RINGSTEER_SERVICE_A_HASH])
@@ -224,112 +336,68 @@ static int parse_service_conf(struct nlattr **tb, struct rs_service_conf *conf)
 	return tb[RINGSTEER_SERVICE_A_VNODES] || tb[RINGSTEER_SERVICE_A_HASH];
 }
 
-static int rs_service_new_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rs_service_conf conf = {
-		.vnodes = RINGSTEER_DEFAULT_VNODES,
-		.hash = RINGSTEER_HASH_FLOW,
+	struct rs_change c = {
+		.cmd = RINGSTEER_CMD_SERVICE_NEW,
+		.conf.vnodes = RINGSTEER_DEFAULT_VNODES,
+		.conf.hash = RINGSTEER_HASH_FLOW,
 	};
 	struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
-	struct rs_net *rn = rs_net(genl_info_net(info));
-	struct rs_endpoint ep;
 	int err;
 
-	err = parse_service(info->attrs, tb, &ep, info->extack);
+	err = parse_service(info->attrs, tb, &c.ep, info->extack);
 	if (err)
 		return err;
-	parse_service_conf(tb, &conf);
-	mutex_lock(&rn->lock);
-	err = rs_service_add(rn, &ep, &conf, info->extack);
-	if (!err)
-		rs_notify(rn, RINGSTEER_CMD_SERVICE_NEW, rs_service_get(rn, &ep), NULL);
-	mutex_unlock(&rn->lock);
-	return err;
+	parse_service_conf(info->attrs, &c.conf);
+	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-static int rs_service_set_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
-	struct rs_net *rn = rs_net(genl_info_net(info));
-	struct rs_service_conf conf;
-	struct rs_service *svc;
-	struct rs_endpoint ep;
-	int err;
+	struct rs_change c = {
+		.cmd = RINGSTEER_CMD_SERVICE_SET,
+		.svc = info_service(info),
+	};
 
-	err = parse_service(info->attrs, tb, &ep, info->extack);
-	if (err)
-		return err;
-	mutex_lock(&rn->lock);
-	svc = rs_service_get(rn, &ep);
-	if (!svc) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_SERVICE],
-				    "no such service");
-		err = -ENOENT;
-		goto out;
-	}
-	conf.vnodes = svc->vnodes;
-	conf.hash = svc->hash;
-	if (!parse_service_conf(tb, &conf)) {
+	c.conf.vnodes = c.svc->vnodes;
+	c.conf.hash = c.svc->hash;
+	if (!parse_service_conf(info->attrs, &c.conf)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_SERVICE],
 				    "nothing to change: give vnodes or hash");
-		err = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
-	err = rs_service_change(rn, svc, &conf, info->extack);
-	if (!err)
-		rs_notify(rn, RINGSTEER_CMD_SERVICE_SET, svc, NULL);
-out:
-	mutex_unlock(&rn->lock);
-	return err;
+	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-static int rs_service_del_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_service_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rs_net *rn = rs_net(genl_info_net(info));
-	struct rs_service *svc;
-	struct sk_buff *event;
-	int err = 0;
+	struct rs_change c = {
+		.cmd = RINGSTEER_CMD_SERVICE_DEL,
+		.svc = info_service(info),
+		.keep_flows = keep_flows(info->attrs),
+	};
 
-	mutex_lock(&rn->lock);
-	svc = find_service(rn, info->attrs, info->extack);
-	if (IS_ERR(svc)) {
-		err = PTR_ERR(svc);
-	} else {
-		event = rs_notify_build(rn, RINGSTEER_CMD_SERVICE_DEL, svc, NULL);
-		rs_service_del(rn, svc, keep_flows(info->attrs));
-		rs_notify_send(rn, event);
-	}
-	mutex_unlock(&rn->lock);
-	return err;
+	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-struct service_reply {
-	struct rs_net *rn;
-	struct rs_service *svc;
-};
-
-static int fill_service(struct sk_buff *skb, void *arg)
+static int fill_service(struct sk_buff *skb, struct genl_info *info,
+			const void *arg)
 {
-	struct service_reply *r = arg;
-
-	return rs_put_service(skb, r->rn, r->svc, RS_SERVICE_FULL);
+	return rs_put_service(skb, info_rn(info), info_service(info),
+			      RS_SERVICE_FULL);
 }
 
-static int rs_service_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_service_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct service_reply r = { .rn = rs_net(genl_info_net(info)) };
-	int err;
-
-	mutex_lock(&r.rn->lock);
-	r.svc = find_service(r.rn, info->attrs, info->extack);
-	err = IS_ERR(r.svc) ? PTR_ERR(r.svc) : rs_reply(info, fill_service, &r);
-	mutex_unlock(&r.rn->lock);
-	return err;
+	return rs_reply(info, fill_service, NULL);
 }
 
 /* Dump position, kept across the calls of one dump. */
 struct dump_ctx {
 	u32 index;
+	u32 nconns;
+	struct rs_ct_conns *conns;	/* [nconns], counted by the first call */
 };
 
 static struct dump_ctx *dump_ctx(struct netlink_callback *cb)
@@ -338,34 +406,51 @@ static struct dump_ctx *dump_ctx(struct netlink_callback *cb)
 	return (struct dump_ctx *)cb->ctx;
 }
 
-static void *dump_put(struct sk_buff *skb, struct netlink_callback *cb,
-		      struct rs_net *rn, u8 cmd)
+/*
+ * Each part of a dump records the generation it saw before emitting
+ * anything: a part that emits nothing, the last one included, still lets
+ * netlink flag the dump NLM_F_DUMP_INTR if a change came in between.
+ */
+static struct rs_net *dump_lock(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct rs_net *rn = rs_net(sock_net(skb->sk));
+
+	mutex_lock(&rn->lock);
+	cb->seq = rn->generation ?: 1;
+	return rn;
+}
+
+static void *dump_put(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd)
 {
 	void *hdr;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &rs_genl_family, NLM_F_MULTI, cmd);
-	if (hdr) {
-		cb->seq = rn->generation;
+	if (hdr)
 		genl_dump_check_consistent(cb, hdr);
-	}
 	return hdr;
 }
 
-static int rs_service_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/* A full skb ends this part of the dump; the next call resumes. */
+static int dump_end(struct sk_buff *skb, int err)
 {
-	struct rs_net *rn = rs_net(sock_net(skb->sk));
+	return err == -EMSGSIZE && skb->len ? skb->len : err;
+}
+
+static int rs_nl_service_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	struct rs_net *rn = dump_lock(skb, cb);
 	struct dump_ctx *ctx = dump_ctx(cb);
 	struct rs_service *svc;
 	u32 i = 0;
 	int err = 0;
 	void *hdr;
 
-	mutex_lock(&rn->lock);
-	list_for_each_entry(svc, &rn->services, node) {
+	list_for_each_entry(svc, &rn->services.list, node) {
 		if (i++ < ctx->index)
 			continue;
-		hdr = dump_put(skb, cb, rn, RINGSTEER_CMD_SERVICE_GET);
+		hdr = dump_put(skb, cb, RINGSTEER_CMD_SERVICE_GET);
 		if (!hdr || rs_put_service(skb, rn, svc, RS_SERVICE_FULL)) {
 			if (hdr)
 				genlmsg_cancel(skb, hdr);
@@ -376,153 +461,132 @@ static int rs_service_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 		ctx->index++;
 	}
 	mutex_unlock(&rn->lock);
-	/* A full skb ends this part of the dump; the next call resumes. */
-	return err && skb->len ? skb->len : err;
+	return dump_end(skb, err);
 }
 
-static int rs_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rs_change c = {
+		.cmd = RINGSTEER_CMD_BACKEND_NEW,
+		.svc = info_service(info),
+		.weight = 1,
+		.state = RINGSTEER_STATE_ACTIVE,
+	};
 	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
-	struct rs_net *rn = rs_net(genl_info_net(info));
-	u32 weight = 1, state = RINGSTEER_STATE_ACTIVE;
-	struct rs_service *svc;
-	struct rs_endpoint ep;
 	int err;
 
-	mutex_lock(&rn->lock);
-	svc = find_service(rn, info->attrs, info->extack);
-	if (IS_ERR(svc)) {
-		err = PTR_ERR(svc);
-		goto out;
-	}
-	err = parse_backend(info->attrs, tb, svc, &ep, info->extack);
-	if (err)
-		goto out;
-	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
-		weight = nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]);
-	if (tb[RINGSTEER_BACKEND_A_STATE])
-		state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
-	err = rs_backend_add(rn, svc, &ep, weight, state, info->extack);
-	if (!err)
-		rs_notify(rn, RINGSTEER_CMD_BACKEND_NEW, svc, rs_backend_get(svc, &ep));
-out:
-	mutex_unlock(&rn->lock);
-	return err;
-}
-
-/* Service and backend named by the request, both of which must exist. */
-static int find_backend(struct rs_net *rn, struct genl_info *info,
-			struct nlattr **tb, struct rs_service **svc,
-			struct rs_backend **b)
-{
-	struct rs_endpoint ep;
-	int err;
-
-	*svc = find_service(rn, info->attrs, info->extack);
-	if (IS_ERR(*svc))
-		return PTR_ERR(*svc);
-	err = parse_backend(info->attrs, tb, *svc, &ep, info->extack);
+	err = parse_backend(info->attrs, tb, c.svc, &c.ep, info->extack);
 	if (err)
 		return err;
-	*b = rs_backend_get(*svc, &ep);
-	if (!*b) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_BACKEND],
-				    "no such backend in this service");
-		return -ENOENT;
-	}
-	return 0;
+	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
+		c.weight = nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]);
+	if (tb[RINGSTEER_BACKEND_A_STATE])
+		c.state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
+	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-static int rs_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rs_change c = {
+		.cmd = RINGSTEER_CMD_BACKEND_SET,
+		.svc = info_service(info),
+		.backend = info_backend(info),
+	};
 	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
-	struct rs_net *rn = rs_net(genl_info_net(info));
-	struct rs_service *svc;
-	struct rs_backend *b;
-	u32 weight, state;
+	struct rs_endpoint ep;
 	int err;
 
-	mutex_lock(&rn->lock);
-	err = find_backend(rn, info, tb, &svc, &b);
+	/* pre_doit parsed this nest already: it is valid. */
+	err = parse_backend(info->attrs, tb, c.svc, &ep, info->extack);
 	if (err)
-		goto out;
+		return err;
 	if (!tb[RINGSTEER_BACKEND_A_WEIGHT] && !tb[RINGSTEER_BACKEND_A_STATE]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_BACKEND],
 				    "nothing to change: give weight or state");
-		err = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
-	weight = tb[RINGSTEER_BACKEND_A_WEIGHT] ?
-		 nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]) : b->id.weight;
-	state = tb[RINGSTEER_BACKEND_A_STATE] ?
-		nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]) : b->state;
-	err = rs_backend_change(rn, svc, b, weight, state, info->extack);
-	if (!err)
-		rs_notify(rn, RINGSTEER_CMD_BACKEND_SET, svc, b);
-out:
-	mutex_unlock(&rn->lock);
-	return err;
+	c.weight = tb[RINGSTEER_BACKEND_A_WEIGHT] ?
+		   nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]) :
+		   c.backend->member.weight;
+	c.state = tb[RINGSTEER_BACKEND_A_STATE] ?
+		  nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]) : c.backend->state;
+	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-static int rs_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
-	struct rs_net *rn = rs_net(genl_info_net(info));
-	struct rs_service *svc;
-	struct sk_buff *event;
-	struct rs_backend *b;
+	struct rs_change c = {
+		.cmd = RINGSTEER_CMD_BACKEND_DEL,
+		.svc = info_service(info),
+		.backend = info_backend(info),
+		.keep_flows = keep_flows(info->attrs),
+	};
+
+	return rs_commit(info_rn(info), &c, info->extack);
+}
+
+static bool want_conns(struct nlattr **attrs)
+{
+	return attrs[RINGSTEER_A_FLAGS] &&
+	       (nla_get_u32(attrs[RINGSTEER_A_FLAGS]) & RINGSTEER_F_CONNS);
+}
+
+static int fill_backend(struct sk_buff *skb, struct genl_info *info,
+			const void *arg)
+{
+	return rs_put_service(skb, info_rn(info), info_service(info),
+			      RS_SERVICE_ID) ?:
+	       rs_put_backend(skb, info_backend(info), true, arg);
+}
+
+static int rs_nl_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rs_ct_conns conns;
 	int err;
 
-	mutex_lock(&rn->lock);
-	err = find_backend(rn, info, tb, &svc, &b);
-	if (err)
-		goto out;
-	event = rs_notify_build(rn, RINGSTEER_CMD_BACKEND_DEL, svc, b);
-	err = rs_backend_del(rn, svc, b, keep_flows(info->attrs), info->extack);
-	if (err)
-		nlmsg_free(event);
-	else
-		rs_notify_send(rn, event);
-out:
-	mutex_unlock(&rn->lock);
-	return err;
+	if (!want_conns(info->attrs))
+		return rs_reply(info, fill_backend, NULL);
+	err = rs_ct_count_conns(genl_info_net(info), info_service(info),
+				info_backend(info), &conns);
+	return err ?: rs_reply(info, fill_backend, &conns);
 }
 
-struct backend_reply {
-	struct rs_net *rn;
-	struct rs_service *svc;
-	struct rs_backend *b;
-};
-
-static int fill_backend(struct sk_buff *skb, void *arg)
+/*
+ * Live connections are counted once per dump, by one walk of the
+ * conntrack table when the dump starts, and never per packet.
+ */
+static int count_conns(struct rs_net *rn, struct rs_service *svc,
+		       struct dump_ctx *ctx)
 {
-	struct backend_reply *r = arg;
-
-	return rs_put_service(skb, r->rn, r->svc, RS_SERVICE_ID) ?:
-	       rs_put_backend(skb, r->b, true);
-}
-
-static int rs_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct backend_reply r = { .rn = rs_net(genl_info_net(info)) };
-	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
 	int err;
 
-	mutex_lock(&r.rn->lock);
-	err = find_backend(r.rn, info, tb, &r.svc, &r.b);
-	if (!err)
-		err = rs_reply(info, fill_backend, &r);
-	mutex_unlock(&r.rn->lock);
+	ctx->conns = kvcalloc(max(svc->nbackends, 1U), sizeof(*ctx->conns),
+			      GFP_KERNEL_ACCOUNT);
+	if (!ctx->conns)
+		return -ENOMEM;
+	ctx->nconns = svc->nbackends;
+	err = rs_ct_count_conns(rn->net, svc, NULL, ctx->conns);
+	if (err) {
+		kvfree(ctx->conns);
+		ctx->conns = NULL;
+	}
 	return err;
 }
 
-static int rs_backend_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static int rs_nl_backend_get_done(struct netlink_callback *cb)
 {
-	struct rs_net *rn = rs_net(sock_net(skb->sk));
+	kvfree(dump_ctx(cb)->conns);
+	return 0;
+}
+
+static int rs_nl_backend_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
 	struct nlattr *attrs[RINGSTEER_A_MAX + 1];
 	struct dump_ctx *ctx = dump_ctx(cb);
 	struct rs_service *svc;
 	struct rs_backend *b;
+	struct rs_net *rn;
 	u32 i = 0;
 	int err;
 	void *hdr;
@@ -535,18 +599,27 @@ static int rs_backend_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 			    backend_cmd_policy, cb->extack);
 	if (err)
 		return err;
-	mutex_lock(&rn->lock);
+	rn = dump_lock(skb, cb);
 	svc = find_service(rn, attrs, cb->extack);
 	if (IS_ERR(svc)) {
 		err = PTR_ERR(svc);
 		goto out;
 	}
+	if (!ctx->index && !ctx->conns && want_conns(attrs)) {
+		err = count_conns(rn, svc, ctx);
+		if (err)
+			goto out;
+	}
 	list_for_each_entry(b, &svc->backends, node) {
+		/* Counted before a change the dump will be flagged for. */
+		const struct rs_ct_conns *conns = ctx->conns && i < ctx->nconns ?
+						  &ctx->conns[i] : NULL;
+
 		if (i++ < ctx->index)
 			continue;
-		hdr = dump_put(skb, cb, rn, RINGSTEER_CMD_BACKEND_GET);
+		hdr = dump_put(skb, cb, RINGSTEER_CMD_BACKEND_GET);
 		if (!hdr || rs_put_service(skb, rn, svc, RS_SERVICE_ID) ||
-		    rs_put_backend(skb, b, true)) {
+		    rs_put_backend(skb, b, true, conns)) {
 			if (hdr)
 				genlmsg_cancel(skb, hdr);
 			err = -EMSGSIZE;
@@ -557,184 +630,185 @@ static int rs_backend_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 	}
 out:
 	mutex_unlock(&rn->lock);
-	return err == -EMSGSIZE && skb->len ? skb->len : err;
+	return dump_end(skb, err);
+}
+
+/* The client's side of a LOOKUP, in the form the hook reads from conntrack. */
+static int parse_flow(struct genl_info *info, const struct rs_service *svc,
+		      struct rs_flow *flow)
+{
+	struct nlattr *tb[RINGSTEER_FLOW_A_MAX + 1];
+	size_t len = rs_addr_len(svc->family);
+	int err;
+
+	err = parse_nest(info->attrs, RINGSTEER_A_FLOW, tb, RINGSTEER_FLOW_A_MAX,
+			 flow_policy,
+			 info->extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[RINGSTEER_A_FLOW], tb,
+			      RINGSTEER_FLOW_A_ADDR) ||
+	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[RINGSTEER_A_FLOW], tb,
+			      RINGSTEER_FLOW_A_PORT))
+		return -EINVAL;
+	if (nla_len(tb[RINGSTEER_FLOW_A_ADDR]) != len) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[RINGSTEER_FLOW_A_ADDR],
+				    "client address family does not match the service");
+		return -EINVAL;
+	}
+	memset(flow, 0, sizeof(*flow));
+	flow->family = svc->family;
+	flow->proto = svc->proto;
+	nla_memcpy(flow->saddr, tb[RINGSTEER_FLOW_A_ADDR], len);
+	memcpy(flow->daddr, &svc->vip, len);
+	flow->sport = nla_get_be16(tb[RINGSTEER_FLOW_A_PORT]);
+	flow->dport = svc->port;
+	if (!flow->sport) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[RINGSTEER_FLOW_A_PORT],
+				    "port 0 is not allowed");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 struct lookup_reply {
-	struct rs_net *rn;
-	struct rs_service *svc;
 	const struct rs_backend *b;
 	u64 pos;
 };
 
-static int fill_lookup(struct sk_buff *skb, void *arg)
+static int fill_lookup(struct sk_buff *skb, struct genl_info *info,
+		       const void *arg)
 {
-	struct lookup_reply *r = arg;
+	const struct lookup_reply *r = arg;
 
-	if (rs_put_service(skb, r->rn, r->svc, RS_SERVICE_ID) ||
+	if (rs_put_service(skb, info_rn(info), info_service(info), RS_SERVICE_ID) ||
 	    nla_put_u64_64bit(skb, RINGSTEER_A_POSITION, r->pos, RINGSTEER_A_PAD))
 		return -EMSGSIZE;
-	return rs_put_backend(skb, r->b, false);
+	return rs_put_backend(skb, r->b, false, NULL);
 }
 
-static int rs_lookup_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_lookup_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct lookup_reply r = { .rn = rs_net(genl_info_net(info)) };
-	struct nlattr *tb[RINGSTEER_FLOW_A_MAX + 1];
-	struct nlattr *nest = info->attrs[RINGSTEER_A_FLOW];
-	struct rs_flow flow = {};
-	size_t len;
+	struct rs_service *svc = info_service(info);
+	struct rs_net *rn = info_rn(info);
+	struct lookup_reply r;
+	struct rs_flow flow;
 	int err;
 
-	if (!nest) {
-		NL_SET_ERR_MSG_MOD(info->extack, "missing flow (RINGSTEER_A_FLOW)");
-		return -EINVAL;
-	}
-	err = nla_parse_nested(tb, RINGSTEER_FLOW_A_MAX, nest, flow_policy,
-			       info->extack);
+	err = parse_flow(info, svc, &flow);
 	if (err)
 		return err;
-	if (NL_REQ_ATTR_CHECK(info->extack, nest, tb, RINGSTEER_FLOW_A_ADDR) ||
-	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, RINGSTEER_FLOW_A_PORT))
-		return -EINVAL;
-
-	mutex_lock(&r.rn->lock);
-	r.svc = find_service(r.rn, info->attrs, info->extack);
-	if (IS_ERR(r.svc)) {
-		err = PTR_ERR(r.svc);
-		goto out;
-	}
-	len = rs_addr_len(r.svc->family);
-	if (nla_len(tb[RINGSTEER_FLOW_A_ADDR]) != len) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[RINGSTEER_FLOW_A_ADDR],
-				    "client address family does not match the service");
-		err = -EINVAL;
-		goto out;
-	}
-	/* The same fields the hook takes from the conntrack tuple. */
-	flow.family = r.svc->family;
-	flow.proto = r.svc->proto;
-	nla_memcpy(flow.saddr, tb[RINGSTEER_FLOW_A_ADDR], len);
-	memcpy(flow.daddr, &r.svc->vip, len);
-	flow.sport = nla_get_be16(tb[RINGSTEER_FLOW_A_PORT]);
-	if (!flow.sport) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[RINGSTEER_FLOW_A_PORT],
-				    "port 0 is not allowed");
-		err = -EINVAL;
-		goto out;
-	}
-	flow.dport = r.svc->port;
-	r.b = rs_steer_pick(rs_steer_locked(r.rn, r.svc), &flow, &r.pos);
+	r.b = rs_steer_pick(rs_steer_locked(svc, &rn->lock), &flow, &r.pos);
 	if (!r.b) {
 		NL_SET_ERR_MSG_MOD(info->extack, "no active backend in this service");
-		err = -ENOENT;
-		goto out;
+		return -ENOENT;
 	}
-	err = rs_reply(info, fill_lookup, &r);
-out:
-	mutex_unlock(&r.rn->lock);
-	return err;
+	return rs_reply(info, fill_lookup, &r);
 }
 
-static int rs_key_set_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_key_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rs_net *rn = rs_net(genl_info_net(info));
-	int err;
+	struct rs_change c = { .cmd = RINGSTEER_CMD_KEY_SET };
 
 	if (GENL_REQ_ATTR_CHECK(info, RINGSTEER_A_KEY))
 		return -EINVAL;
-	mutex_lock(&rn->lock);
-	err = rs_key_set(rn, nla_data(info->attrs[RINGSTEER_A_KEY]), info->extack);
-	if (!err)
-		rs_notify(rn, RINGSTEER_CMD_KEY_SET, NULL, NULL);
-	mutex_unlock(&rn->lock);
-	return err;
+	c.key = nla_data(info->attrs[RINGSTEER_A_KEY]);
+	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-static int fill_key(struct sk_buff *skb, void *arg)
+static int fill_key(struct sk_buff *skb, struct genl_info *info,
+		    const void *arg)
 {
-	struct rs_net *rn = arg;
+	struct rs_net *rn = info_rn(info);
 
 	return nla_put(skb, RINGSTEER_A_KEY, sizeof(rn->key), rn->key);
 }
 
-static int rs_key_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_key_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rs_net *rn = rs_net(genl_info_net(info));
-	int err;
-
-	mutex_lock(&rn->lock);
-	err = rs_reply(info, fill_key, rn);
-	mutex_unlock(&rn->lock);
-	return err;
+	return rs_reply(info, fill_key, NULL);
 }
 
-static int rs_flush_doit(struct sk_buff *skb, struct genl_info *info)
+static int rs_nl_flush_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rs_net *rn = rs_net(genl_info_net(info));
+	struct rs_change c = {
+		.cmd = RINGSTEER_CMD_FLUSH,
+		.keep_flows = keep_flows(info->attrs),
+	};
 
-	mutex_lock(&rn->lock);
-	rs_service_flush(rn, keep_flows(info->attrs));
-	rs_notify(rn, RINGSTEER_CMD_FLUSH, NULL, NULL);
-	mutex_unlock(&rn->lock);
-	return 0;
+	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-#define RS_OP(_cmd, _doit, _policy, _flags)				\
+/*
+ * The ops table. Each command's policy admits exactly the attributes it
+ * takes; @_resolve is what pre_doit looks up for it.
+ */
+#define RS_OP(_cmd, _doit, _policy, _resolve, _flags)			\
 	{								\
 		.cmd = _cmd, .doit = _doit, .policy = _policy,		\
 		.maxattr = RINGSTEER_A_MAX, .flags = _flags,		\
+		.internal_flags = _resolve,				\
 	}
 
 static const struct genl_ops rs_genl_ops[] = {
-	RS_OP(RINGSTEER_CMD_SERVICE_NEW, rs_service_new_doit,
-	      service_cmd_policy, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_SERVICE_SET, rs_service_set_doit,
-	      service_cmd_policy, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_SERVICE_DEL, rs_service_del_doit,
-	      service_cmd_policy, GENL_UNS_ADMIN_PERM),
+	RS_OP(RINGSTEER_CMD_SERVICE_NEW, rs_nl_service_new_doit,
+	      service_cmd_policy, 0, GENL_UNS_ADMIN_PERM),
+	RS_OP(RINGSTEER_CMD_SERVICE_SET, rs_nl_service_set_doit,
+	      service_cmd_policy, RS_NL_SERVICE, GENL_UNS_ADMIN_PERM),
+	RS_OP(RINGSTEER_CMD_SERVICE_DEL, rs_nl_service_del_doit,
+	      service_cmd_policy, RS_NL_SERVICE, GENL_UNS_ADMIN_PERM),
 	{
 		.cmd = RINGSTEER_CMD_SERVICE_GET,
-		.doit = rs_service_get_doit,
-		.dumpit = rs_service_get_dumpit,
+		.doit = rs_nl_service_get_doit,
+		.dumpit = rs_nl_service_get_dumpit,
 		.policy = service_cmd_policy,
 		.maxattr = RINGSTEER_A_MAX,
+		.internal_flags = RS_NL_SERVICE,
 	},
-	RS_OP(RINGSTEER_CMD_BACKEND_NEW, rs_backend_new_doit,
-	      backend_cmd_policy, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_BACKEND_SET, rs_backend_set_doit,
-	      backend_cmd_policy, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_BACKEND_DEL, rs_backend_del_doit,
-	      backend_cmd_policy, GENL_UNS_ADMIN_PERM),
+	RS_OP(RINGSTEER_CMD_BACKEND_NEW, rs_nl_backend_new_doit,
+	      backend_cmd_policy, RS_NL_SERVICE, GENL_UNS_ADMIN_PERM),
+	RS_OP(RINGSTEER_CMD_BACKEND_SET, rs_nl_backend_set_doit,
+	      backend_cmd_policy, RS_NL_BACKEND, GENL_UNS_ADMIN_PERM),
+	RS_OP(RINGSTEER_CMD_BACKEND_DEL, rs_nl_backend_del_doit,
+	      backend_cmd_policy, RS_NL_BACKEND, GENL_UNS_ADMIN_PERM),
 	{
 		.cmd = RINGSTEER_CMD_BACKEND_GET,
-		.doit = rs_backend_get_doit,
-		.dumpit = rs_backend_get_dumpit,
+		.doit = rs_nl_backend_get_doit,
+		.dumpit = rs_nl_backend_get_dumpit,
+		.done = rs_nl_backend_get_done,
 		.policy = backend_cmd_policy,
 		.maxattr = RINGSTEER_A_MAX,
+		.internal_flags = RS_NL_BACKEND,
 	},
 	/* LOOKUP and KEY_GET reveal what the key implies: admin only. */
-	RS_OP(RINGSTEER_CMD_LOOKUP, rs_lookup_doit, lookup_cmd_policy,
+	RS_OP(RINGSTEER_CMD_LOOKUP, rs_nl_lookup_doit, lookup_cmd_policy,
+	      RS_NL_SERVICE, GENL_UNS_ADMIN_PERM),
+	RS_OP(RINGSTEER_CMD_KEY_SET, rs_nl_key_set_doit, key_cmd_policy, 0,
 	      GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_KEY_SET, rs_key_set_doit, key_cmd_policy,
+	RS_OP(RINGSTEER_CMD_KEY_GET, rs_nl_key_get_doit, key_cmd_policy, 0,
 	      GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_KEY_GET, rs_key_get_doit, key_cmd_policy,
-	      GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_FLUSH, rs_flush_doit, flush_cmd_policy,
+	RS_OP(RINGSTEER_CMD_FLUSH, rs_nl_flush_doit, flush_cmd_policy, 0,
 	      GENL_UNS_ADMIN_PERM),
 };
 
+/*
+ * parallel_ops: requests do not take the global genl_mutex (which would
+ * block every other family host-wide while a key change rebuilds rings);
+ * each namespace's mutex serializes its own changes.
+ */
 struct genl_family rs_genl_family __ro_after_init = {
 	.name = RINGSTEER_GENL_NAME,
 	.version = RINGSTEER_GENL_VERSION,
 	.maxattr = RINGSTEER_A_MAX,
 	.netnsok = true,
+	.parallel_ops = true,
 	.module = THIS_MODULE,
+	.pre_doit = rs_nl_pre_doit,
+	.post_doit = rs_nl_post_doit,
 	.ops = rs_genl_ops,
 	.n_ops = ARRAY_SIZE(rs_genl_ops),
 	.mcgrps = rs_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(rs_mcgrps),
-	.resv_start_op = RINGSTEER_CMD_FLUSH + 1,
 };
 
 int __init rs_genl_init(void)

@@ -10,6 +10,7 @@
 #include "uapi/ringsteer.h"
 #include "netlink.h"
 #include "nlmsg.h"
+#include "service.h"
 
 static int put_endpoint(struct sk_buff *skb, int family_attr, u8 family,
 			const void *addr, __be16 port)
@@ -21,14 +22,34 @@ static int put_endpoint(struct sk_buff *skb, int family_attr, u8 family,
 	return 0;
 }
 
+/* Computed once per published ring, when first asked for. */
+static int fingerprint(struct rs_steer *steer, u64 *fp)
+{
+	int err;
+
+	if (!steer->has_fingerprint) {
+		err = rs_ring_fingerprint(steer->ring, &steer->fingerprint);
+		if (err)
+			return err;
+		steer->has_fingerprint = true;
+	}
+	*fp = steer->fingerprint;
+	return 0;
+}
+
 int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
 		   struct rs_service *svc, enum rs_service_detail detail)
 {
 	struct nlattr *nest = nla_nest_start(skb, RINGSTEER_A_SERVICE);
-	const struct rs_steer *steer = rs_steer_locked(rn, svc);
+	struct rs_steer *steer = rs_steer_locked(svc, &rn->lock);
+	u64 fp;
 
 	if (!nest)
 		return -EMSGSIZE;
+	if (detail >= RS_SERVICE_FULL && fingerprint(steer, &fp)) {
+		nla_nest_cancel(skb, nest);
+		return -ENOMEM;
+	}
 	if (put_endpoint(skb, RINGSTEER_SERVICE_A_FAMILY, svc->family, &svc->vip,
 			 svc->port) ||
 	    nla_put_u8(skb, RINGSTEER_SERVICE_A_PROTO, svc->proto))
@@ -44,9 +65,12 @@ int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
 	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_RING_BYTES,
 			       steer->ring->size, RINGSTEER_SERVICE_A_PAD) ||
 	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_FLOWS,
-			       rs_counter_sum(svc->flows), RINGSTEER_SERVICE_A_PAD) ||
+			       rs_counter_sum(svc->new_flows), RINGSTEER_SERVICE_A_PAD) ||
 	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_NO_BACKEND,
 			       rs_counter_sum(svc->no_backend),
+			       RINGSTEER_SERVICE_A_PAD) ||
+	     nla_put_u32(skb, RINGSTEER_SERVICE_A_GENERATION, svc->generation) ||
+	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_FINGERPRINT, fp,
 			       RINGSTEER_SERVICE_A_PAD)))
 		goto cancel;
 	nla_nest_end(skb, nest);
@@ -56,22 +80,29 @@ cancel:
 	return -EMSGSIZE;
 }
 
-int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full)
+int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full,
+		   const struct rs_ct_conns *conns)
 {
 	struct nlattr *nest = nla_nest_start(skb, RINGSTEER_A_BACKEND);
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (put_endpoint(skb, RINGSTEER_BACKEND_A_FAMILY, b->id.family, b->id.addr,
-			 b->id.port) ||
-	    nla_put_u32(skb, RINGSTEER_BACKEND_A_WEIGHT, b->id.weight) ||
+	if (put_endpoint(skb, RINGSTEER_BACKEND_A_FAMILY, b->member.family, b->member.addr,
+			 b->member.port) ||
+	    nla_put_u32(skb, RINGSTEER_BACKEND_A_WEIGHT, b->member.weight) ||
 	    nla_put_u32(skb, RINGSTEER_BACKEND_A_STATE, b->state))
 		goto cancel;
 	if (full &&
 	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_FLOWS,
-			       rs_counter_sum(b->flows), RINGSTEER_BACKEND_A_PAD) ||
+			       rs_counter_sum(b->new_flows), RINGSTEER_BACKEND_A_PAD) ||
 	     nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_SHARE, b->share,
 			       RINGSTEER_BACKEND_A_PAD)))
+		goto cancel;
+	if (conns &&
+	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_CONNS_ESTABLISHED,
+			       conns->established, RINGSTEER_BACKEND_A_PAD) ||
+	     nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_CONNS_OTHER,
+			       conns->other, RINGSTEER_BACKEND_A_PAD)))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -81,7 +112,9 @@ cancel:
 }
 
 int rs_reply(struct genl_info *info,
-	     int (*fill)(struct sk_buff *skb, void *arg), void *arg)
+	     int (*fill)(struct sk_buff *skb, struct genl_info *info,
+			 const void *arg),
+	     const void *arg)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -95,7 +128,7 @@ int rs_reply(struct genl_info *info,
 		err = -EMSGSIZE;
 		goto err_free;
 	}
-	err = fill(msg, arg);
+	err = fill(msg, info, arg);
 	if (err)
 		goto err_free;
 	genlmsg_end(msg, hdr);
@@ -120,7 +153,7 @@ struct sk_buff *rs_notify_build(struct rs_net *rn, u8 cmd,
 	if (!hdr ||
 	    (svc && rs_put_service(skb, rn, svc,
 				   b ? RS_SERVICE_ID : RS_SERVICE_CONF)) ||
-	    (b && rs_put_backend(skb, b, false))) {
+	    (b && rs_put_backend(skb, b, false, NULL))) {
 		nlmsg_free(skb);
 		return NULL;
 	}

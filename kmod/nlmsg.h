@@ -6,7 +6,9 @@
 #include <linux/in6.h>
 #include <net/genetlink.h>
 
-#include "service.h"
+#include "conntrack.h"
+#include "netns.h"
+#include "steer.h"
 
 static inline size_t rs_addr_len(u8 family)
 {
@@ -23,11 +25,14 @@ enum rs_service_detail {
 /* Nests of a message; -EMSGSIZE when @skb is full. rs_net->lock held. */
 int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
 		   struct rs_service *svc, enum rs_service_detail detail);
-int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full);
+int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full,
+		   const struct rs_ct_conns *conns);
 
 /* Replies to a doit with one message, built by @fill. */
 int rs_reply(struct genl_info *info,
-	     int (*fill)(struct sk_buff *skb, void *arg), void *arg);
+	     int (*fill)(struct sk_buff *skb, struct genl_info *info,
+			 const void *arg),
+	     const void *arg);
 
 /*
  * The announcement of a change (see "Notifications" in the uapi header).

@@ -101,6 +101,23 @@ for k in "${kvers[@]}"; do
 	ktap_step "vm $k" bash selftests/vm/run.sh -k "$k" -m "$ko" -- bash selftests/vm/ktap-run.sh
 done
 
+# The whole VM suite again on the 6.1 debug kernel (KASAN, lockdep,
+# PROVE_RCU, kmemleak, UBSAN, DEBUG_PREEMPT): any report fails the run.
+# The kernel is built once (about 25 minutes on 2 cores) and cached
+# outside the clone.
+echo "# build debug kernel"
+if dbg=$(bash selftests/vm/build-debug-kernel.sh 2>"$logdir/debug-kernel.log"); then
+	record ok "build debug kernel"
+	step "build module for the debug kernel" \
+		make "build/kernel/debug/kmod/ringsteer.ko" DEBUG_KDIR="$dbg/build"
+	ktap_step "vm debug" bash selftests/vm/run.sh -d "$dbg" \
+		-m build/kernel/debug/kmod/ringsteer.ko -- \
+		bash selftests/vm/ktap-run.sh ${RS_DEBUG_TESTS:-}
+else
+	sed 's/^/#   /' "$logdir/debug-kernel.log"
+	record fail "build debug kernel"
+fi
+
 if [ $failed -gt 0 ]; then
 	echo "# failed:"
 	printf '#   %s\n' "${failures[@]}"

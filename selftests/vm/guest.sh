@@ -33,6 +33,17 @@ echo 1 >/proc/sys/kernel/sysrq
 . "$out/env"
 cd "$RSVM_CWD" || echo "rsvm: cannot cd to $RSVM_CWD"
 
+# A kernel built outside Debian (the debug kernel) has everything built
+# in and no /lib/modules of its own: lend it the directory its build made,
+# so that modprobe finds built-in modules there.
+if [ -n "${RSVM_MODDIR:-}" ]; then
+	mount --bind "$RSVM_MODDIR" /lib/modules
+fi
+# With kmemleak, only what the command leaks counts: forget boot's.
+kmemleak=/sys/kernel/debug/kmemleak
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+[ -e $kmemleak ] && echo clear >$kmemleak
+
 # The command's output goes to the second serial port, which the host
 # streams; the kernel console stays on the first.
 bash "$out/cmd" </dev/null >/dev/ttyS1 2>&1
@@ -44,6 +55,14 @@ if grep -q '^ringsteer ' /proc/modules; then
 	else
 		rm -f "$out/unload"
 	fi
+fi
+# kmemleak reports an object only once it is a few seconds old and was
+# unreferenced on two scans.
+if [ -e $kmemleak ]; then
+	echo scan >$kmemleak
+	sleep 6
+	echo scan >$kmemleak
+	cat $kmemleak >"$out/kmemleak"
 fi
 dmesg >"$out/dmesg"
 echo "$rc" >"$out/rc"

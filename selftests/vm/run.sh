@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [-k KVER] [-m MODULE.ko] [-t SECONDS] [-e VAR=VALUE]... -- COMMAND...
+# run.sh [-k KVER | -d DEBUGDIR] [-m MODULE.ko] [-t SECONDS] [-e VAR=VALUE]... -- COMMAND...
 #
-# Boot Debian kernel KVER under QEMU (TCG: KVM hangs on these machines) with
+# Boot Debian kernel KVER (or the debug kernel that build-debug-kernel.sh
+# built in DEBUGDIR) under QEMU (TCG: KVM hangs on these machines) with
 # the host's root mounted read-only over 9p, run COMMAND as root in the
 # current directory, and exit with COMMAND's status. The run fails (exit 1)
 # when the guest kernel log shows a warning, BUG, oops, RCU stall, lockdep
@@ -17,6 +18,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 kver=
+label=
+debugdir=
 module=
 timeout=900
 envs=()
@@ -27,9 +30,10 @@ usage()
 	exit 2
 }
 
-while getopts "k:m:t:e:h" opt; do
+while getopts "k:d:m:t:e:h" opt; do
 	case "$opt" in
 	k) kver=$OPTARG ;;
+	d) debugdir=$OPTARG ;;
 	m) module=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	e) envs+=("$OPTARG") ;;
@@ -40,10 +44,20 @@ shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
 [ $# -gt 0 ] || usage
 
-if [ -z "$kver" ]; then
-	kver=$(ls /lib/modules | grep -E '^6\.(1\.0-[0-9]+|12\..*)-amd64$' | sort -V | tail -n1)
+if [ -n "$debugdir" ]; then
+	kver=$(cat "$debugdir/kernelrelease") || { echo "run.sh: no debug kernel in $debugdir" >&2; exit 2; }
+	kernel=$debugdir/bzImage
+	label=debug-$kver
+	envs+=("RSVM_MODDIR=$debugdir/lib/modules")
+	# KASAN and lockdep make the guest several times slower.
+	timeout=$((timeout * 3))
+else
+	if [ -z "$kver" ]; then
+		kver=$(ls /lib/modules 2>/dev/null | grep -E '^6\.(1\.0-[0-9]+|12\..*)-amd64$' | sort -V | tail -n1)
+	fi
+	[ -n "$kver" ] || { echo "run.sh: no target kernel installed (run 'make deps')" >&2; exit 2; }
+	kernel=/boot/vmlinuz-$kver
 fi
-kernel=/boot/vmlinuz-$kver
 [ -r "$kernel" ] || { echo "run.sh: no kernel $kernel (run 'make deps')" >&2; exit 2; }
 [ -z "$module" ] || module=$(realpath "$module")
 
@@ -57,7 +71,7 @@ mkdir -p "$vmdir/runs"
 run=$(mktemp -d "$vmdir/runs/$kver.XXXXXX")
 {
 	printf 'export RSVM_CWD=%q\n' "$PWD"
-	printf 'export RSVM_KVER=%q\n' "$kver"
+	printf 'export RSVM_KVER=%q\n' "${label:-$kver}"
 	printf 'export RINGSTEER_KO=%q\n' "$module"
 	printf 'export RINGSTEER_SRC=%q\n' "$repo"
 	for e in "${envs[@]}"; do
@@ -68,12 +82,14 @@ printf '%q ' "$@" >"$run/cmd"
 echo >>"$run/cmd"
 : >"$run/output.log"
 
+# no_timer_check: on a loaded host the TCG guest's timer check can fail
+# and panic the boot ("IO-APIC + timer doesn't work").
 # timeout(1) rather than a watchdog subshell: a stray sleep would hold
 # our stdout open and stall whoever reads it through a pipe.
 timeout -k 5 "$timeout" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2048 \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 rsvm.out=$run rsvm.init=$here/guest.sh rsvm.repo=$repo" \
+	-append "console=ttyS0 panic=-1 no_timer_check rsvm.out=$run rsvm.init=$here/guest.sh rsvm.repo=$repo" \
 	-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$repo,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$run,mount_tag=out,security_model=none" \
@@ -92,6 +108,7 @@ log=$run/vm.log
 	echo "### qemu"; cat "$run/qemu.log"
 	echo "### console"; cat "$run/console.log"
 	echo "### dmesg"; cat "$run/dmesg" 2>/dev/null
+	echo "### kmemleak"; cat "$run/kmemleak" 2>/dev/null
 	echo "### command output"; cat "$run/output.log"
 } >"$log"
 
@@ -114,7 +131,7 @@ bad+='|INFO: task .* blocked|possible circular locking|possible recursive lockin
 bad+='|inconsistent lock state|lockdep|sleeping function called from invalid context'
 bad+='|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption'
 bad+='|UBSAN:|KASAN:|unreferenced object|double free|slab.*corrupt'
-if grep -E "$bad" "$run/console.log" "$run/dmesg" >"$run/bad" 2>/dev/null; then
+if grep -E "$bad" "$run/console.log" "$run/dmesg" "$run/kmemleak" >"$run/bad" 2>/dev/null; then
 	sed 's/^/  /' "$run/bad" >&2
 	fail "kernel log shows a problem"
 	exit 1

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The state of one network namespace: its key, its services, its hooks,
+ * and the services deleted with keep-flows whose flows still need NAT.
+ *
+ * Locking: every change and every read of writer fields happens under
+ * rs_net->lock, a mutex (changes allocate rings and walk the conntrack
+ * table). The packet path reads only rs_net->services, under RCU (steer.h).
+ */
+#ifndef _RINGSTEER_NETNS_H
+#define _RINGSTEER_NETNS_H
+
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+#include <net/netns/generic.h>
+
+#include "conntrack.h"
+#include "hook.h"
+#include "steer.h"
+
+struct rs_net {
+	struct mutex lock;		/* see above */
+	u8 key[RINGSTEER_KEY_LEN];	/* writer */
+	struct rs_services services;
+	struct rs_hooks hooks;		/* writer */
+	u32 generation;			/* writer: bumped once by every change */
+	bool dying;			/* writer: pre_exit has run */
+	/*
+	 * Services deleted with keep-flows: their conntrack entries still
+	 * need the NAT hooks and conntrack, until the last one is gone.
+	 */
+	struct list_head retired;	/* writer: struct rs_retired */
+	struct delayed_work retired_work;
+	struct net *net;
+};
+
+extern unsigned int rs_net_id;
+
+static inline struct rs_net *rs_net(const struct net *net)
+{
+	return net_generic(net, rs_net_id);
+}
+
+/* rs_net->lock held. */
+int rs_net_hooks_get(struct rs_net *rn);
+void rs_net_hooks_put(struct rs_net *rn);
+void rs_net_retire(struct rs_net *rn, const struct rs_ct_target *flows);
+void rs_net_unretire(struct rs_net *rn, const struct rs_service *svc);
+bool rs_net_has_retired(struct rs_net *rn);
+
+int __init rs_netns_init(void);
+void rs_netns_uninit(void);
+
+#endif /* _RINGSTEER_NETNS_H */
