@@ -9,12 +9,25 @@
 # make unit          host unit tests (KTAP)
 # make vm-test       VM selftests on KVER (default: newest target kernel)
 # make bench-ring    ring lookup/build benchmark
-# make install       ringctl and man page under $(DESTDIR)$(PREFIX), module via modules_install
+# make install       ringctl, man page, bash completion, systemd unit under
+#                    $(DESTDIR)$(PREFIX), module via modules_install; make uninstall
+# make dkms-install  module source to /usr/src/ringsteer-VERSION, dkms add/build/install
+# make dkms-check    dkms builds the module for both kernels (hermetic, no install)
+# make systemd-check systemd-analyze verify on the installed unit
+# make completion-check / install-check   bash completion / make install, tested
 #
 # KVER picks the target kernel (an entry of /lib/modules), KDIR its build tree.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+SYSCONFDIR ?= /etc
+# Debian's packages put units in /lib/systemd/system; systemd also reads
+# /usr/local/lib/systemd/system, where a PREFIX=/usr/local install goes.
+UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
+PKG_VERSION := $(shell sed -n 's/^\#define RINGCTL_VERSION "\(.*\)"$$/\1/p' userspace/ringctl.h)
 SRC := $(CURDIR)
 # Relative, so "make build/unit/test_ring" names the same target.
 BUILD := build
@@ -70,7 +83,8 @@ KSFT := $(KSRC)/tools/testing/selftests
 KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
 
 .PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring \
-	install clean modules-all selftest-bins
+	install clean modules-all selftest-bins install-files uninstall dkms-source \
+	dkms-install dkms-check systemd-check completion-check install-check
 
 all: module ringctl
 
@@ -182,10 +196,59 @@ $(BUILD)/bench/bench_ring: selftests/bench/bench_ring.c $(TEST_OBJS) $(USER_HDRS
 bench-ring: $(BUILD)/bench/bench_ring
 	$(Q)$<
 
-install: all
-	install -D -m 0755 userspace/ringctl $(DESTDIR)$(PREFIX)/sbin/ringctl
-	test ! -f userspace/ringctl.8 || install -D -m 0644 userspace/ringctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/ringctl.8
+install: all install-files
 	$(MAKE) -C $(KDIR) M=$(SRC) INSTALL_MOD_PATH=$(DESTDIR) modules_install
+
+# Everything but the module, which modules_install or dkms provides. The
+# configuration directory is private: the file holds the SipHash key.
+install-files: ringctl
+	install -D -m 0755 userspace/ringctl $(DESTDIR)$(SBINDIR)/ringctl
+	install -D -m 0644 userspace/ringctl.8 $(DESTDIR)$(MANDIR)/man8/ringctl.8
+	install -D -m 0644 dist/bash-completion/ringctl $(DESTDIR)$(BASHCOMPDIR)/ringctl
+	install -d $(DESTDIR)$(UNITDIR)
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		dist/systemd/ringsteer.service.in >$(DESTDIR)$(UNITDIR)/ringsteer.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/ringsteer.service
+	install -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/ringsteer
+
+# The configuration directory stays if it holds a configuration. Kernels
+# before 6.2 install external modules in extra/, later ones in updates/.
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/ringctl $(DESTDIR)$(MANDIR)/man8/ringctl.8 \
+		$(DESTDIR)$(BASHCOMPDIR)/ringctl $(DESTDIR)$(UNITDIR)/ringsteer.service \
+		$(DESTDIR)/lib/modules/$(KVER)/updates/kmod/ringsteer.ko* \
+		$(DESTDIR)/lib/modules/$(KVER)/extra/kmod/ringsteer.ko*
+	rmdir $(DESTDIR)$(SYSCONFDIR)/ringsteer 2>/dev/null || true
+
+DKMS_SRC = $(DESTDIR)/usr/src/ringsteer-$(PKG_VERSION)
+
+# Only what kbuild needs: dkms builds from a copy of this directory.
+dkms-source:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)
+	cp -p --parents $(KERNEL_SRCS) dkms.conf $(DKMS_SRC)/
+
+# A reinstall of the same version replaces the old one; install builds, for
+# the running kernel unless DKMS_KVERS names others. The dkms check runs this
+# inside a temporary directory through DESTDIR and DKMS (dkms --dkmstree ...).
+DKMS ?= dkms
+DKMS_KVERS ?=
+dkms-install: dkms-source
+	$(DKMS) remove ringsteer/$(PKG_VERSION) --all >/dev/null 2>&1 || true
+	$(DKMS) add ringsteer/$(PKG_VERSION)
+	$(DKMS) install ringsteer/$(PKG_VERSION) $(addprefix -k ,$(DKMS_KVERS))
+
+dkms-check:
+	$(Q)bash selftests/pkg/dkms.sh $(TEST_KVERS)
+
+systemd-check:
+	$(Q)bash selftests/pkg/systemd.sh
+
+completion-check:
+	$(Q)bash selftests/pkg/completion.sh
+
+install-check:
+	$(Q)bash selftests/pkg/install.sh $(KVER)
 
 clean:
 	$(Q)test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(SRC) clean >/dev/null

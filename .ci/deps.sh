@@ -19,6 +19,7 @@ PACKAGES=(
 	libmnl-dev libsodium-dev pkg-config
 	iproute2 nftables ipvsadm conntrack socat python3 python3-yaml
 	linux-source-6.1 sparse
+	bash-completion dkms openssl systemd
 )
 BACKPORTS_LIST=/etc/apt/sources.list.d/ringsteer-backports.sources
 export DEBIAN_FRONTEND=noninteractive

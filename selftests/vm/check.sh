@@ -3,7 +3,8 @@
 #
 # check.sh KVER...: everything `make check` runs, in order: module builds for
 # each kernel (W=1, no warnings), ringctl and test programs, checkpatch,
-# sparse, host unit tests, then the VM selftests on each kernel. Every step
+# sparse, packaging (install, completion, systemd unit, dkms), host unit
+# tests, then the VM selftests on each kernel. Every step
 # and every test case is one KTAP result; the last line is the total.
 
 set -uo pipefail
@@ -78,6 +79,12 @@ step "checkpatch --strict" make style
 for k in "${kvers[@]}"; do
 	step "sparse $k" make sparse KVER="$k"
 done
+
+# Packaging, on the host, nothing installed outside temporary directories.
+step "make install" make install-check KVER="${kvers[-1]}"
+step "bash completion" make completion-check
+step "systemd unit" make systemd-check
+step "dkms build ${kvers[*]}" make dkms-check TEST_KVERS="${kvers[*]}"
 
 for t in selftests/unit/test_*.c; do
 	[ -e "$t" ] || continue

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `systemd-analyze verify` accepts ringsteer.service as `make install`
+# writes it: syntax, known keys and values, dependencies that exist, every
+# Exec binary present and executable, the man page of Documentation= found.
+# systemd need not be running. The install goes to a temporary PREFIX (not
+# DESTDIR), so the paths written into the unit are real ones that verify can
+# check; MANPATH points man at the installed page.
+
+set -euo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/pkg/lib.sh
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+make -s install-files PREFIX="$tmp/usr" SYSCONFDIR="$tmp/etc" >/dev/null
+unit=$tmp/usr/lib/systemd/system/ringsteer.service
+[ -f "$unit" ] || die "make install-files wrote no $unit"
+
+# verify UNIT: systemd-analyze verify exits 0 and says nothing (unknown
+# keys and bad values are only warnings to it).
+verify()
+{
+	local out rc=0
+	out=$(MANPATH=$tmp/usr/share/man systemd-analyze verify "$1" 2>&1) || rc=$?
+	[ $rc -eq 0 ] && [ -z "$out" ] && return 0
+	echo "$out"
+	return 1
+}
+
+verify "$unit" || die "systemd-analyze verify rejects the unit"
+pass "systemd-analyze verify: clean"
+
+# Each kind of mistake verify must catch, on a copy of the unit.
+bad=$tmp/bad/ringsteer.service
+mkdir -p "$tmp/bad"
+while IFS='|' read -r what expr; do
+	sed "$expr" "$unit" >"$bad"
+	! verify "$bad" >/dev/null || die "verify accepts a unit with $what"
+	pass "verify rejects $what"
+done <<EOF2
+a bad Type|s/^Type=oneshot$/Type=oneshott/
+an unknown key|s/^RemainAfterExit=yes$/RemainAfterExits=yes/
+a missing ringctl|s|^ExecStart=$tmp/usr/sbin/|ExecStart=$tmp/nowhere/|
+EOF2
+
+# The choices the README documents.
+grep -qx 'Type=oneshot' "$unit" || die "not a oneshot"
+grep -qx 'RemainAfterExit=yes' "$unit" || die "does not stay active after start"
+grep -qx 'ExecStartPre=/sbin/modprobe ringsteer' "$unit" || die "no modprobe"
+[ "$(sed -n 's/^ExecReload=//p' "$unit")" = "$(sed -n 's/^ExecStart=//p' "$unit")" ] ||
+	die "reload does not re-apply the file as start does"
+! grep -q '^ExecStop' "$unit" || die "stopping must leave the balancer as it is"
+grep -qx 'Before=network-pre.target shutdown.target' "$unit" ||
+	die "not ordered before the network"
+pass "oneshot, modprobe, reload = start, no ExecStop, before network-pre"
