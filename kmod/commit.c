@@ -43,6 +43,7 @@ struct rs_txn {
 	struct rs_ct_target *flush;	/* entries to delete once published */
 	u32 nflush;
 	struct list_head dead;		/* services unlinked by the change */
+	struct list_head retiring;	/* struct rs_retired, for keep-flows */
 	struct sk_buff *event;		/* a delete's announcement */
 };
 
@@ -183,11 +184,21 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 	return add_pending(txn, txn->svc, ring, steer->hash);
 }
 
-static void pend_flush_service(struct rs_txn *txn, struct rs_service *svc)
+/* @svc goes: its points are freed, and its flows deleted or kept. */
+static int pend_service_del(struct rs_txn *txn, struct rs_service *svc)
 {
+	struct rs_retired *r;
+
 	txn->npoints -= old_points(txn, svc);
-	if (!txn->change->keep_flows)
+	if (!txn->change->keep_flows) {
 		rs_ct_target_service(&txn->flush[txn->nflush++], svc);
+		return 0;
+	}
+	r = rs_retired_alloc(svc);
+	if (!r)
+		return -ENOMEM;
+	list_add_tail(&r->node, &txn->retiring);
+	return 0;
 }
 
 static int prepare_service_new(struct rs_txn *txn)
@@ -260,8 +271,7 @@ static int prepare_change(struct rs_txn *txn)
 	case RINGSTEER_CMD_SERVICE_SET:
 		return pend_full(txn, txn->svc, txn->rn->key, &c->conf);
 	case RINGSTEER_CMD_SERVICE_DEL:
-		pend_flush_service(txn, txn->svc);
-		return 0;
+		return pend_service_del(txn, txn->svc);
 	case RINGSTEER_CMD_BACKEND_NEW:
 		return prepare_backend_new(txn);
 	case RINGSTEER_CMD_BACKEND_SET:
@@ -274,8 +284,12 @@ static int prepare_change(struct rs_txn *txn)
 	case RINGSTEER_CMD_KEY_SET:
 		return prepare_key_set(txn);
 	case RINGSTEER_CMD_FLUSH:
-		list_for_each_entry(svc, &txn->rn->services.list, node)
-			pend_flush_service(txn, svc);
+		list_for_each_entry(svc, &txn->rn->services.list, node) {
+			int err = pend_service_del(txn, svc);
+
+			if (err)
+				return err;
+		}
 		return 0;
 	}
 	return -EOPNOTSUPP;
@@ -361,13 +375,14 @@ static void publish(struct rs_net *rn, struct rs_pending *p)
 
 static void unlink_service(struct rs_txn *txn, struct rs_service *svc)
 {
-	struct rs_ct_target kept;
+	struct rs_retired *r;
 
 	rs_service_unlink(&txn->rn->services, svc);
 	list_add_tail(&svc->node, &txn->dead);
-	if (txn->change->keep_flows) {
-		rs_ct_target_service(&kept, svc);
-		rs_net_retire(txn->rn, &kept);
+	r = list_first_entry_or_null(&txn->retiring, struct rs_retired, node);
+	if (r) {
+		list_del(&r->node);
+		rs_net_retire(txn->rn, r);
 	}
 }
 
@@ -450,8 +465,11 @@ static void finish(struct rs_txn *txn)
 
 static void txn_free(struct rs_txn *txn, int err)
 {
+	struct rs_retired *r, *tmp;
 	u32 i;
 
+	list_for_each_entry_safe(r, tmp, &txn->retiring, node)
+		kfree(r);
 	for (i = 0; i < txn->npending; i++) {
 		rs_steer_free(txn->pending[i].steer);
 		kvfree(txn->pending[i].arcs);
@@ -478,6 +496,7 @@ int rs_commit(struct rs_net *rn, const struct rs_change *change,
 		.backend = change->backend,
 		.npoints = rn->services.npoints,
 		.dead = LIST_HEAD_INIT(txn.dead),
+		.retiring = LIST_HEAD_INIT(txn.retiring),
 	};
 	int err;
 

@@ -17,11 +17,6 @@ unsigned int rs_net_id __read_mostly;
 /* How often flows kept after a service delete are looked for. */
 #define RS_RETIRED_POLL		(10 * HZ)
 
-struct rs_retired {
-	struct list_head node;
-	struct rs_ct_target flows;
-};
-
 /*
  * Hooks and conntrack are imposed on a namespace only while it has a
  * service or kept flows: other namespaces pay nothing.
@@ -37,23 +32,17 @@ void rs_net_hooks_put(struct rs_net *rn)
 		rs_hooks_unregister(rn->net, &rn->hooks);
 }
 
-bool rs_net_has_retired(struct rs_net *rn)
+struct rs_retired *rs_retired_alloc(const struct rs_service *svc)
 {
-	return !list_empty(&rn->retired);
+	struct rs_retired *r = kmalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+
+	if (r)
+		rs_ct_target_service(&r->flows, svc);
+	return r;
 }
 
-void rs_net_retire(struct rs_net *rn, const struct rs_ct_target *flows)
+void rs_net_retire(struct rs_net *rn, struct rs_retired *r)
 {
-	struct rs_retired *r;
-
-	/*
-	 * Without memory the kept flows are forgotten: they keep working
-	 * while the namespace has services, and lose NAT with the last.
-	 */
-	r = kmalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
-	if (!r)
-		return;
-	r->flows = *flows;
 	list_add_tail(&r->node, &rn->retired);
 	if (!rn->dying)
 		schedule_delayed_work(&rn->retired_work, RS_RETIRED_POLL);

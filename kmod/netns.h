@@ -41,12 +41,19 @@ static inline struct rs_net *rs_net(const struct net *net)
 	return net_generic(net, rs_net_id);
 }
 
+/* A service deleted with keep-flows, as long as flows it steered last. */
+struct rs_retired {
+	struct list_head node;
+	struct rs_ct_target flows;
+};
+
 /* rs_net->lock held. */
 int rs_net_hooks_get(struct rs_net *rn);
 void rs_net_hooks_put(struct rs_net *rn);
-void rs_net_retire(struct rs_net *rn, const struct rs_ct_target *flows);
+/* Allocated ahead, so that retiring a service cannot fail. */
+struct rs_retired *rs_retired_alloc(const struct rs_service *svc);
+void rs_net_retire(struct rs_net *rn, struct rs_retired *r);
 void rs_net_unretire(struct rs_net *rn, const struct rs_service *svc);
-bool rs_net_has_retired(struct rs_net *rn);
 
 int __init rs_netns_init(void);
 void rs_netns_uninit(void);

@@ -105,7 +105,7 @@ for k in "${kvers[@]}"; do
 		record fail "vm $k (module did not build)"
 		continue
 	fi
-	ktap_step "vm $k" bash selftests/vm/run.sh -k "$k" -m "$ko" -- bash selftests/vm/ktap-run.sh
+	ktap_step "vm $k" bash selftests/vm/run.sh -t 3600 -k "$k" -m "$ko" -- bash selftests/vm/ktap-run.sh
 done
 
 # The whole VM suite again on the 6.1 debug kernel (KASAN, lockdep,
@@ -117,7 +117,7 @@ if dbg=$(bash selftests/vm/build-debug-kernel.sh 2>"$logdir/debug-kernel.log"); 
 	record ok "build debug kernel"
 	step "build module for the debug kernel" \
 		make "build/kernel/debug/kmod/ringsteer.ko" DEBUG_KDIR="$dbg/build"
-	ktap_step "vm debug" bash selftests/vm/run.sh -d "$dbg" \
+	ktap_step "vm debug" bash selftests/vm/run.sh -t 3600 -d "$dbg" \
 		-m build/kernel/debug/kmod/ringsteer.ko -- \
 		bash selftests/vm/ktap-run.sh ${RS_DEBUG_TESTS:-}
 else
