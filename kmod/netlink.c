@@ -296,12 +296,41 @@ static int resolve(struct rs_net *rn, u8 flags, struct genl_info *info)
 	return 0;
 }
 
+/* The flags each command gives a meaning to; any other is an error. */
+static u32 flags_allowed(u8 cmd)
+{
+	switch (cmd) {
+	case RINGSTEER_CMD_SERVICE_DEL:
+	case RINGSTEER_CMD_BACKEND_DEL:
+	case RINGSTEER_CMD_FLUSH:
+		return RINGSTEER_F_KEEP_FLOWS;
+	case RINGSTEER_CMD_BACKEND_GET:
+		return RINGSTEER_F_CONNS;
+	}
+	return 0;
+}
+
+static int check_flags(u8 cmd, struct nlattr **attrs,
+		       struct netlink_ext_ack *extack)
+{
+	struct nlattr *flags = attrs[RINGSTEER_A_FLAGS];
+
+	if (flags && (nla_get_u32(flags) & ~flags_allowed(cmd))) {
+		NL_SET_ERR_MSG_ATTR(extack, flags, "flag not valid for this command");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int rs_nl_pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 			  struct genl_info *info)
 {
 	struct rs_net *rn = info_rn(info);
 	int err;
 
+	err = check_flags(info->genlhdr->cmd, info->attrs, info->extack);
+	if (err)
+		return err;
 	mutex_lock(&rn->lock);
 	err = resolve(rn, ops->internal_flags, info);
 	if (err)
@@ -596,7 +625,8 @@ static int rs_nl_backend_get_dumpit(struct sk_buff *skb,
 	 * works alike on every kernel, whatever holds the parsed copy.
 	 */
 	err = genlmsg_parse(cb->nlh, &rs_genl_family, attrs, RINGSTEER_A_MAX,
-			    backend_cmd_policy, cb->extack);
+			    backend_cmd_policy, cb->extack) ?:
+	      check_flags(RINGSTEER_CMD_BACKEND_GET, attrs, cb->extack);
 	if (err)
 		return err;
 	rn = dump_lock(skb, cb);
