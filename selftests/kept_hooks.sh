@@ -43,11 +43,11 @@ tracked()
 # missing field is a failure noted in bad, the script goes on.
 hooks()
 {
-	local i h
-	for i in $(seq 1 20); do
+	local end=$((SECONDS + 10)) h
+	while :; do
 		h=$(rctl show -j | jq -r 'if has("hooks") then .hooks | tostring else "absent" end')
 		[ "$h" != "$1" ] || return 0
-		[ "$h" != absent ] || break
+		[ "$h" != absent ] && [ $SECONDS -lt $end ] || break
 		sleep 0.5
 	done
 	echo "FAIL: $2: show -j \"hooks\" is $h, expected $1" >&2
@@ -57,9 +57,10 @@ hooks()
 # conntrack_off WHAT: within 10 s, new flows get no conntrack entry.
 conntrack_off()
 {
-	local i
-	for i in $(seq 1 20); do
+	local end=$((SECONDS + 10))
+	while :; do
 		[ "$(tracked)" = yes ] || return 0
+		[ $SECONDS -lt $end ] || break
 		sleep 0.5
 	done
 	die "$1: unrelated flows are still tracked: ringsteer keeps conntrack on"
