@@ -8,7 +8,7 @@
 # there rarely crashes a production kernel: this scenario is meant for the
 # debug kernel (KASAN, selftests/vm/build-debug-kernel.sh), where it shows.
 # On any kernel it checks that traffic was really in the hook at each rmmod.
-# RS_RMMOD_ROUNDS (default 12) sets the number of rounds; use more there.
+# RS_RMMOD_ROUNDS (default 10) sets the number of rounds; use more there.
 #
 #   rp-cli                   rp-lb                           rp-b1
 #  +---------------+       +------------------------------+     +----------+
@@ -24,7 +24,7 @@ P=rp
 . "$(dirname "$0")/lib/topo.sh"
 need_tools nft
 topo_setup 1
-ROUNDS=${RS_RMMOD_ROUNDS:-12}
+ROUNDS=${RS_RMMOD_ROUNDS:-10}
 
 # A NAT peer that matches nothing, in both families and both hooks.
 for fam in ip ip6; do
