@@ -26,16 +26,16 @@ bad=0
 port=31000
 
 # tracked: does a new flow straight to b1 (not the VIP) get a conntrack
-# entry in the load balancer? Prints yes or no.
+# entry in the load balancer? Sets TRACKED to yes or no. Not for $(...):
+# each call needs a source port of its own.
 tracked()
 {
 	port=$((port + 1))
 	cli "$PY" "$LIBDIR/rs_client.py" --udp "$CLI4" 10.2.1.2 "$BPORT" $port >"$W/direct"
 	[ "$(cat "$W/direct")" = "$port b1" ] || die "direct flow to b1: $(cat "$W/direct")"
-	if lb conntrack -L -p udp --orig-src "$CLI4" --sport $port 2>/dev/null | grep -q .; then
-		echo yes
-	else
-		echo no
+	TRACKED=no
+	if lb conntrack -L -p udp 2>/dev/null | grep -q "src=$CLI4 dst=10\.2\.1\.2 sport=$port "; then
+		TRACKED=yes
 	fi
 }
 
@@ -59,20 +59,23 @@ conntrack_off()
 {
 	local end=$((SECONDS + 10))
 	while :; do
-		[ "$(tracked)" = yes ] || return 0
+		tracked
+		[ $TRACKED = yes ] || return 0
 		[ $SECONDS -lt $end ] || break
 		sleep 0.5
 	done
 	die "$1: unrelated flows are still tracked: ringsteer keeps conntrack on"
 }
 
-[ "$(tracked)" = no ] || die "conntrack is on before any service: the test needs a namespace without it"
+tracked
+[ $TRACKED = no ] || die "conntrack is on before any service: the test needs a namespace without it"
 hooks false "no service yet"
 
 # Without keep-flows: hooks come with the first service, go with the last.
 cmd_ok rctl service add "$SVC4" proto udp
 cmd_ok rctl backend add "$SVC4" "$(be4 1)" proto udp
-[ "$(tracked)" = yes ] || die "a service exists, yet flows are not tracked"
+tracked
+[ $TRACKED = yes ] || die "a service exists, yet flows are not tracked"
 hooks true "a service exists"
 traffic -u 30000-30009 >"$W/a"
 no_failures "$W/a" "udp flows to b1"
@@ -87,7 +90,7 @@ cmd_ok rctl backend add "$SVC4" "$(be4 1)" proto udp
 traffic -u 30000-30009 >"$W/b"
 no_failures "$W/b" "udp flows to b1"
 cmd_ok rctl service del "$SVC4" proto udp keep-flows
-n=$(lb conntrack -L -p udp --orig-dst "$VIP4" 2>/dev/null | grep -c "dport=$VPORT" || true)
+n=$(lb conntrack -L -p udp --orig-dst "$VIP4" 2>/dev/null | grep -c "dst=$VIP4 sport=[0-9]* dport=$VPORT " || true)
 [ "$n" -ge 10 ] || die "keep-flows kept $n conntrack entries of the VIP, expected 10"
 traffic -u 30000-30009 >"$W/c"
 expect_same "$W/c" "$W/b" "kept flows after the service's delete"
@@ -96,7 +99,7 @@ pass "keep-flows: $n entries kept, their flows go on"
 
 # ...and go once the entries are gone.
 lb conntrack -F 2>/dev/null
-n=$(lb conntrack -L -p udp --orig-dst "$VIP4" 2>/dev/null | grep -c "dport=$VPORT" || true)
+n=$(lb conntrack -L -p udp --orig-dst "$VIP4" 2>/dev/null | grep -c "dst=$VIP4 sport=[0-9]* dport=$VPORT " || true)
 [ "$n" = 0 ] || die "conntrack -F left $n entries of the VIP"
 hooks false "kept entries flushed, no service left"
 conntrack_off "kept entries flushed, no service left"
