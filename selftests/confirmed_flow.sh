@@ -40,7 +40,7 @@ cli "$PY" "$LIBDIR/udp_send.py" --sport 40000 --rate 20 --seconds 40 "$VIP4" "$V
 SERVERS+=($!)
 for i in $(seq 1 100); do [ "$(vip_count)" -ge 10 ] && break; sleep 0.1; done
 [ "$(vip_count)" -ge 10 ] || die "the one-way flow did not reach the VIP before the service existed"
-lb conntrack -L -p udp --sport 40000 2>/dev/null | grep -q "dst=$VIP4 .*dport=$VPORT" ||
+lb conntrack -L -p udp 2>/dev/null | grep -q "dst=$VIP4 sport=40000 dport=$VPORT " ||
 	die "no conntrack entry for the one-way flow"
 pass "before the service: the flow reaches the VIP ($(vip_count) packets), conntrack has its entry"
 

@@ -24,7 +24,7 @@ cmd_ok rctl service add "$SVC4"
 cmd_ok rctl backend add "$SVC4" "$(be4 1)"
 cmd_ok rctl backend add "$SVC4" "$(be4 2)"
 
-vip_entries() { lb conntrack -L -p tcp --orig-dst "$VIP4" 2>/dev/null | grep -c "dport=$VPORT" || true; }
+vip_entries() { lb conntrack -L -p tcp --orig-dst "$VIP4" 2>/dev/null | grep -c "dst=$VIP4 sport=[0-9]* dport=$VPORT " || true; }
 
 # The client's failure summary (reset, eof or timeout) goes to hold.err.
 exec 3>&2 2>"$W/hold.err"
