@@ -28,6 +28,9 @@ topo_setup 3
 cli "$PY" "$LIBDIR/rs_server.py" cli "$BPORT" "$W/cli.ready" &
 SERVERS+=($!)
 for i in $(seq 1 100); do [ -e "$W/cli.ready" ] && break; sleep 0.1; done
+# The client cannot answer the container's subnet: only masquerading (to
+# the LB's 10.1.0.1) gets the container's connections an answer.
+cli ip route add unreachable 10.2.3.0/24
 
 ipt() { lb iptables "$@"; }
 ipt -t nat -N DOCKER
@@ -64,6 +67,7 @@ cmd_ok rctl backend add "$SVC4" "$(be4 1)"
 cmd_ok rctl backend add "$SVC4" "$(be4 2)"
 
 FLOWS=30000-30031
+CPORT=33000
 # check WHAT: VIP flows reach b1/b2 as lookup says, both published ports
 # reach the container, the container's own connection out is masqueraded.
 check()
@@ -75,10 +79,9 @@ check()
 		traffic -p $port "$FLOWS" >"$W/pub"
 		[ "$(counts "$W/pub")" = "b3 32" ] || die "$1: published port $port: $(counts "$W/pub" | tr '\n' ' ')"
 	done
-	bk 3 "$PY" "$LIBDIR/rs_client.py" 10.2.3.2 10.1.0.2 "$BPORT" 33000-33003 >"$W/out"
-	[ "$(counts "$W/out")" = "cli 4" ] || die "$1: container to the client: $(cat "$W/out" | tr '\n' ' ')"
-	lb conntrack -L -p tcp --orig-src 10.2.3.2 2>/dev/null | grep -q 'src=10.1.0.2 dst=10.1.0.1 ' ||
-		die "$1: the container's connection was not masqueraded"
+	CPORT=$((CPORT + 10))
+	bk 3 "$PY" "$LIBDIR/rs_client.py" 10.2.3.2 10.1.0.2 "$BPORT" $CPORT-$((CPORT + 3)) >"$W/out"
+	[ "$(counts "$W/out")" = "cli 4" ] || die "$1: container to the client (masqueraded): $(cat "$W/out" | tr '\n' ' ')"
 	pass "$1: VIP -> $(counts "$W/vip" | tr '\n' ' ')| :8081, :8082 -> container | container out masqueraded"
 }
 check "at rest"
@@ -128,8 +131,8 @@ for port in 8081 8082; do
 	traffic -p $port "$FLOWS" >"$W/pub"
 	[ "$(counts "$W/pub")" = "b3 32" ] || die "after rmmod, published port $port: $(counts "$W/pub" | tr '\n' ' ')"
 done
-bk 3 "$PY" "$LIBDIR/rs_client.py" 10.2.3.2 10.1.0.2 "$BPORT" 33010-33013 >"$W/out"
-[ "$(counts "$W/out")" = "cli 4" ] || die "after rmmod, container to the client: $(cat "$W/out" | tr '\n' ' ')"
+bk 3 "$PY" "$LIBDIR/rs_client.py" 10.2.3.2 10.1.0.2 "$BPORT" 33100-33103 >"$W/out"
+[ "$(counts "$W/out")" = "cli 4" ] || die "after rmmod, container to the client (masqueraded): $(cat "$W/out" | tr '\n' ' ')"
 traffic -t 2 "$FLOWS" >"$W/vip" 2>/dev/null
 ! grep -q ' b[12]$' "$W/vip" || die "after rmmod, VIP flows still reach backends"
 pass "after rmmod: published ports and masquerade work, the VIP is steered no more"
