@@ -17,7 +17,8 @@ PACKAGES=(
 	linux-image-amd64 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	libmnl-dev libsodium-dev pkg-config
-	iproute2 nftables ipvsadm conntrack socat python3 python3-yaml
+	iproute2 nftables iptables ipvsadm conntrack socat python3 python3-yaml
+	jq strace
 	linux-source-6.1 sparse
 	bash-completion dkms openssl systemd
 )

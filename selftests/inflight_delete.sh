@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A backend deleted while the first packet of a flow to it is in flight:
+# DNAT to the backend is set up (PREROUTING, NAT priority -100), but the
+# conntrack entry is not confirmed yet (that happens when the packet
+# leaves POSTROUTING). The delete's conntrack flush walks only confirmed
+# entries, so this one escaped it: once the packet went on, its entry was
+# confirmed with DNAT to the deleted backend and the flow stuck to it.
+#
+# The window is held open with NFQUEUE: an nft rule in FORWARD (after the
+# DNAT, before confirmation) queues the flow's first datagram to
+# nfq_hold.py, b1 is deleted, then the datagram is released.
+#
+#   if-cli                 if-lb                             if-b1, if-b2
+#  +-------------+       +---------------------------------+     +-----------+
+#  | 10.1.0.2    +-------+ 10.0.0.100:80 udp -> b1 b2      +-----+ 10.2.N.2  |
+#  | one UDP     |       | forward: that flow -> queue 0   | x2  | :8080     |
+#  | socket to   |       | nfq_hold.py holds its 1st packet|     | says "bN" |
+#  | the VIP     |       | ringctl backend del b1 meanwhile|     |           |
+#  +-------------+       +---------------------------------+     +-----------+
+
+set -e
+P=if
+. "$(dirname "$0")/lib/topo.sh"
+need_tools nft conntrack
+topo_setup 2
+modprobe nfnetlink_queue 2>/dev/null || true
+
+cmd_ok rctl service add "$SVC4" proto udp
+cmd_ok rctl backend add "$SVC4" "$(be4 1)" proto udp
+cmd_ok rctl backend add "$SVC4" "$(be4 2)" proto udp
+SPORT=$(lookup -u 40000-40031 | awk '$2 == "b1" { print $1; exit }')
+[ -n "$SPORT" ] || die "no source port in 40000-40031 maps to b1"
+
+# ask.py: one UDP socket; on each stdin line sends a request and prints
+# the answer ("-" after 8 s without one: a held datagram may take long).
+cat >"$W/ask.py" <<EOF2
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("$CLI4", $SPORT))
+s.connect(("$VIP4", $VPORT))
+s.settimeout(8)
+for line in sys.stdin:
+    s.send(b"?\n")
+    try:
+        print(s.recv(100).decode().strip(), flush=True)
+    except OSError:
+        print("-", flush=True)
+EOF2
+
+lb nft -f - <<-EOF2
+table inet hold {
+	chain held {
+		type filter hook forward priority filter;
+		ip daddr 10.2.1.2 udp sport $SPORT queue num 0
+	}
+}
+EOF2
+coproc NFQ { lb "$PY" "$LIBDIR/nfq_hold.py" 0; }
+read -r -t 30 line <&"${NFQ[0]}" && [ "$line" = bound ] || die "nfq_hold.py did not bind: $line"
+
+# ask.py reads its commands from a fifo and answers into a file (bash
+# keeps one coprocess at a time, nfq_hold.py has it).
+mkfifo "$W/ask.in"
+cli "$PY" "$W/ask.py" <"$W/ask.in" >"$W/ask.out" &
+SERVERS+=($!)
+exec {ASKW}>"$W/ask.in"
+# answer N: the Nth answer of ask.py, waiting up to 30 s.
+answer()
+{
+	local i
+	for i in $(seq 1 300); do
+		[ "$(wc -l <"$W/ask.out")" -lt "$1" ] || { sed -n "$1p" "$W/ask.out"; return 0; }
+		sleep 0.1
+	done
+	die "no answer $1 from ask.py"
+}
+echo go >&$ASKW
+read -r -t 30 line <&"${NFQ[0]}" || die "the first datagram was not queued"
+case $line in held*) ;; *) die "nfq_hold.py: $line" ;; esac
+pass "sport $SPORT: first datagram DNATed to b1 and held before confirmation"
+
+cmd_ok rctl backend del "$SVC4" "$(be4 1)" proto udp
+echo release >&"${NFQ[1]}"
+read -r -t 30 line <&"${NFQ[0]}" || die "nfq_hold.py did not release"
+first=$(answer 1)
+lb nft delete table inet hold
+echo go >&$ASKW
+second=$(answer 2)
+echo "after deleting b1 under the held datagram: first answer '$first', next '$second'"
+lb conntrack -L -p udp --sport "$SPORT" 2>/dev/null || true
+echo quit >&"${NFQ[1]}"
+exec {ASKW}>&-
+
+n=$(lb conntrack -L -p udp 2>/dev/null | grep -c "sport=$SPORT .* src=10\.2\.1\.2 " || true)
+[ "$n" = 0 ] || die "a conntrack entry DNATed to the deleted b1 outlived its flush"
+[ "$second" = b2 ] || die "after b1's delete, the flow's next datagram reached '$second', expected b2"
+pass "the in-flight flow did not stick to the deleted b1 (first answer '$first', then b2)"
