@@ -47,9 +47,15 @@ static inline u64 rs_siphash(const void *data, size_t len,
  * built on behalf of the namespace that asked, up to 12 MiB each: charge
  * them to its memory cgroup.
  */
+/*
+ * Rings are built on behalf of whoever configures them, maybe from an
+ * unprivileged user namespace: charge their memory cgroup, and let a
+ * charge over its limit fail the request with ENOMEM rather than wake the
+ * cgroup's OOM killer.
+ */
 static inline void *rs_alloc(size_t size)
 {
-	return kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	return kvmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
 }
 
 static inline void rs_free(void *p)
