@@ -398,8 +398,14 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 			q->policy |= FZ_EINVAL;
 			return;
 		}
-		if (nest == 0)
-			q->top |= B(type);
+		/* A repeated nest replaces the earlier one as a whole. */
+		if (type == RINGSTEER_A_SERVICE && (B(type) & listed))
+			memset(&q->svc, 0, sizeof(q->svc));
+		if (type == RINGSTEER_A_BACKEND && (B(type) & listed))
+			memset(&q->be, 0, sizeof(q->be));
+		if (type == RINGSTEER_A_FLOW && (B(type) & listed))
+			q->flow_addr = q->flow_port = false;
+		q->top |= B(type);
 		sub = type == RINGSTEER_A_SERVICE ? spec->svc :
 		      type == RINGSTEER_A_BACKEND ? spec->be :
 		      B(RINGSTEER_FLOW_A_ADDR) | B(RINGSTEER_FLOW_A_PORT);
@@ -832,6 +838,10 @@ static const char *fz_check_error(const struct nlmsghdr *h, const uint8_t *req,
 		if (memcmp(&e->msg, req, e->msg.nlmsg_len))
 			return "NLMSG_ERROR echoes another request";
 	}
+	/* nlmsg_put() reserved the echo rounded up: the TLVs follow that. */
+	echo = fz_align(echo);
+	if (h->nlmsg_len < NLMSG_HDRLEN + echo)
+		return "NLMSG_ERROR shorter than its padded echo";
 	return fz_check_tlvs(h, echo, e->error ? q : NULL, msg);
 }
 

@@ -70,8 +70,13 @@ static bool unicast(uint16_t family, const uint8_t *a)
 {
 	static const uint8_t zero[16];
 
+	/*
+	 * "Unicast" as the kernel reads it: 0.0.0.0 but not the rest of
+	 * 0.0.0.0/8 (ipv4_is_zeronet() since Linux 5.3), multicast and the
+	 * limited broadcast are refused; the uapi does not say more.
+	 */
 	if (family == AF_INET)
-		return a[0] && (a[0] & 0xf0) != 0xe0 &&
+		return memcmp(a, zero, 4) && (a[0] & 0xf0) != 0xe0 &&
 		       memcmp(a, "\xff\xff\xff\xff", 4);
 	return memcmp(a, zero, 16) && a[0] != 0xff;
 }
@@ -892,7 +897,7 @@ static void g_ep(struct gen *g, const struct target *t, bool service)
 	}
 	if (fz_chance(r, 10)) {
 		static const uint8_t bad4[][4] = { { 0 }, { 224, 0, 0, 1 },
-			{ 255, 255, 255, 255 }, { 0, 1, 2, 3 } };
+			{ 255, 255, 255, 255 }, { 239, 255, 255, 250 } };
 
 		memset(addr, 0, sizeof(addr));
 		if (alen == 4)
