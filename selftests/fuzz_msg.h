@@ -49,6 +49,9 @@ enum {
 	FZ_EOPNOTSUPP = 1U << 8,
 };
 
+/* Netlink's attribute validation answers EINVAL or ERANGE by case. */
+#define FZ_POLICY (FZ_EINVAL | FZ_ERANGE)
+
 static const int fz_errnos[] = {
 	EINVAL, ERANGE, EAFNOSUPPORT, EPROTONOSUPPORT, ENOENT, EEXIST, E2BIG,
 	EPERM, EOPNOTSUPP,
@@ -388,14 +391,14 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 		q->offs[q->noffs++] = (const uint8_t *)a - base;
 	if (k == K_NONE || !(B(type) & (listed | tolerated)) ||
 	    nested_flag != (k == K_NEST)) {
-		q->policy |= FZ_EINVAL;
+		q->policy |= FZ_POLICY;
 		return;
 	}
 	if (!(B(type) & listed))
 		q->maybe = true;
 	if (k == K_NEST) {
 		if (n > 0 && n < NLA_HDRLEN) {
-			q->policy |= FZ_EINVAL;
+			q->policy |= FZ_POLICY;
 			return;
 		}
 		/* A repeated nest replaces the earlier one as a whole. */
@@ -420,7 +423,7 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 		return;
 	}
 	if (k == K_ADDR ? n < 4 || n > 16 : n != fz_kind_len[k]) {
-		q->policy |= k == K_ADDR || k == K_KEY ? FZ_ERANGE | FZ_EINVAL : FZ_EINVAL;
+		q->policy |= FZ_POLICY;
 		return;
 	}
 	if (k == K_U32) {
@@ -428,7 +431,7 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 
 		memcpy(&v, d, 4);
 		if (!fz_u32_ok(nest, type, v)) {
-			q->policy |= nest == 0 ? FZ_EINVAL : FZ_ERANGE | FZ_EINVAL;
+			q->policy |= FZ_POLICY;
 			return;
 		}
 	}
@@ -460,7 +463,7 @@ static void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
 	}
 	/* Leftover bytes after the attributes. */
 	if (len)
-		q->policy |= FZ_EINVAL;
+		q->policy |= FZ_POLICY;
 }
 
 /*

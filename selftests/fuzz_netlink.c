@@ -383,7 +383,8 @@ struct sock {
 
 struct stats {
 	uint64_t msgs, acked, refused, maybe_refused, dumps, episodes, intr,
-		 raw_mutated, attr_mutated, no_msg, abandoned;
+		 raw_mutated, attr_mutated, no_msg, abandoned, multipart,
+		 max_services, max_backends;
 	uint64_t by_errno[9];
 };
 
@@ -444,6 +445,27 @@ static void sock_open(struct fuzz *f, struct sock *s, bool capped)
 	/* A missing answer is a failure, not a hang. */
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	f->family = s->nl.family_id;
+}
+
+/*
+ * The dump socket never reads more than 4096 bytes at once, not even to
+ * resolve the family: the kernel sizes dump parts by the largest read a
+ * socket has made, and small parts make dumps span several.
+ */
+static void dump_sock_open(struct fuzz *f, struct sock *s)
+{
+	struct timeval tv = { .tv_sec = 30 };
+	int one = 1, fd;
+
+	memset(s, 0, sizeof(*s));
+	s->nl.sock = mnl_socket_open(NETLINK_GENERIC);
+	if (!s->nl.sock || mnl_socket_bind(s->nl.sock, 0, MNL_SOCKET_AUTOPID) < 0)
+		fail(f, "dump socket: %s", strerror(errno));
+	fd = mnl_socket_get_fd(s->nl.sock);
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	s->nl.portid = mnl_socket_get_portid(s->nl.sock);
+	s->nl.family_id = f->family;
 }
 
 /* ---- Answers ------------------------------------------------------------ */
@@ -545,6 +567,15 @@ static bool recv_part(struct fuzz *f, struct sock *s, const struct fz_req *q,
 
 /* ---- Checking answers against the model --------------------------------- */
 
+static void print_ep(const char *what, uint16_t family, const uint8_t *addr,
+		     uint16_t port, uint8_t proto)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	inet_ntop(family, addr, buf, sizeof(buf));
+	fprintf(stderr, "  %s: %s port %u proto %u\n", what, buf, port, proto);
+}
+
 static bool same_svc(const struct m_svc *s, const struct fz_ep *e)
 {
 	return s->family == e->family && s->port == e->port &&
@@ -560,8 +591,14 @@ static void check_service(struct fuzz *f, const struct model *m,
 	for (i = 0; i < m->ns && !s; i++)
 		if (same_svc(&m->s[i], &r->svc))
 			s = &m->s[i];
-	if (!s)
+	if (!s) {
+		for (i = 0; i < m->ns; i++)
+			print_ep("model has", m->s[i].family, m->s[i].addr, m->s[i].port,
+				 m->s[i].proto);
+		print_ep("kernel reports", r->svc.family, r->svc.addr, r->svc.port,
+			 r->svc.proto);
 		fail(f, "kernel reports a service the model does not have");
+	}
 	if (r->svc.vnodes != s->vnodes || r->svc.hash != s->hash ||
 	    r->backends != s->nb || r->active != m_active(s) ||
 	    r->points != m_points(s, s->vnodes))
@@ -576,8 +613,13 @@ static const struct m_be *check_backend(struct fuzz *f, const struct m_svc *s,
 {
 	uint32_t i;
 
-	if (!same_svc(s, &r->svc) || r->be.family != s->family)
+	if (!same_svc(s, &r->svc) || r->be.family != s->family) {
+		print_ep("model service", s->family, s->addr, s->port, s->proto);
+		print_ep("kernel service", r->svc.family, r->svc.addr, r->svc.port,
+			 r->svc.proto);
+		print_ep("kernel backend", r->be.family, r->be.addr, r->be.port, 0);
 		fail(f, "backend reply names another service");
+	}
 	for (i = 0; i < s->nb; i++) {
 		const struct m_be *b = &s->b[i];
 
@@ -743,6 +785,8 @@ static void exchange(struct fuzz *f, struct sock *s)
 		;
 	if (q.dump)
 		f->st.dumps++;
+	if (q.dump && a.parts > 1)
+		f->st.multipart++;
 	if (f->verbose)
 		fprintf(stderr, "%llu: cmd %u dump %d -> %d (expect 0x%x)\n",
 			(unsigned long long)f->index, q.cmd, q.dump, a.err, expect);
@@ -771,6 +815,7 @@ struct gen {
 	struct fuzz *f;
 	struct fz_rng *r;
 	bool mut;	/* this request gets bad attributes */
+	unsigned int known_be;	/* permille: target a backend the model has */
 	bool mutated;
 };
 
@@ -835,13 +880,13 @@ static void pool_addr(struct target *t, uint16_t family, uint8_t net, uint32_t i
 }
 
 /* A service: mostly one the model has, else one of the small pool. */
-static struct m_svc *pick_svc(struct gen *g, struct target *t)
+static struct m_svc *pick_svc(struct gen *g, struct target *t, unsigned int known)
 {
 	static const uint16_t ports[] = { 80, 65535 };
 	struct model *m = &g->f->m;
 	struct m_svc *s;
 
-	if (m->ns && fz_chance(g->r, 700)) {
+	if (m->ns && fz_chance(g->r, known)) {
 		s = &m->s[fz_below(g->r, m->ns)];
 		t->family = s->family;
 		memcpy(t->addr, s->addr, 16);
@@ -856,12 +901,12 @@ static struct m_svc *pick_svc(struct gen *g, struct target *t)
 }
 
 static struct m_be *pick_be(struct gen *g, const struct target *svc,
-			    struct m_svc *s, struct target *t)
+			    struct m_svc *s, struct target *t, unsigned int known)
 {
 	static const uint16_t ports[] = { 8080, 1, 65535 };
 	struct m_be *b;
 
-	if (s && s->nb && fz_chance(g->r, 600)) {
+	if (s && s->nb && fz_chance(g->r, known)) {
 		b = &s->b[fz_below(g->r, s->nb)];
 		t->family = s->family;
 		memcpy(t->addr, b->addr, 16);
@@ -924,7 +969,7 @@ static void g_ep(struct gen *g, const struct target *t, bool service)
 static uint32_t g_value(struct gen *g, bool vnodes, const struct m_svc *s,
 			const struct m_be *b)
 {
-	static const uint32_t vb[] = { 0, 1, 4096, 4097, UINT32_MAX };
+	static const uint32_t vb[] = { 0, 1, 1024, 4096, 4097, UINT32_MAX };
 	static const uint32_t wb[] = { 0, 1, 1000, 1001, UINT32_MAX };
 	uint32_t v = fz_chance(g->r, 30) ? (vnodes ? PICK(g->r, vb) : PICK(g->r, wb)) :
 		     vnodes ? 1 + fz_below(g->r, fz_chance(g->r, 200) ? 512 : 32) :
@@ -936,7 +981,8 @@ static uint32_t g_value(struct gen *g, bool vnodes, const struct m_svc *s,
 	pts = vnodes ? m_points(s, v) :
 	      m_points(s, s->vnodes) - (b && !b->state ? b->weight * s->vnodes : 0) +
 	      (uint64_t)v * s->vnodes;
-	return pts > POINT_BUDGET ? 1 : v;
+	/* Over the limit is fine: the kernel refuses before hashing. */
+	return pts > POINT_BUDGET && pts <= RINGSTEER_MAX_POINTS ? 1 : v;
 }
 
 static void g_flags_attr(struct gen *g, unsigned int permille)
@@ -990,7 +1036,7 @@ static void g_backend(struct gen *g, const struct target *svc, struct m_svc *s,
 		      bool conf, unsigned int conf_permille)
 {
 	struct target t;
-	struct m_be *b = pick_be(g, svc, s, &t);
+	struct m_be *b = pick_be(g, svc, s, &t, g->known_be);
 	uint32_t nest = fz_nest_start(&g->f->req, RINGSTEER_A_BACKEND | NLA_F_NESTED);
 
 	g_ep(g, &t, false);
@@ -1054,9 +1100,10 @@ static void g_request(struct gen *g, uint8_t cmd, uint16_t flags)
 	struct fuzz *f = g->f;
 	bool dump = (flags & NLM_F_DUMP) == NLM_F_DUMP;
 	struct target t;
-	struct m_svc *s = pick_svc(g, &t);
+	struct m_svc *s = pick_svc(g, &t, cmd == RINGSTEER_CMD_SERVICE_NEW ? 150 : 800);
 	uint8_t version = fz_chance(g->r, 10) ? fz_next(g->r) : RINGSTEER_GENL_VERSION;
 
+	g->known_be = cmd == RINGSTEER_CMD_BACKEND_NEW ? 200 : 750;
 	fz_begin(&f->req, f->family, flags, 0, cmd, version);
 	switch (cmd) {
 	case RINGSTEER_CMD_SERVICE_NEW:
@@ -1145,22 +1192,23 @@ static void g_raw(struct gen *g)
 	fz_end(b);
 }
 
-/* Command weights (per mille) while the configuration grows / shrinks. */
+/* Command weights (per 10000) while the configuration grows / shrinks. */
 static const uint16_t cmd_weights[][2] = {
-	[RINGSTEER_CMD_UNSPEC] = { 5, 5 },
-	[RINGSTEER_CMD_SERVICE_NEW] = { 90, 30 },
-	[RINGSTEER_CMD_SERVICE_SET] = { 60, 60 },
-	[RINGSTEER_CMD_SERVICE_DEL] = { 15, 60 },
-	[RINGSTEER_CMD_SERVICE_GET] = { 70, 70 },
-	[RINGSTEER_CMD_BACKEND_NEW] = { 260, 120 },
-	[RINGSTEER_CMD_BACKEND_SET] = { 160, 160 },
-	[RINGSTEER_CMD_BACKEND_DEL] = { 40, 160 },
-	[RINGSTEER_CMD_BACKEND_GET] = { 90, 90 },
-	[RINGSTEER_CMD_LOOKUP] = { 90, 90 },
-	[RINGSTEER_CMD_KEY_SET] = { 8, 8 },
-	[RINGSTEER_CMD_KEY_GET] = { 20, 20 },
-	[RINGSTEER_CMD_FLUSH] = { 1, 3 },
-	[__RINGSTEER_CMD_LAST] = { 5, 5 },	/* unknown commands */
+	[RINGSTEER_CMD_UNSPEC] = { 50, 50 },
+	[RINGSTEER_CMD_SERVICE_NEW] = { 900, 300 },
+	[RINGSTEER_CMD_SERVICE_SET] = { 600, 600 },
+	[RINGSTEER_CMD_SERVICE_DEL] = { 20, 250 },
+	[RINGSTEER_CMD_SERVICE_GET] = { 700, 700 },
+	[RINGSTEER_CMD_BACKEND_NEW] = { 2600, 1200 },
+	[RINGSTEER_CMD_BACKEND_SET] = { 1600, 1600 },
+	[RINGSTEER_CMD_BACKEND_DEL] = { 300, 1600 },
+	[RINGSTEER_CMD_BACKEND_GET] = { 900, 900 },
+	[RINGSTEER_CMD_LOOKUP] = { 900, 900 },
+	[RINGSTEER_CMD_KEY_SET] = { 80, 80 },
+	[RINGSTEER_CMD_KEY_GET] = { 200, 200 },
+	/* Rare: a flush empties what took thousands of requests to build. */
+	[RINGSTEER_CMD_FLUSH] = { 1, 1 },
+	[__RINGSTEER_CMD_LAST] = { 50, 50 },	/* unknown commands */
 };
 
 static uint8_t g_cmd(struct gen *g)
@@ -1223,21 +1271,86 @@ static void request_dump(struct fuzz *f, uint8_t cmd, const struct m_svc *s)
 
 /*
  * A dump read part by part on the dump socket while other sockets change
- * the configuration. The kernel fills part k+1 while part k is read, so
- * part k+1 shows the state at that read; snapshots of the model at those
- * moments say what each part must hold. A part built after a change must
- * carry NLM_F_DUMP_INTR; with no change at all, none may.
+ * the configuration. The kernel builds part j+1 while part j is read, so
+ * part j+1 shows the state snap[j] of that moment (part 1: at the send).
+ * A part with data built after a change must carry NLM_F_DUMP_INTR (the
+ * first such part at the latest); with no change at all, none may.
  */
+#define EP_PARTS 64
+
+struct dump_parts {
+	struct model snap[EP_PARTS];
+	uint64_t content[EP_PARTS], changes[EP_PARTS];
+	uint32_t data[EP_PARTS];	/* data messages per part */
+	struct fz_reply *r;
+	uint32_t *part_of;
+	uint32_t n, cap, nparts;
+};
+
+static void ep_keep(struct fuzz *f, struct dump_parts *d, uint32_t part)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nrep; i++) {
+		if (d->n == d->cap) {
+			d->cap = d->cap ? 2 * d->cap : 64;
+			d->r = realloc(d->r, d->cap * sizeof(*d->r));
+			d->part_of = realloc(d->part_of, d->cap * sizeof(*d->part_of));
+			if (!d->r || !d->part_of)
+				abort();
+		}
+		d->part_of[d->n] = part;
+		d->r[d->n++] = f->rep[i];
+	}
+	if (part < EP_PARTS)
+		d->data[part] = f->nrep;
+	f->nrep = 0;
+}
+
+static void ep_check(struct fuzz *f, struct dump_parts *d, uint8_t cmd,
+		     const struct fz_req *q, const struct answer *a)
+{
+	uint32_t i, k, last = d->nparts < EP_PARTS ? d->nparts - 1 : EP_PARTS - 1;
+	const struct m_svc *s;
+
+	if (a->intr_part)
+		f->st.intr++;
+	if (a->parts > 1)
+		f->st.multipart++;
+	for (i = 0; i < d->n; i++) {
+		k = d->part_of[i] < EP_PARTS ? d->part_of[i] : EP_PARTS - 1;
+		if (cmd == RINGSTEER_CMD_SERVICE_GET)
+			check_service(f, &d->snap[k], &d->r[i]);
+		else if ((s = m_find_svc(&d->snap[k], &q->svc)))
+			check_backend(f, s, &d->r[i]);
+	}
+	/* Part k+1 was built in snap[k]; INTR by then if content moved. */
+	for (k = 1; k <= last; k++) {
+		if (d->content[k] == d->content[0])
+			continue;
+		for (i = k; i <= last && !d->data[i]; i++)
+			;
+		if (i <= last && (!a->intr_part || a->intr_part > i + 1))
+			fail(f, "dump part %u built after a change without NLM_F_DUMP_INTR", i + 1);
+		break;
+	}
+	if (a->intr_part && a->intr_part <= EP_PARTS &&
+	    d->changes[a->intr_part - 1] == d->changes[0])
+		fail(f, "NLM_F_DUMP_INTR in part %u though nothing changed", a->intr_part);
+	if (!a->intr_part && d->content[last] == d->content[0])
+		check_dump_all(f, &d->snap[0], cmd, cmd == RINGSTEER_CMD_SERVICE_GET ?
+			       NULL : m_find_svc(&d->snap[0], &q->svc), d->r, d->n);
+}
+
 static void episode(struct fuzz *f)
 {
-	struct model *snap = calloc(64, sizeof(*snap));
-	uint64_t content[64], changes[64];
+	struct dump_parts *d = calloc(1, sizeof(*d));
+	uint8_t cmd = RINGSTEER_CMD_SERVICE_GET;
+	bool abandon = fz_chance(&f->rng, 100), done;
 	const struct m_svc *s = NULL;
 	struct answer a = { 0 };
-	uint32_t i, first = 0, nparts = 1, k, part_of[4096];
-	uint8_t cmd = RINGSTEER_CMD_SERVICE_GET;
-	bool abandon = fz_chance(&f->rng, 100);
 	struct fz_req q;
+	uint32_t i, k;
 
 	for (i = 0; i < f->m.ns; i++)
 		if (!s || f->m.s[i].nb > s->nb)
@@ -1249,69 +1362,63 @@ static void episode(struct fuzz *f)
 	request_dump(f, cmd, s);
 	f->st.episodes++;
 	send_req(f, &f->dump, &q);
-	m_copy(&snap[0], &f->m);
-	content[0] = f->m.content;
-	changes[0] = f->m.changes;
+	m_copy(&d->snap[0], &f->m);
+	d->content[0] = f->m.content;
+	d->changes[0] = f->m.changes;
 	for (;;) {
-		uint32_t before = f->nrep;
-
-		/* Reading this part makes the kernel build the next one. */
-		if (nparts < 64) {
-			m_copy(&snap[nparts], &f->m);
-			content[nparts] = f->m.content;
-			changes[nparts] = f->m.changes;
-		}
-		if (recv_part(f, &f->dump, &q, &a))
-			break;
-		for (i = before; i < f->nrep && i < 4096; i++)
-			part_of[i] = nparts - 1;
-		nparts++;
-		if (abandon)
-			break;
-		for (k = fz_below(&f->rng, 4); k; k--) {
+		/* Changes from other sockets, before the next part is built. */
+		for (k = fz_below(&f->rng, 4); k && !abandon; k--) {
 			struct fz_buf saved = f->req;
 
 			g_random(f);
 			exchange(f, &f->socks[fz_below(&f->rng, NSOCKS)]);
 			f->req = saved;
 		}
+		k = ++d->nparts;
+		/* Reading part k makes the kernel build part k+1, now. */
+		if (k < EP_PARTS) {
+			m_copy(&d->snap[k], &f->m);
+			d->content[k] = f->m.content;
+			d->changes[k] = f->m.changes;
+		}
+		/* Replies to the requests in between are not the dump's. */
+		f->nrep = 0;
+		done = recv_part(f, &f->dump, &q, &a);
+		ep_keep(f, d, k - 1);
+		if (done || abandon)
+			break;
 	}
-	(void)first;
-	if (abandon && !a.done) {
+	if (!a.done) {
 		f->st.abandoned++;
 		rs_nl_close(&f->dump.nl);
-		sock_open(f, &f->dump, true);
+		dump_sock_open(f, &f->dump);
 	} else if (a.err) {
 		fail(f, "interleaved dump failed: %s", strerror(a.err));
 	} else {
-		if (a.intr_part)
-			f->st.intr++;
-		/* Each part against the state it was built in. */
-		for (i = 0; i < f->nrep && i < 4096; i++) {
-			k = part_of[i] < 64 ? part_of[i] : 63;
-			if (cmd == RINGSTEER_CMD_SERVICE_GET)
-				check_service(f, &snap[k], &f->rep[i]);
-			else if ((s = m_find_svc(&snap[k], &q.svc)))
-				check_backend(f, s, &f->rep[i]);
-		}
-		for (k = 1; k < nparts && k < 64; k++) {
-			if (content[k] != content[k - 1] && k + 1 < nparts &&
-			    (!a.intr_part || a.intr_part > k + 1))
-				fail(f, "dump part %u built after a change without NLM_F_DUMP_INTR", k + 1);
-		}
-		if (a.intr_part && changes[a.intr_part - 1] == changes[0])
-			fail(f, "NLM_F_DUMP_INTR in part %u though nothing changed", a.intr_part);
-		if (!a.intr_part && content[nparts < 64 ? nparts - 1 : 63] == content[0])
-			check_dump_all(f, &snap[0], cmd, cmd == RINGSTEER_CMD_SERVICE_GET ?
-				       NULL : m_find_svc(&snap[0], &q.svc), f->rep, f->nrep);
+		ep_check(f, d, cmd, &q, &a);
 	}
-	for (i = 0; i < 64; i++)
-		m_free(&snap[i]);
-	free(snap);
+	for (i = 0; i < EP_PARTS; i++)
+		m_free(&d->snap[i]);
+	free(d->r);
+	free(d->part_of);
+	free(d);
+}
+
+static void track(struct fuzz *f)
+{
+	uint32_t i;
+
+	if (f->m.ns > f->st.max_services)
+		f->st.max_services = f->m.ns;
+	for (i = 0; i < f->m.ns; i++)
+		if (f->m.s[i].nb > f->st.max_backends)
+			f->st.max_backends = f->m.s[i].nb;
 }
 
 static void step(struct fuzz *f)
 {
+	if (f->index % 256 == 0)
+		track(f);
 	if (f->index % 4096 == 0)
 		f->grow = fz_chance(&f->rng, 550);
 	if (f->priv && fz_chance(&f->rng, 15)) {
@@ -1395,7 +1502,9 @@ static void report(struct fuzz *f, double secs)
 	for (i = 0; i < sizeof(fz_errnos) / sizeof(fz_errnos[0]); i++)
 		printf(" %s %llu", strerrorname_np(fz_errnos[i]),
 		       (unsigned long long)st->by_errno[i]);
-	printf("\n  services %u at the end\n", f->m.ns);
+	printf("\n  services %u at the end, at most %llu services and %llu backends in one; multi-part dumps %llu\n",
+	       f->m.ns, (unsigned long long)st->max_services,
+	       (unsigned long long)st->max_backends, (unsigned long long)st->multipart);
 	fflush(stdout);
 }
 
@@ -1410,7 +1519,7 @@ static void run_phase(struct fuzz *f, const char *name, uint64_t n, bool priv,
 	memset(&f->st, 0, sizeof(f->st));
 	for (i = 0; i < NSOCKS; i++)
 		sock_open(f, &f->socks[i], i != 1);
-	sock_open(f, &f->dump, true);
+	dump_sock_open(f, &f->dump);
 	if (priv && !know_key)
 		read_key(f);
 	t0 = now();
