@@ -10,7 +10,7 @@
  *   - fz_check_*(): validate what the kernel answers (lengths, errno range,
  *     extended ack TLVs, reply attributes) and decode replies.
  *
- * Everything is static: this header is included once per program.
+ * Everything is static inline: one copy per program that includes it.
  */
 #ifndef FUZZ_MSG_H
 #define FUZZ_MSG_H
@@ -30,7 +30,7 @@
 #define FZ_MAX_OFFS	512
 #define FZ_MAX_COOKIE_LEN 20	/* NETLINK_MAX_COOKIE_LEN, kernel-only */
 
-static uint32_t fz_align(uint32_t n)
+static inline uint32_t fz_align(uint32_t n)
 {
 	return (n + NLA_ALIGNTO - 1) & ~(uint32_t)(NLA_ALIGNTO - 1);
 }
@@ -58,7 +58,7 @@ static const int fz_errnos[] = {
 };
 
 /* The bit of a positive errno, 0 for one the uapi never documents. */
-static uint32_t fz_errbit(int err)
+static inline uint32_t fz_errbit(int err)
 {
 	unsigned int i;
 
@@ -74,7 +74,7 @@ struct fz_rng {
 	uint64_t s;
 };
 
-static uint64_t fz_next(struct fz_rng *r)
+static inline uint64_t fz_next(struct fz_rng *r)
 {
 	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
 
@@ -83,13 +83,13 @@ static uint64_t fz_next(struct fz_rng *r)
 	return z ^ (z >> 31);
 }
 
-static uint32_t fz_below(struct fz_rng *r, uint32_t n)
+static inline uint32_t fz_below(struct fz_rng *r, uint32_t n)
 {
 	return n ? (uint32_t)(fz_next(r) % n) : 0;
 }
 
 /* True with probability PERMILLE / 1000. */
-static bool fz_chance(struct fz_rng *r, unsigned int permille)
+static inline bool fz_chance(struct fz_rng *r, unsigned int permille)
 {
 	return fz_below(r, 1000) < permille;
 }
@@ -101,15 +101,18 @@ struct fz_buf {
 	uint32_t len;
 };
 
-static void fz_put(struct fz_buf *b, const void *data, uint32_t n)
+static inline void fz_put(struct fz_buf *b, const void *data, uint32_t n)
 {
-	if (b->len + n > sizeof(b->p))
-		n = sizeof(b->p) - b->len;
-	memcpy(b->p + b->len, data, n);
+	uint32_t room = b->len < sizeof(b->p) ? sizeof(b->p) - b->len : 0;
+
+	if (n > room)
+		n = room;
+	if (data && n)
+		memcpy(&b->p[b->len], data, n);
 	b->len += n;
 }
 
-static void fz_pad(struct fz_buf *b)
+static inline void fz_pad(struct fz_buf *b)
 {
 	static const uint8_t zero[4];
 
@@ -117,7 +120,7 @@ static void fz_pad(struct fz_buf *b)
 }
 
 /* An attribute header with nla_len LEN (+4) and raw type TYPE, then DATA. */
-static uint32_t fz_attr_raw(struct fz_buf *b, uint16_t type, uint16_t nla_len,
+static inline uint32_t fz_attr_raw(struct fz_buf *b, uint16_t type, uint16_t nla_len,
 			    const void *data, uint32_t n)
 {
 	struct nlattr a = { .nla_len = nla_len, .nla_type = type };
@@ -129,18 +132,18 @@ static uint32_t fz_attr_raw(struct fz_buf *b, uint16_t type, uint16_t nla_len,
 	return off;
 }
 
-static uint32_t fz_attr(struct fz_buf *b, uint16_t type, const void *data,
+static inline uint32_t fz_attr(struct fz_buf *b, uint16_t type, const void *data,
 			uint32_t n)
 {
 	return fz_attr_raw(b, type, NLA_HDRLEN + n, data, n);
 }
 
-static uint32_t fz_nest_start(struct fz_buf *b, uint16_t type)
+static inline uint32_t fz_nest_start(struct fz_buf *b, uint16_t type)
 {
 	return fz_attr(b, type, NULL, 0);
 }
 
-static void fz_nest_end(struct fz_buf *b, uint32_t off)
+static inline void fz_nest_end(struct fz_buf *b, uint32_t off)
 {
 	struct nlattr *a = (struct nlattr *)(b->p + off);
 
@@ -148,7 +151,7 @@ static void fz_nest_end(struct fz_buf *b, uint32_t off)
 }
 
 /* Netlink and genetlink headers; the caller sets nlmsg_len with fz_end. */
-static void fz_begin(struct fz_buf *b, uint16_t type, uint16_t flags,
+static inline void fz_begin(struct fz_buf *b, uint16_t type, uint16_t flags,
 		     uint32_t seq, uint8_t cmd, uint8_t version)
 {
 	struct nlmsghdr h = { .nlmsg_type = type, .nlmsg_flags = flags,
@@ -160,7 +163,7 @@ static void fz_begin(struct fz_buf *b, uint16_t type, uint16_t flags,
 	fz_put(b, &g, sizeof(g));
 }
 
-static void fz_end(struct fz_buf *b)
+static inline void fz_end(struct fz_buf *b)
 {
 	((struct nlmsghdr *)b->p)->nlmsg_len = b->len;
 }
@@ -249,7 +252,7 @@ static const struct fz_cmd_spec fz_dump_specs[2] = {
 	{ T_SVC, T_BE | T_FLAGS, SVC_ID, SVC_CONF, 0, BE_ID | BE_CONF },
 };
 
-static bool fz_admin_cmd(uint8_t cmd)
+static inline bool fz_admin_cmd(uint8_t cmd)
 {
 	return cmd != RINGSTEER_CMD_SERVICE_GET && cmd != RINGSTEER_CMD_BACKEND_GET;
 }
@@ -257,7 +260,7 @@ static bool fz_admin_cmd(uint8_t cmd)
 enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_BE16, K_ADDR, K_KEY, K_NEST };
 
 /* Attribute kinds of a request, per nest (index 0: top level). */
-static enum fz_kind fz_kind(int nest, int type)
+static inline enum fz_kind fz_kind(int nest, int type)
 {
 	switch (nest) {
 	case 0:
@@ -301,7 +304,7 @@ static const uint16_t fz_kind_len[] = {
 };
 
 /* Range of a u32 value by (nest, type); false if out of range. */
-static bool fz_u32_ok(int nest, int type, uint32_t v)
+static inline bool fz_u32_ok(int nest, int type, uint32_t v)
 {
 	if (nest == 0)
 		return !(v & ~(uint32_t)__RINGSTEER_F_ALL);
@@ -312,7 +315,7 @@ static bool fz_u32_ok(int nest, int type, uint32_t v)
 	       v >= 1 && v <= RINGSTEER_MAX_WEIGHT : v <= RINGSTEER_STATE_MAX;
 }
 
-static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
+static inline void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 		     uint16_t n)
 {
 	struct fz_ep *e = nest == RINGSTEER_A_SERVICE ? &q->svc : &q->be;
@@ -367,7 +370,7 @@ static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 	}
 }
 
-static void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
+static inline void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
 			   const uint8_t *p, uint32_t len, int nest,
 			   uint32_t listed, uint32_t tolerated,
 			   const struct fz_cmd_spec *spec);
@@ -376,7 +379,7 @@ static void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
  * One attribute, strictly as netlink's NL_VALIDATE_STRICT does it: known
  * type, NLA_F_NESTED exactly on nests, exact lengths, documented ranges.
  */
-static void fz_parse_one(struct fz_req *q, const uint8_t *base,
+static inline void fz_parse_one(struct fz_req *q, const uint8_t *base,
 			 const struct nlattr *a, int nest, uint32_t listed,
 			 uint32_t tolerated, const struct fz_cmd_spec *spec)
 {
@@ -442,7 +445,7 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 		fz_store(q, nest, type, d, n);
 }
 
-static void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
+static inline void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
 			   const uint8_t *p, uint32_t len, int nest,
 			   uint32_t listed, uint32_t tolerated,
 			   const struct fz_cmd_spec *spec)
@@ -471,7 +474,7 @@ static void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
  * sender has CAP_NET_ADMIN over the namespace. Fills Q; Q->policy is the set
  * of errnos its flaws allow (the kernel must refuse it with one of them).
  */
-static void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
+static inline void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
 			     bool priv)
 {
 	const struct nlmsghdr *h = (const struct nlmsghdr *)msg;
@@ -534,7 +537,7 @@ struct fz_reply {
 
 enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD, R_NEST };
 
-static enum fz_rkind fz_reply_kind(int nest, int type)
+static inline enum fz_rkind fz_reply_kind(int nest, int type)
 {
 	if (nest == 0) {
 		switch (type) {
@@ -576,7 +579,7 @@ static const uint16_t fz_rkind_len[] = {
 	[R_KEY] = RINGSTEER_KEY_LEN, [R_PAD] = 0,
 };
 
-static void fz_reply_store(struct fz_reply *r, int nest, int type,
+static inline void fz_reply_store(struct fz_reply *r, int nest, int type,
 			   const uint8_t *d, uint16_t n)
 {
 	struct fz_ep *e = nest == RINGSTEER_A_SERVICE ? &r->svc : &r->be;
@@ -638,7 +641,7 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 }
 
 /* Attributes of a reply nest: in bounds, known, exact sizes, no repeats. */
-static const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
+static inline const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 				  uint32_t len, int nest)
 {
 	uint32_t seen = 0;
@@ -685,7 +688,7 @@ static const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 }
 
 /* An endpoint in a reply: FAMILY, ADDR of its length, PORT, all there. */
-static const char *fz_reply_ep(const struct fz_ep *e, bool service)
+static inline const char *fz_reply_ep(const struct fz_ep *e, bool service)
 {
 	uint32_t need = service ? SVC_ID : BE_ID;
 
@@ -702,7 +705,7 @@ static const char *fz_reply_ep(const struct fz_ep *e, bool service)
  * A data message answering CMD: genetlink header, then exactly the
  * attributes the uapi lists for that reply.
  */
-static const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
+static inline const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
 				 struct fz_reply *r)
 {
 	const struct genlmsghdr *g = NLMSG_DATA(h);
@@ -756,7 +759,7 @@ static const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
  * payload. Q (may be NULL) is the request, whose attribute offsets OFFS
  * must name. *MSG tells whether a text message came.
  */
-static const char *fz_check_tlvs(const struct nlmsghdr *h, uint32_t off,
+static inline const char *fz_check_tlvs(const struct nlmsghdr *h, uint32_t off,
 				 const struct fz_req *q, bool *msg)
 {
 	const uint8_t *p = (const uint8_t *)NLMSG_DATA(h) + off;
@@ -817,7 +820,7 @@ static const char *fz_check_tlvs(const struct nlmsghdr *h, uint32_t off,
  * An NLMSG_ERROR answering request Q (raw bytes REQ): errno in range, the
  * request echoed (whole, or its header when NLM_F_CAPPED), TLVs after it.
  */
-static const char *fz_check_error(const struct nlmsghdr *h, const uint8_t *req,
+static inline const char *fz_check_error(const struct nlmsghdr *h, const uint8_t *req,
 				  const struct fz_req *q, int *err, bool *msg)
 {
 	const struct nlmsgerr *e = NLMSG_DATA(h);
@@ -849,7 +852,7 @@ static const char *fz_check_error(const struct nlmsghdr *h, const uint8_t *req,
 }
 
 /* NLMSG_DONE: an int (0 or -errno), then TLVs. */
-static const char *fz_check_done(const struct nlmsghdr *h, const struct fz_req *q,
+static inline const char *fz_check_done(const struct nlmsghdr *h, const struct fz_req *q,
 				 int *err, bool *msg)
 {
 	int v;
