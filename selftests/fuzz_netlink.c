@@ -677,6 +677,51 @@ static void check_key(struct fuzz *f, const struct model *m, const struct fz_rep
 		fail(f, "KEY_GET differs from the model's key");
 }
 
+/*
+ * The kernel changes rings incrementally; this builds S's ring whole from
+ * the model (kmod/ring.c, "Ring placement" in the uapi) and returns the
+ * owner of POS. Cached until the model changes.
+ */
+static struct {
+	struct rs_ring *ring;
+	uint64_t content;
+	const struct m_svc *svc;
+	struct model *m;
+} cache;
+
+static const struct rs_member *ring_owner(struct fuzz *f, const struct m_svc *s,
+					  uint64_t pos)
+{
+	struct rs_member *mb;
+	uint32_t i, n = 0;
+	int err;
+
+	if (!cache.ring || cache.content != f->m.content || cache.svc != s ||
+	    cache.m != &f->m) {
+		rs_ring_free(cache.ring);
+		mb = calloc(s->nb + 1, sizeof(*mb));
+		for (i = 0; i < s->nb; i++) {
+			if (s->b[i].state != RINGSTEER_STATE_ACTIVE)
+				continue;
+			mb[n].family = s->family;
+			memcpy(mb[n].addr, s->b[i].addr, 16);
+			mb[n].port = htons(s->b[i].port);
+			mb[n++].weight = s->b[i].weight;
+		}
+		cache.ring = rs_ring_build(f->m.key, mb, n, s->vnodes, &err);
+		free(mb);
+		if (!cache.ring)
+			fail(f, "the model's ring does not build: %s", strerror(-err));
+		cache.content = f->m.content;
+		cache.svc = s;
+		cache.m = &f->m;
+	}
+	err = rs_ring_lookup(cache.ring, pos);
+	if (err < 0)
+		fail(f, "LOOKUP answered, but the model's ring is empty");
+	return &cache.ring->members[err];
+}
+
 /* LOOKUP: the position is the documented hash; the owner is active. */
 static void check_lookup(struct fuzz *f, struct model *m, const struct fz_req *q,
 			 const struct fz_reply *r)
@@ -684,6 +729,7 @@ static void check_lookup(struct fuzz *f, struct model *m, const struct fz_req *q
 	struct m_svc *s = m_find_svc(m, &q->svc);
 	const struct m_be *b = check_backend(f, s, r);
 	struct rs_flow fl = { .family = s->family, .proto = s->proto };
+	const struct rs_member *owner;
 	struct rs_key key;
 
 	if (b->state != RINGSTEER_STATE_ACTIVE)
@@ -695,6 +741,10 @@ static void check_lookup(struct fuzz *f, struct model *m, const struct fz_req *q
 	rs_key_init(&key, m->key);
 	if (r->pos != rs_flow_position(&key, &fl, s->hash))
 		fail(f, "LOOKUP position differs from the uapi's hash of the flow");
+	owner = ring_owner(f, s, r->pos);
+	if (owner->port != htons(r->be.port) ||
+	    memcmp(owner->addr, r->be.addr, alen_of(s->family)))
+		fail(f, "LOOKUP owner differs from a full build of the documented ring");
 }
 
 /* ---- Requests: the uapi's expectations for one answer ------------------- */
@@ -1562,6 +1612,8 @@ static int child(struct fuzz *f, const char *name, uint64_t n, bool own_net)
 		/* A new namespace: empty, with a key nobody has read yet. */
 		m_free(&f->m);
 		memset(&f->m, 0, sizeof(f->m));
+		rs_ring_free(cache.ring);
+		cache.ring = NULL;
 	}
 	f->rng.s = f->seed ^ (own_net ? 0x5555 : 0xaaaa);
 	run_phase(f, name, n, own_net, false);
