@@ -384,7 +384,7 @@ struct sock {
 struct stats {
 	uint64_t msgs, acked, refused, maybe_refused, dumps, episodes, intr,
 		 raw_mutated, attr_mutated, no_msg, abandoned, multipart,
-		 max_services, max_backends;
+		 max_services, max_backends, lookups;
 	uint64_t by_errno[9];
 };
 
@@ -742,6 +742,7 @@ static void check_lookup(struct fuzz *f, struct model *m, const struct fz_req *q
 	if (r->pos != rs_flow_position(&key, &fl, s->hash))
 		fail(f, "LOOKUP position differs from the uapi's hash of the flow");
 	owner = ring_owner(f, s, r->pos);
+	f->st.lookups++;
 	if (owner->port != htons(r->be.port) ||
 	    memcmp(owner->addr, r->be.addr, alen_of(s->family)))
 		fail(f, "LOOKUP owner differs from a full build of the documented ring");
@@ -750,8 +751,8 @@ static void check_lookup(struct fuzz *f, struct model *m, const struct fz_req *q
 /* ---- Requests: the uapi's expectations for one answer ------------------- */
 
 /*
- * Judge the answer A to Q; apply an acked change to the model. Returns
- * false when the request changed nothing the model tracks.
+ * Judge the answer A to Q against EXPECT (the errnos the uapi allows, 0 if
+ * it must succeed); check replies; apply an acked change to the model.
  */
 static void judge(struct fuzz *f, const struct fz_req *q, const struct answer *a,
 		  uint32_t expect)
@@ -1546,8 +1547,9 @@ static void report(struct fuzz *f, double secs)
 	printf("  dumps %llu, interleaved dump episodes %llu (abandoned %llu, NLM_F_DUMP_INTR seen %llu)\n",
 	       (unsigned long long)st->dumps, (unsigned long long)st->episodes,
 	       (unsigned long long)st->abandoned, (unsigned long long)st->intr);
-	printf("  requests with bad attributes %llu, with bad bytes %llu\n",
-	       (unsigned long long)st->attr_mutated, (unsigned long long)st->raw_mutated);
+	printf("  requests with bad attributes %llu, with bad bytes %llu; lookups checked against the ring %llu\n",
+	       (unsigned long long)st->attr_mutated, (unsigned long long)st->raw_mutated,
+	       (unsigned long long)st->lookups);
 	printf("  errnos:");
 	for (i = 0; i < sizeof(fz_errnos) / sizeof(fz_errnos[0]); i++)
 		printf(" %s %llu", strerrorname_np(fz_errnos[i]),
