@@ -149,7 +149,11 @@ static void m_copy(struct model *dst, const struct model *src)
 	}
 }
 
-/* Errnos an endpoint nest's own values allow (uapi "Errors"). */
+/*
+ * Errnos an endpoint nest's own values allow (uapi "Errors"). A family or
+ * protocol outside the documented ones may also be refused by a policy
+ * (EINVAL), as selftests/netlink_errors.sh accepts too.
+ */
 static uint32_t ep_errs(const struct fz_ep *e, bool service)
 {
 	uint32_t err = 0;
@@ -158,7 +162,7 @@ static uint32_t ep_errs(const struct fz_ep *e, bool service)
 		err |= FZ_EINVAL;
 	if (e->present & B(RINGSTEER_SERVICE_A_FAMILY)) {
 		if (e->family != AF_INET && e->family != AF_INET6)
-			err |= FZ_EAFNOSUPPORT;
+			err |= FZ_EAFNOSUPPORT | FZ_POLICY;
 		else if ((e->present & B(RINGSTEER_SERVICE_A_ADDR)) &&
 			 (e->alen != alen_of(e->family) || !unicast(e->family, e->addr)))
 			err |= FZ_EINVAL;
@@ -170,7 +174,7 @@ static uint32_t ep_errs(const struct fz_ep *e, bool service)
 	if (!(e->present & B(RINGSTEER_SERVICE_A_PROTO)))
 		err |= FZ_EINVAL;
 	else if (e->proto != IPPROTO_TCP && e->proto != IPPROTO_UDP)
-		err |= FZ_EPROTONOSUPPORT;
+		err |= FZ_EPROTONOSUPPORT | FZ_POLICY;
 	return err;
 }
 
