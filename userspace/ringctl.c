@@ -69,7 +69,7 @@ static int cmd_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: %s [-j] COMMAND [ARGS...]\n\nCommands:\n", prog);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		printf("  %-10s %s\n", commands[i].name, commands[i].help);
+		printf("  %-11s %s\n", commands[i].name, commands[i].help);
 	printf("\n'%s COMMAND help' shows a command's own usage.\n", prog);
 	return 0;
 }
