@@ -67,7 +67,7 @@ USER_LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_LIB_SRCS))
 USER_HDRS := $(wildcard userspace/*.h kmod/*.h kmod/uapi/*.h)
 # Unit tests and the bench link the ring built with its test seam, the
 # module's load-time check and the test-only entry points (ring_test.h).
-TEST_OBJS := $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/ring_selftest.o \
+TEST_OBJS := $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
 	$(BUILD)/test/ring_test.o
 TEST_CFLAGS := -DRS_TEST_HOOKS -I$(SRC)/selftests/unit
 

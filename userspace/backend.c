@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "drain.h"
 #include "parse.h"
 #include "ringctl.h"
 #include "rsnl.h"
@@ -16,6 +17,7 @@ static void usage(FILE *f)
 "       ringctl backend set VIP:PORT BACKEND:PORT [proto tcp|udp] [weight W]\n"
 "                           [state active|draining]\n"
 "       ringctl backend drain VIP:PORT BACKEND:PORT [proto tcp|udp]\n"
+"                           [wait [TIMEOUT] [delete]]\n"
 "       ringctl backend activate VIP:PORT BACKEND:PORT [proto tcp|udp]\n"
 "       ringctl backend del VIP:PORT BACKEND:PORT [proto tcp|udp] [keep-flows]\n"
 "\n"
@@ -24,8 +26,10 @@ static void usage(FILE *f)
 "points, so no new flow reaches it while its established flows go on;\n"
 "'activate' restores exactly the previous mapping. 'del' also deletes the\n"
 "backend's connection tracking entries (their next packets are steered\n"
-"afresh) unless keep-flows is given.\n",
-		RINGSTEER_MAX_WEIGHT);
+"afresh) unless keep-flows is given. 'drain ... wait' then shows the\n"
+"backend's connections until none is left (exit 0) or TIMEOUT seconds\n"
+"pass (exit %d); 'delete' deletes the backend once drained.\n",
+		RINGSTEER_MAX_WEIGHT, RC_EXIT_TIMEOUT);
 }
 
 enum op { OP_ADD, OP_SET, OP_DRAIN, OP_ACTIVATE, OP_DEL };
@@ -46,11 +50,18 @@ static int run(enum op op, int argc, char **argv)
 	char ctx[32], name[RC_SERVICE_NAME_LEN], be[RC_ENDPOINT_LEN];
 	struct rc_service s;
 	struct rc_backend b;
+	struct rc_drain_wait w = { 0 };
 	struct rc_args a;
 	struct rs_nl nl;
-	int err;
+	int err, i;
 
 	snprintf(ctx, sizeof(ctx), "backend %s", ops[op].name);
+	for (i = 0; op == OP_DRAIN && i < argc; i++)
+		if (!strcmp(argv[i], "wait")) {
+			if (rc_drain_wait_parse(argc - i, argv + i, &w))
+				return -1;
+			argc = i;
+		}
 	if (rc_parse_backend_args(ctx, argc, argv, ops[op].allowed, &s, &b, &a))
 		return -1;
 	if (op == OP_SET && !(b.has & (RC_HAS_WEIGHT | RC_HAS_STATE)))
@@ -76,6 +87,10 @@ static int run(enum op op, int argc, char **argv)
 	if (err) {
 		rc_endpoint_format(be, &b.ep);
 		nl_errorf(err, nl.ext_msg, "%s %s %s", ctx, rc_service_name(name, &s), be);
+	} else if (w.wait) {
+		err = rc_drain_wait(&nl, &s, &b, &w);
+		rs_nl_close(&nl);
+		return err;
 	}
 	rs_nl_close(&nl);
 	return err ? -1 : 0;

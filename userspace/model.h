@@ -27,6 +27,10 @@ struct rc_backend {
 	/* Reported by the kernel. */
 	uint64_t flows;
 	uint64_t share;		/* positions owned, of 2^64 */
+	/* Connection tracking entries DNATed to it now (RINGSTEER_F_CONNS). */
+	bool has_conns;
+	uint64_t conns_established;
+	uint64_t conns_other;
 };
 
 struct rc_service {
@@ -42,6 +46,9 @@ struct rc_service {
 	uint64_t ring_bytes;
 	uint64_t flows;
 	uint64_t no_backend;
+	bool has_fingerprint;	/* kernels before it report neither */
+	uint32_t generation;	/* rings published for the service */
+	uint64_t fingerprint;	/* rs_ring_fingerprint() of its ring */
 	struct rc_backend *b;
 	uint32_t nb, capb;
 	/* Line of the configuration file it came from, 0 if none. */

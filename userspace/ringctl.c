@@ -11,7 +11,9 @@
 #include "uapi/ringsteer.h"
 #include "nl.h"
 #include "ringctl.h"
+#include "plan.h"
 #include "simulate.h"
+#include "stats.h"
 
 static int cmd_version(int argc, char **argv)
 {
@@ -51,6 +53,9 @@ static const struct {
 	{ "monitor", cmd_monitor, "print configuration changes as they happen" },
 	{ "save", cmd_save, "print the configuration in the format restore reads" },
 	{ "restore", cmd_restore, "replace the configuration with a saved one" },
+	{ "plan", cmd_plan, "show what a change would move, changing nothing" },
+	{ "fingerprint", cmd_fingerprint, "print each service's ring fingerprint" },
+	{ "stats", cmd_stats, "print counters in the Prometheus text format" },
 	{ "simulate", cmd_simulate, "compute ring shares, moves and owners offline" },
 	{ "version", cmd_version, "show ringctl's and the kernel module's versions" },
 	{ "help", cmd_help, "show this help" },
@@ -64,7 +69,7 @@ static int cmd_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: %s [-j] COMMAND [ARGS...]\n\nCommands:\n", prog);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		printf("  %-10s %s\n", commands[i].name, commands[i].help);
+		printf("  %-11s %s\n", commands[i].name, commands[i].help);
 	printf("\n'%s COMMAND help' shows a command's own usage.\n", prog);
 	return 0;
 }
@@ -72,6 +77,7 @@ static int cmd_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	size_t i;
+	int ret;
 
 	while (argc > 1 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json")) {
@@ -95,14 +101,16 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
-		if (commands[i].handler(argc - 1, argv + 1) < 0)
+		/* A handler's positive return is a documented exit status. */
+		ret = commands[i].handler(argc - 1, argv + 1);
+		if (ret < 0)
 			return 1;
 		/* Output that did not reach its reader is a failure too. */
 		if (fflush(stdout) || ferror(stdout)) {
 			errorf("writing output: %s", strerror(errno));
 			return 1;
 		}
-		return 0;
+		return ret;
 	}
 	errorf("unknown command '%s' (try '%s help')", argv[1], prog);
 	return 1;

@@ -39,5 +39,9 @@ int cmd_flush(int argc, char **argv);
 int cmd_save(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+int cmd_fingerprint(int argc, char **argv);
+
+/* Exit status of "backend drain ... wait" when the timeout passed. */
+#define RC_EXIT_TIMEOUT 3
 
 #endif /* RINGCTL_H */

@@ -152,8 +152,11 @@ static int get_service(const struct nlattr *nest, struct rc_service *s)
 	    get_u32(tb[RINGSTEER_SERVICE_A_POINTS], &s->points) ||
 	    get_u64(tb[RINGSTEER_SERVICE_A_RING_BYTES], &s->ring_bytes) ||
 	    get_u64(tb[RINGSTEER_SERVICE_A_FLOWS], &s->flows) ||
-	    get_u64(tb[RINGSTEER_SERVICE_A_NO_BACKEND], &s->no_backend))
+	    get_u64(tb[RINGSTEER_SERVICE_A_NO_BACKEND], &s->no_backend) ||
+	    get_u32(tb[RINGSTEER_SERVICE_A_GENERATION], &s->generation) ||
+	    get_u64(tb[RINGSTEER_SERVICE_A_FINGERPRINT], &s->fingerprint))
 		return -EPROTO;
+	s->has_fingerprint = tb[RINGSTEER_SERVICE_A_FINGERPRINT];
 	return 0;
 }
 
@@ -176,8 +179,12 @@ static int get_backend(const struct nlattr *nest, struct rc_backend *b)
 	if (get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT], &b->weight) ||
 	    get_u32(tb[RINGSTEER_BACKEND_A_STATE], &b->state) ||
 	    get_u64(tb[RINGSTEER_BACKEND_A_FLOWS], &b->flows) ||
-	    get_u64(tb[RINGSTEER_BACKEND_A_SHARE], &b->share))
+	    get_u64(tb[RINGSTEER_BACKEND_A_SHARE], &b->share) ||
+	    get_u64(tb[RINGSTEER_BACKEND_A_CONNS_ESTABLISHED], &b->conns_established) ||
+	    get_u64(tb[RINGSTEER_BACKEND_A_CONNS_OTHER], &b->conns_other))
 		return -EPROTO;
+	b->has_conns = tb[RINGSTEER_BACKEND_A_CONNS_ESTABLISHED] &&
+		       tb[RINGSTEER_BACKEND_A_CONNS_OTHER];
 	return 0;
 }
 
@@ -500,6 +507,60 @@ int rsnl_config_get(struct rs_nl *nl, struct rc_config *c,
 		return err;
 	}
 	rc_config_sort(c);
+	return 0;
+}
+
+/* Connection counts of a dump or doit reply, merged into the backends. */
+static int conns_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
+	struct reply *r = data;
+	struct rc_backend b, *have;
+
+	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) ||
+	    get_backend(tb[RINGSTEER_A_BACKEND], &b) || !b.has_conns) {
+		r->err = -EPROTO;
+		return MNL_CB_OK;
+	}
+	have = r->b ? r->b : rc_service_find(r->s, &b.ep);
+	/* Added since the backend dump: the next reading shows it. */
+	if (have && !rc_endpoint_cmp(&have->ep, &b.ep)) {
+		have->has_conns = true;
+		have->conns_established = b.conns_established;
+		have->conns_other = b.conns_other;
+	}
+	r->seen = true;
+	return MNL_CB_OK;
+}
+
+int rsnl_conns_get(struct rs_nl *nl, struct rc_service *s, struct rc_backend *b)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_BACKEND_GET,
+					 b ? 0 : NLM_F_DUMP);
+	struct reply r = { .s = s, .b = b };
+	int err;
+
+	put_service_id(nlh, s, false);
+	if (b)
+		put_backend(nlh, &(struct rc_backend){ .ep = b->ep });
+	put_flags(nlh, RINGSTEER_F_CONNS);
+	err = rs_nl_request(nl, nlh, conns_cb, &r);
+	if (err)
+		return err;
+	return r.err ? r.err : (b && !r.seen) ? -EPROTO : 0;
+}
+
+int rsnl_config_conns(struct rs_nl *nl, struct rc_config *c)
+{
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < c->ns; i++) {
+		err = rsnl_conns_get(nl, &c->s[i], NULL);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 

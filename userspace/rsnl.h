@@ -50,6 +50,14 @@ int rsnl_flush(struct rs_nl *nl, uint32_t flags);
 int rsnl_config_get(struct rs_nl *nl, struct rc_config *c,
 		    const struct rc_service *one, bool with_key);
 
+/*
+ * Live connections (RINGSTEER_F_CONNS): of backend B of S (a doit), or of
+ * every backend of S already in s->b (one dump, one walk of the conntrack
+ * table), by identity. rsnl_config_conns() does every service of C.
+ */
+int rsnl_conns_get(struct rs_nl *nl, struct rc_service *s, struct rc_backend *b);
+int rsnl_config_conns(struct rs_nl *nl, struct rc_config *c);
+
 /* A change notification (uapi "Notifications"). */
 struct rc_event {
 	uint8_t cmd;		/* the RINGSTEER_CMD_* that made the change */

@@ -19,13 +19,17 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl show [-j] [VIP:PORT [proto tcp|udp]]\n"
+"       ringctl show rate [-j] [INTERVAL]   (also: show --rate)\n"
 "\n"
 "Shows every service of the network namespace (or the one named) with its\n"
 "hash mode, virtual nodes per unit of weight, active/configured backends,\n"
 "ring points and memory, new flows steered and dropped for want of an\n"
 "active backend; then each backend with its weight, state, share of the\n"
-"hash space and new flows steered to it. -j prints one JSON object (see\n"
-"ringctl(8), JSON OUTPUT).\n");
+"hash space, new flows steered to it and the connections it serves now\n"
+"(TCP established, and the rest). Each service also shows its ring's\n"
+"generation and fingerprint. -j prints one JSON object (see ringctl(8),\n"
+"JSON OUTPUT). 'rate' shows new flows per second over INTERVAL seconds\n"
+"(default 1).\n");
 }
 
 double rc_share(uint64_t share)
@@ -51,7 +55,7 @@ static void human_bytes(char *buf, size_t len, uint64_t v)
 
 static void print_json(FILE *f, const struct rc_config *c)
 {
-	char addr[RC_ADDR_LEN];
+	char addr[RC_ADDR_LEN], fp[RC_FINGERPRINT_LEN];
 	struct json j;
 	uint32_t i, k;
 
@@ -75,6 +79,10 @@ static void print_json(FILE *f, const struct rc_config *c)
 		json_u64(&j, "ring_bytes", s->ring_bytes);
 		json_u64(&j, "flows", s->flows);
 		json_u64(&j, "no_backend", s->no_backend);
+		if (s->has_fingerprint) {
+			json_u64(&j, "generation", s->generation);
+			json_str(&j, "fingerprint", rc_fingerprint_format(fp, s->fingerprint));
+		}
 		json_arr_begin(&j, "backends");
 		for (k = 0; k < s->nb; k++) {
 			const struct rc_backend *b = &s->b[k];
@@ -88,6 +96,10 @@ static void print_json(FILE *f, const struct rc_config *c)
 			json_u64(&j, "flows", b->flows);
 			/* %.12g: shares of 2^64 need more than six digits. */
 			json_double(&j, "share", rc_share(b->share));
+			if (b->has_conns) {
+				json_u64(&j, "conns_established", b->conns_established);
+				json_u64(&j, "conns_other", b->conns_other);
+			}
 			json_obj_end(&j);
 		}
 		json_arr_end(&j);
@@ -101,6 +113,7 @@ static void print_json(FILE *f, const struct rc_config *c)
 static void print_text(FILE *f, const struct rc_config *c)
 {
 	char ep[RC_ENDPOINT_LEN], counts[24], ring[24], proto[8];
+	char fp[RC_FINGERPRINT_LEN];
 	int w = 21, len;
 	uint32_t i, k;
 
@@ -114,10 +127,11 @@ static void print_text(FILE *f, const struct rc_config *c)
 			w = len > w ? len : w;
 		}
 	}
-	fprintf(f, "Prot %-*s %-6s %6s %8s %8s %10s %10s %10s\n", w, "VIP:Port",
-		"Hash", "Vnodes", "Backends", "Points", "Ring", "Flows", "NoBackend");
-	fprintf(f, "  -> %-*s %-8s %6s %8s %10s\n", w, "Backend:Port", "State",
-		"Weight", "Share", "Flows");
+	fprintf(f, "Prot %-*s %-6s %6s %8s %8s %10s %10s %10s %5s %s\n", w,
+		"VIP:Port", "Hash", "Vnodes", "Backends", "Points", "Ring", "Flows",
+		"NoBackend", "Gen", "Fingerprint");
+	fprintf(f, "  -> %-*s %-8s %6s %8s %10s %10s %10s\n", w, "Backend:Port",
+		"State", "Weight", "Share", "Flows", "Estab", "Other");
 	for (i = 0; i < c->ns; i++) {
 		const struct rc_service *s = &c->s[i];
 
@@ -127,17 +141,26 @@ static void print_text(FILE *f, const struct rc_config *c)
 		snprintf(proto, sizeof(proto), "%s", rc_proto_name(s->proto));
 		for (k = 0; proto[k]; k++)
 			proto[k] -= proto[k] >= 'a' && proto[k] <= 'z' ? 'a' - 'A' : 0;
-		fprintf(f, "%-4s %-*s %-6s %6u %8s %8u %10s %10llu %10llu\n", proto,
+		fprintf(f, "%-4s %-*s %-6s %6u %8s %8u %10s %10llu %10llu", proto,
 			w, ep, rc_hash_name(s->hash), s->vnodes, counts, s->points,
 			ring, (unsigned long long)s->flows,
 			(unsigned long long)s->no_backend);
+		if (s->has_fingerprint)
+			fprintf(f, " %5u %s", s->generation,
+				rc_fingerprint_format(fp, s->fingerprint));
+		fputc('\n', f);
 		for (k = 0; k < s->nb; k++) {
 			const struct rc_backend *b = &s->b[k];
 
 			rc_endpoint_format(ep, &b->ep);
-			fprintf(f, "  -> %-*s %-8s %6u %7.2f%% %10llu\n", w, ep,
+			fprintf(f, "  -> %-*s %-8s %6u %7.2f%% %10llu", w, ep,
 				rc_state_name(b->state), b->weight,
 				100 * rc_share(b->share), (unsigned long long)b->flows);
+			if (b->has_conns)
+				fprintf(f, " %10llu %10llu",
+					(unsigned long long)b->conns_established,
+					(unsigned long long)b->conns_other);
+			fputc('\n', f);
 		}
 	}
 }
@@ -166,6 +189,8 @@ int cmd_show(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (argc > 0 && (!strcmp(argv[0], "rate") || !strcmp(argv[0], "--rate")))
+		return rc_show_rate(argc, argv);
 	if (argc > 0) {
 		if (rc_parse_service_args("show", argc, argv, RC_KW_PROTO | RC_KW_JSON,
 					  &one, &a))
@@ -176,6 +201,11 @@ int cmd_show(int argc, char **argv)
 	if (rc_nl_open(&nl))
 		return -1;
 	err = rsnl_config_get(&nl, &c, argc > 0 ? &one : NULL, false);
+	if (!err) {
+		err = rsnl_config_conns(&nl, &c);
+		if (err)
+			rc_config_free(&c);
+	}
 	if (err) {
 		if (argc > 0)
 			nl_errorf(err, nl.ext_msg, "show %s", rc_service_name(name, &one));

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Drain to completion: once a backend is draining, no new flow reaches
+ * it, and its connection tracking entries end as its connections do. The
+ * count is read once a second (one walk of the conntrack table each, in
+ * the kernel); nothing is added to the packet path.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "drain.h"
+#include "parse.h"
+#include "ringctl.h"
+#include "rsnl.h"
+
+int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w)
+{
+	int i = 1;
+
+	memset(w, 0, sizeof(*w));
+	if (argc < 1 || strcmp(argv[0], "wait")) {
+		errorf("backend drain: unexpected argument '%s'", argc ? argv[0] : "");
+		return -EINVAL;
+	}
+	w->wait = true;
+	if (i < argc && strcmp(argv[i], "delete") && strcmp(argv[i], "del")) {
+		if (rc_parse_u32(argv[i], 1, 86400 * 365, &w->timeout)) {
+			errorf("backend drain wait: bad timeout '%s' (want 1 or more seconds)",
+			       argv[i]);
+			return -EINVAL;
+		}
+		i++;
+	}
+	if (i < argc && (!strcmp(argv[i], "delete") || !strcmp(argv[i], "del"))) {
+		w->del = true;
+		i++;
+	}
+	if (i < argc) {
+		errorf("backend drain wait: unexpected argument '%s' (want [TIMEOUT] [delete])",
+		       argv[i]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(bool tty, const char *who, const struct rc_backend *b,
+		     double elapsed)
+{
+	printf("%s%s: %llu connections left (%llu established, %llu other), %.0fs%s",
+	       tty ? "\r" : "", who,
+	       (unsigned long long)(b->conns_established + b->conns_other),
+	       (unsigned long long)b->conns_established,
+	       (unsigned long long)b->conns_other, elapsed, tty ? "\033[K" : "\n");
+	fflush(stdout);
+}
+
+static void pause_until(double t)
+{
+	double d = t - now();
+	struct timespec ts;
+
+	if (d <= 0)
+		return;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int rc_drain_wait(struct rs_nl *nl, const struct rc_service *s,
+		  const struct rc_backend *b, const struct rc_drain_wait *w)
+{
+	char name[RC_SERVICE_NAME_LEN], be[RC_ENDPOINT_LEN], who[128];
+	bool tty = isatty(STDOUT_FILENO);
+	struct rc_service svc = *s;
+	struct rc_backend got = *b;
+	double start = now(), t;
+	uint32_t tick;
+	int err;
+
+	rc_endpoint_format(be, &b->ep);
+	snprintf(who, sizeof(who), "%s %s", rc_service_name(name, s), be);
+	for (tick = 1;; tick++) {
+		err = rsnl_conns_get(nl, &svc, &got);
+		if (err)
+			return nl_errorf(err, nl->ext_msg, "backend drain %s", who);
+		t = now() - start;
+		progress(tty, who, &got, t);
+		if (!got.conns_established && !got.conns_other)
+			break;
+		if (w->timeout && t >= w->timeout) {
+			if (tty)
+				putchar('\n');
+			errorf("backend drain %s: %llu connections left after %us", who,
+			       (unsigned long long)(got.conns_established + got.conns_other),
+			       w->timeout);
+			return RC_EXIT_TIMEOUT;
+		}
+		pause_until(start + (w->timeout && tick > w->timeout ? w->timeout : tick));
+	}
+	printf("%sdrained %s after %.0fs\n", tty ? "\n" : "", who, now() - start);
+	if (!w->del)
+		return 0;
+	err = rsnl_backend_del(nl, s, b, 0);
+	if (err)
+		return nl_errorf(err, nl->ext_msg, "backend del %s", who);
+	printf("deleted %s\n", who);
+	return 0;
+}

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringctl plan: the command line of a change, read as the real command
+ * reads it, applied to a copy of the live service (key, backends and
+ * connections read from the kernel), and the difference printed. Nothing
+ * is sent that changes anything.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "parse.h"
+#include "plan.h"
+#include "ringctl.h"
+#include "rsnl.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: ringctl plan [-j] backend add|set|drain|activate|del ARGS...\n"
+"       ringctl plan [-j] service set ARGS...\n"
+"       ringctl plan [-j] key set HEX32\n"
+"\n"
+"Takes the arguments of the real command and prints, without changing\n"
+"anything, what it would do to the live ring: the exact fraction of the\n"
+"hash space that moves and between which backends (collateral: the part\n"
+"moving between backends the change does not touch, always 0), and how\n"
+"many of the connections open now sit in the part that moves: reset by\n"
+"'del' (unless keep-flows), pinned to their backend while their new flows\n"
+"go elsewhere otherwise. Where a backend keeps part of its hash space,\n"
+"its share of the moving connections is an estimate (connections spread\n"
+"like hash positions). A key or hash mode change draws every flow's\n"
+"position anew: the moved fraction is then an expectation.\n");
+}
+
+static const struct {
+	const char *name;
+	enum rc_plan_op op;
+	unsigned int allowed;
+} backend_ops[] = {
+	{ "add", RC_PLAN_BACKEND_ADD, RC_KW_PROTO | RC_KW_WEIGHT | RC_KW_STATE },
+	{ "set", RC_PLAN_BACKEND_SET, RC_KW_PROTO | RC_KW_WEIGHT | RC_KW_STATE },
+	{ "drain", RC_PLAN_BACKEND_DRAIN, RC_KW_PROTO },
+	{ "activate", RC_PLAN_BACKEND_ACTIVATE, RC_KW_PROTO },
+	{ "undrain", RC_PLAN_BACKEND_ACTIVATE, RC_KW_PROTO },
+	{ "del", RC_PLAN_BACKEND_DEL, RC_KW_PROTO | RC_KW_KEEP_FLOWS },
+	{ "delete", RC_PLAN_BACKEND_DEL, RC_KW_PROTO | RC_KW_KEEP_FLOWS },
+};
+
+static int parse_backend(int argc, char **argv, struct rc_plan_req *r)
+{
+	const char *sub = argc > 0 ? argv[0] : "";
+	struct rc_args a;
+	char ctx[40];
+	size_t i;
+
+	for (i = 0; i < sizeof(backend_ops) / sizeof(backend_ops[0]); i++)
+		if (!strcmp(sub, backend_ops[i].name))
+			break;
+	if (i == sizeof(backend_ops) / sizeof(backend_ops[0])) {
+		errorf("plan backend: unknown subcommand '%s' (want add, set, drain, activate or del)",
+		       sub);
+		return -EINVAL;
+	}
+	r->op = backend_ops[i].op;
+	snprintf(ctx, sizeof(ctx), "plan backend %s", sub);
+	if (rc_parse_backend_args(ctx, argc - 1, argv + 1,
+				  backend_ops[i].allowed | RC_KW_JSON, &r->s, &r->b, &a))
+		return -EINVAL;
+	if (a.seen & RC_KW_JSON)
+		json_output = true;
+	r->keep_flows = a.seen & RC_KW_KEEP_FLOWS;
+	if (r->op == RC_PLAN_BACKEND_SET && !(r->b.has & (RC_HAS_WEIGHT | RC_HAS_STATE))) {
+		errorf("%s: nothing to change (give weight and/or state)", ctx);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_service(int argc, char **argv, struct rc_plan_req *r)
+{
+	struct rc_args a;
+
+	if (argc < 1 || strcmp(argv[0], "set")) {
+		errorf("plan service: only 'set' can be planned");
+		return -EINVAL;
+	}
+	r->op = RC_PLAN_SERVICE_SET;
+	if (rc_parse_service_args("plan service set", argc - 1, argv + 1,
+				  RC_KW_PROTO | RC_KW_VNODES | RC_KW_HASH | RC_KW_JSON,
+				  &r->s, &a))
+		return -EINVAL;
+	if (a.seen & RC_KW_JSON)
+		json_output = true;
+	if (!(r->s.has & (RC_HAS_VNODES | RC_HAS_HASH))) {
+		errorf("plan service set: nothing to change (give vnodes and/or hash)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_key(int argc, char **argv, struct rc_plan_req *r)
+{
+	if (argc < 1 || strcmp(argv[0], "set")) {
+		errorf("plan key: only 'set' can be planned");
+		return -EINVAL;
+	}
+	r->op = RC_PLAN_KEY_SET;
+	if (argc != 2 || rc_parse_key(argv[1], r->key)) {
+		errorf("plan key set: want one key of %d hex digits",
+		       2 * RINGSTEER_KEY_LEN);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rc_plan_parse(int argc, char **argv, struct rc_plan_req *r)
+{
+	static char what[32];
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	argc--;
+	argv++;
+	rc_take_json(&argc, &argv);
+	if (argc > 0 && rc_is_help(argv[0])) {
+		usage(stdout);
+		return 1;
+	}
+	if (argc < 2) {
+		usage(stderr);
+		errorf("plan: what change? (try 'ringctl plan help')");
+		return -EINVAL;
+	}
+	if (!strcmp(argv[0], "backend"))
+		err = parse_backend(argc - 1, argv + 1, r);
+	else if (!strcmp(argv[0], "service"))
+		err = parse_service(argc - 1, argv + 1, r);
+	else if (!strcmp(argv[0], "key"))
+		err = parse_key(argc - 1, argv + 1, r);
+	else
+		err = errorf("plan: cannot plan '%s' (want backend, service or key)",
+			     argv[0]) ? -EINVAL : 0;
+	snprintf(what, sizeof(what), "%s %s", argv[0], argv[1]);
+	r->what = what;
+	return err;
+}
+
+/* The service after the change: a copy of the live one, changed. */
+static int apply(const struct rc_plan_req *r, const struct rc_service *live,
+		 struct rc_service *after)
+{
+	char name[RC_SERVICE_NAME_LEN], be[RC_ENDPOINT_LEN];
+	struct rc_backend *b, nb;
+	uint32_t i;
+
+	*after = *live;
+	after->b = NULL;
+	after->nb = after->capb = 0;
+	for (i = 0; i < live->nb; i++)
+		if (!rc_service_add(after, &live->b[i]))
+			return errorf("plan: out of memory");
+	if (r->op == RC_PLAN_KEY_SET)
+		return 0;
+	if (r->op == RC_PLAN_SERVICE_SET) {
+		if (r->s.has & RC_HAS_VNODES)
+			after->vnodes = r->s.vnodes;
+		if (r->s.has & RC_HAS_HASH)
+			after->hash = r->s.hash;
+		return 0;
+	}
+	rc_endpoint_format(be, &r->b.ep);
+	b = rc_service_find(after, &r->b.ep);
+	if (r->op == RC_PLAN_BACKEND_ADD) {
+		if (b)
+			return errorf("plan backend add: %s is already a backend of %s", be,
+				      rc_service_name(name, live));
+		nb = r->b;
+		nb.weight = rc_backend_weight(&r->b);
+		nb.state = r->b.has & RC_HAS_STATE ? r->b.state : RINGSTEER_STATE_ACTIVE;
+		nb.has = RC_HAS_WEIGHT | RC_HAS_STATE;
+		return rc_service_add(after, &nb) ? 0 : errorf("plan: out of memory");
+	}
+	if (!b)
+		return errorf("plan %s: %s is not a backend of %s", r->what, be,
+			      rc_service_name(name, live));
+	if (r->op == RC_PLAN_BACKEND_DEL) {
+		*b = after->b[--after->nb];
+		return 0;
+	}
+	if (r->op == RC_PLAN_BACKEND_DRAIN || r->op == RC_PLAN_BACKEND_ACTIVATE)
+		b->state = r->op == RC_PLAN_BACKEND_DRAIN ? RINGSTEER_STATE_DRAINING :
+							    RINGSTEER_STATE_ACTIVE;
+	if (r->b.has & RC_HAS_WEIGHT)
+		b->weight = r->b.weight;
+	if (r->b.has & RC_HAS_STATE)
+		b->state = r->b.state;
+	b->has |= RC_HAS_WEIGHT | RC_HAS_STATE;
+	return 0;
+}
+
+static const char *conns_effect(const struct rc_plan_req *r)
+{
+	return r->op == RC_PLAN_BACKEND_DEL && !r->keep_flows ? "reset" : "pinned";
+}
+
+static uint32_t count_in(const struct rc_plan *p, bool after)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < p->nb; i++)
+		n += after ? p->b[i].after : p->b[i].before;
+	return n;
+}
+
+/* Moves between X and the others, when only X's points changed. */
+static bool pairwise(const struct rc_plan_req *r, const struct rc_plan *p)
+{
+	return r->op <= RC_PLAN_BACKEND_DEL && !p->expected && !p->collateral_exact;
+}
+
+static void print_text(const struct rc_plan_req *r, const struct rc_service *s,
+		       const struct rc_plan *p)
+{
+	char name[RC_SERVICE_NAME_LEN], ep[RC_ENDPOINT_LEN], x[RC_ENDPOINT_LEN];
+	uint32_t i;
+
+	printf("service %s: %u -> %u backends owning points\n",
+	       rc_service_name(name, s), count_in(p, false), count_in(p, true));
+	printf("  hash space moving: %.6f%%%s\n", 100 * p->moved,
+	       p->expected ? " (expected: every flow's position is drawn anew)" : "");
+	if (r->op <= RC_PLAN_BACKEND_DEL)
+		printf("  collateral (between backends the change does not touch): %.6f%% (%llu positions)\n",
+		       100 * p->collateral, p->collateral_exact);
+	rc_endpoint_format(x, &r->b.ep);
+	for (i = 0; i < p->nb; i++) {
+		const struct rc_plan_backend *pb = &p->b[i];
+
+		rc_endpoint_format(ep, &pb->ep);
+		if (pairwise(r, p) && strcmp(ep, x)) {
+			if (pb->leaves > 0)
+				printf("  %s -> %s: %.6f%%\n", ep, x, 100 * pb->leaves);
+			if (pb->arrives > 0)
+				printf("  %s -> %s: %.6f%%\n", x, ep, 100 * pb->arrives);
+		} else if (!pairwise(r, p) && (pb->leaves > 0 || pb->arrives > 0)) {
+			printf("  %s: loses %.6f%%, gains %.6f%%\n", ep,
+			       100 * pb->leaves, 100 * pb->arrives);
+		}
+	}
+	printf("  connections open now in the moving part: %.*f%s (%s)\n",
+	       p->conns_exact ? 0 : 1, p->conns_moving,
+	       p->conns_exact ? "" : " (estimate)", conns_effect(r));
+	for (i = 0; i < p->nb; i++) {
+		const struct rc_plan_backend *pb = &p->b[i];
+
+		if (!pb->conns && !pb->conns_moving)
+			continue;
+		rc_endpoint_format(ep, &pb->ep);
+		printf("    %s: %.*f of %llu%s\n", ep, pb->conns_exact ? 0 : 1,
+		       pb->conns_moving, (unsigned long long)pb->conns,
+		       pb->conns_exact ? "" : " (estimate)");
+	}
+}
+
+static void print_json(struct json *j, const struct rc_plan_req *r,
+		       const struct rc_service *s, const struct rc_plan *p)
+{
+	char addr[RC_ADDR_LEN];
+	uint32_t i;
+
+	json_obj_begin(j, NULL);
+	json_str(j, "family", rc_family_name(s->vip.family));
+	rc_addr_format(addr, &s->vip);
+	json_str(j, "vip", addr);
+	json_u64(j, "port", s->vip.port);
+	json_str(j, "proto", rc_proto_name(s->proto));
+	json_u64(j, "active_before", count_in(p, false));
+	json_u64(j, "active_after", count_in(p, true));
+	json_double(j, "moved", p->moved);
+	json_bool(j, "expected", p->expected);
+	if (r->op <= RC_PLAN_BACKEND_DEL) {
+		json_double(j, "collateral", p->collateral);
+		json_u64(j, "collateral_positions", p->collateral_exact);
+	}
+	json_double(j, "connections_moving", p->conns_moving);
+	json_bool(j, "connections_exact", p->conns_exact);
+	json_str(j, "connections_effect", conns_effect(r));
+	json_arr_begin(j, "backends");
+	for (i = 0; i < p->nb; i++) {
+		const struct rc_plan_backend *pb = &p->b[i];
+
+		json_obj_begin(j, NULL);
+		rc_addr_format(addr, &pb->ep);
+		json_str(j, "addr", addr);
+		json_u64(j, "port", pb->ep.port);
+		json_double(j, "share_before", pb->share_before);
+		json_double(j, "share_after", pb->share_after);
+		json_double(j, "leaves", pb->leaves);
+		json_double(j, "arrives", pb->arrives);
+		json_u64(j, "connections", pb->conns);
+		json_double(j, "connections_moving", pb->conns_moving);
+		json_bool(j, "connections_exact", pb->conns_exact);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static int plan_one(const struct rc_plan_req *r, const struct rc_config *c,
+		    const struct rc_service *s, struct json *j)
+{
+	const uint8_t *key_b = r->op == RC_PLAN_KEY_SET ? r->key : c->key;
+	const struct rc_endpoint *x = r->op <= RC_PLAN_BACKEND_DEL ? &r->b.ep : NULL;
+	struct rc_service after;
+	struct rc_plan p;
+	int err;
+
+	if (apply(r, s, &after)) {
+		rc_service_free(&after);
+		return -1;
+	}
+	err = rc_plan_compute(c->key, s, key_b, &after, x, &p);
+	rc_service_free(&after);
+	if (err)
+		return errorf("plan: computing the rings: %s", strerror(-err));
+	if (json_output)
+		print_json(j, r, s, &p);
+	else
+		print_text(r, s, &p);
+	rc_plan_free(&p);
+	return 0;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	char name[RC_SERVICE_NAME_LEN];
+	struct rc_plan_req r;
+	struct rc_config c;
+	struct rs_nl nl;
+	struct json j;
+	uint32_t i;
+	int err;
+
+	err = rc_plan_parse(argc, argv, &r);
+	if (err)
+		return err > 0 ? 0 : -1;
+	if (rc_nl_open(&nl))
+		return -1;
+	err = rsnl_config_get(&nl, &c, r.op == RC_PLAN_KEY_SET ? NULL : &r.s, true);
+	if (!err) {
+		err = rsnl_config_conns(&nl, &c);
+		if (err)
+			rc_config_free(&c);
+	}
+	if (err) {
+		if (r.op == RC_PLAN_KEY_SET)
+			nl_errorf(err, nl.ext_msg, "plan: reading the configuration");
+		else
+			nl_errorf(err, nl.ext_msg, "plan: reading %s",
+				  rc_service_name(name, &r.s));
+	}
+	rs_nl_close(&nl);
+	if (err)
+		return -1;
+	json_init(&j, stdout);
+	if (json_output) {
+		json_obj_begin(&j, NULL);
+		json_str(&j, "change", r.what);
+		json_arr_begin(&j, "services");
+	} else {
+		printf("plan: %s (nothing is changed)\n", r.what);
+	}
+	for (i = 0; i < c.ns && !err; i++)
+		err = plan_one(&r, &c, &c.s[i], &j);
+	if (json_output && !err) {
+		json_arr_end(&j);
+		json_obj_end(&j);
+		json_finish(&j);
+	}
+	rc_config_free(&c);
+	return err ? -1 : 0;
+}
