@@ -43,13 +43,9 @@ static inline u64 rs_siphash(const void *data, size_t len,
 }
 
 /*
- * Rings are built in process context (netlink), so they may sleep. They are
- * built on behalf of the namespace that asked, up to 12 MiB each: charge
- * them to its memory cgroup.
- */
-/*
- * Rings are built on behalf of whoever configures them, maybe from an
- * unprivileged user namespace: charge their memory cgroup, and let a
+ * Rings are built in process context (netlink), so they may sleep, on
+ * behalf of whoever configures them, maybe from an unprivileged user
+ * namespace, up to 12 MiB each: charge their memory cgroup, and let a
  * charge over its limit fail the request with ENOMEM rather than wake the
  * cgroup's OOM killer.
  */
