@@ -14,16 +14,6 @@
 #include "commit.h"
 #include "nlmsg.h"
 
-/*
- * Every change may come from an unprivileged user in their own user and
- * network namespace: the rings one namespace may hold are bounded here,
- * and charged to its memory cgroup where they are allocated.
- */
-static unsigned int max_points_per_netns = 4 * RINGSTEER_MAX_POINTS;
-module_param(max_points_per_netns, uint, 0644);
-MODULE_PARM_DESC(max_points_per_netns,
-		 "ring points all services of one network namespace may hold, about 12 bytes each (default 4194304)");
-
 /* A ring built for one service, published by apply(). */
 struct rs_pending {
 	struct rs_service *svc;
@@ -320,7 +310,7 @@ static int prepare(struct rs_txn *txn)
 	err = prepare_change(txn);
 	if (err)
 		return err;
-	if (txn->npoints > READ_ONCE(max_points_per_netns)) {
+	if (txn->npoints > rs_net_points_max()) {
 		NL_SET_ERR_MSG_MOD(txn->extack,
 				   "rings would exceed this namespace's point budget (module parameter max_points_per_netns)");
 		return -E2BIG;

@@ -81,6 +81,9 @@ static const struct nla_policy key_cmd_policy[RINGSTEER_A_MAX + 1] = {
 	[RINGSTEER_A_KEY] = NLA_POLICY_EXACT_LEN(RINGSTEER_KEY_LEN),
 };
 
+static const struct nla_policy net_cmd_policy[RINGSTEER_A_MAX + 1] = {
+};
+
 static const struct nla_policy flush_cmd_policy[RINGSTEER_A_MAX + 1] = {
 	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __RINGSTEER_F_ALL),
 };
@@ -759,6 +762,31 @@ static int rs_nl_key_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return rs_reply(info, fill_key, NULL);
 }
 
+static int fill_net(struct sk_buff *skb, struct genl_info *info,
+		    const void *arg)
+{
+	struct rs_net *rn = info_rn(info);
+	struct nlattr *nest = nla_nest_start(skb, RINGSTEER_A_NET);
+
+	if (!nest ||
+	    nla_put_u32(skb, RINGSTEER_NET_A_SERVICES, rn->services.count) ||
+	    nla_put_u64_64bit(skb, RINGSTEER_NET_A_POINTS, rn->services.npoints,
+			      RINGSTEER_NET_A_PAD) ||
+	    nla_put_u64_64bit(skb, RINGSTEER_NET_A_POINTS_MAX,
+			      rs_net_points_max(), RINGSTEER_NET_A_PAD) ||
+	    nla_put_u8(skb, RINGSTEER_NET_A_HOOKS, rn->hooks.registered) ||
+	    nla_put_u32(skb, RINGSTEER_NET_A_KEPT, rs_net_kept(rn)) ||
+	    nla_put_u32(skb, RINGSTEER_NET_A_GENERATION, rn->generation))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int rs_nl_net_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return rs_reply(info, fill_net, NULL);
+}
+
 static int rs_nl_flush_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = {
@@ -819,6 +847,7 @@ static const struct genl_ops rs_genl_ops[] = {
 	      GENL_UNS_ADMIN_PERM),
 	RS_OP(RINGSTEER_CMD_FLUSH, rs_nl_flush_doit, flush_cmd_policy, 0,
 	      GENL_UNS_ADMIN_PERM),
+	RS_OP(RINGSTEER_CMD_NET_GET, rs_nl_net_get_doit, net_cmd_policy, 0, 0),
 };
 
 /*

@@ -5,6 +5,7 @@
  * the locking rules.
  */
 
+#include <linux/module.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
@@ -13,6 +14,31 @@
 #include "service.h"
 
 unsigned int rs_net_id __read_mostly;
+
+/*
+ * Every change may come from an unprivileged user in their own user and
+ * network namespace: the rings one namespace may hold are bounded here,
+ * and charged to its memory cgroup where they are allocated.
+ */
+static unsigned int max_points_per_netns = 4 * RINGSTEER_MAX_POINTS;
+module_param(max_points_per_netns, uint, 0644);
+MODULE_PARM_DESC(max_points_per_netns,
+		 "ring points all services of one network namespace may hold, about 12 bytes each (default 4194304)");
+
+u64 rs_net_points_max(void)
+{
+	return READ_ONCE(max_points_per_netns);
+}
+
+u32 rs_net_kept(struct rs_net *rn)
+{
+	struct rs_retired *r;
+	u32 n = 0;
+
+	list_for_each_entry(r, &rn->retired, node)
+		n++;
+	return n;
+}
 
 /* How often flows kept after a service delete are looked for. */
 #define RS_RETIRED_POLL		(10 * HZ)
@@ -85,8 +111,7 @@ static void retired_poll(struct work_struct *work)
 	u64 *counts;
 
 	mutex_lock(&rn->lock);
-	list_for_each_entry(r, &rn->retired, node)
-		n++;
+	n = rs_net_kept(rn);
 	targets = kcalloc(n, sizeof(*targets), GFP_KERNEL_ACCOUNT);
 	counts = kcalloc(n, sizeof(*counts), GFP_KERNEL_ACCOUNT);
 	if (n && targets && counts) {
@@ -155,8 +180,7 @@ static void delete_flows(struct rs_net *rn)
 
 	if (!check_net(rn->net))
 		return;
-	list_for_each_entry(r, &rn->retired, node)
-		n++;
+	n = rs_net_kept(rn);
 	targets = kcalloc(rn->services.count + n, sizeof(*targets), GFP_KERNEL);
 	if (!targets)
 		return;

@@ -47,7 +47,11 @@ struct rs_retired {
 	struct rs_ct_target flows;
 };
 
+/* The ring points one namespace may hold (module parameter). */
+u64 rs_net_points_max(void);
+
 /* rs_net->lock held. */
+u32 rs_net_kept(struct rs_net *rn);
 int rs_net_hooks_get(struct rs_net *rn);
 void rs_net_hooks_put(struct rs_net *rn);
 /* Allocated ahead, so that retiring a service cannot fail. */
