@@ -3,8 +3,10 @@
 #
 # check.sh KVER...: everything `make check` runs, in order: module builds for
 # each kernel (W=1, no warnings), ringctl and test programs, checkpatch,
-# sparse, host unit tests, then the VM selftests on each kernel. Every step
-# and every test case is one KTAP result; the last line is the total.
+# sparse, the package list and the kernel-less Makefile checks, host unit
+# tests, then the VM selftests on each kernel. Every step and every test case
+# is one KTAP result; the last line is the total. A "==> [N/M]" line starts
+# each phase; phase 1 (packages) is the Makefile's.
 
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -12,6 +14,11 @@ kvers=("$@")
 [ ${#kvers[@]} -gt 0 ] || { echo "check.sh: no target kernel installed (make deps)" >&2; exit 1; }
 
 logdir=build/check
+phases=$((4 + ${#kvers[@]}))
+phase()
+{
+	echo "==> [$1/$phases] $2"
+}
 rm -rf "$logdir"
 mkdir -p "$logdir"
 passed=0
@@ -70,15 +77,20 @@ ktap_step()
 	fi
 }
 
+phase 2 "building the module for ${kvers[*]}, ringctl and test programs (about 3 min)"
 for k in "${kvers[@]}"; do
 	step "build module $k" make modules-all TEST_KVERS="$k"
 done
 step "build ringctl and test programs" make ringctl selftest-bins
+phase 3 "checkpatch, sparse, the package list, kernel-less make (about 2 min)"
 step "checkpatch --strict" make style
 for k in "${kvers[@]}"; do
 	step "sparse $k" make sparse KVER="$k"
 done
+step "every program run comes from a package make deps installs" bash selftests/vm/deps-check.sh
+ktap_step "make with no kernel installed" bash selftests/vm/empty-kernel-check.sh
 
+phase 4 "host unit tests (under a minute)"
 for t in selftests/unit/test_*.c; do
 	[ -e "$t" ] || continue
 	bin=build/unit/$(basename "$t" .c)
@@ -90,9 +102,11 @@ for t in selftests/unit/test_*.c; do
 	fi
 done
 
-ktap_step "vm harness" bash selftests/vm/harness-selftest.sh "${kvers[0]}"
-
+n=5
 for k in "${kvers[@]}"; do
+	phase $n "VM tests on $k under QEMU (TCG, about 10 min)"
+	n=$((n + 1))
+	[ "$k" != "${kvers[0]}" ] || ktap_step "vm harness" bash selftests/vm/harness-selftest.sh "$k"
 	ko=build/kernel/$k/kmod/ringsteer.ko
 	if [ ! -e "$ko" ]; then
 		record fail "vm $k (module did not build)"
