@@ -91,7 +91,7 @@ KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/
 all: module ringctl
 
 deps:
-	$(if $(PHASES),$(call phase,1,packages (first run: about 1.5 min to download and install)))
+	$(if $(PHASES),$(call phase,1,packages (first run: 1.5 to 15 min, see README)))
 	$(Q)bash .ci/deps.sh
 
 module:
@@ -187,7 +187,7 @@ demo: deps
 	$(Q)$(MAKE) demo-vm PHASES=$(PHASES)
 
 demo-vm: $(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko selftest-bins
-	$(if $(PHASES),$(call phase,3,booting $(KVER) under QEMU and running the demo (about 1 min)))
+	$(if $(PHASES),$(call phase,3,booting $(KVER) under QEMU and running the demo (1 to 4 min)))
 	$(Q)bash selftests/vm/run.sh -k '$(KVER)' -m '$(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko' -- \
 		bash selftests/vm/demo.sh
 

@@ -112,7 +112,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
-echo "deps: downloading and installing packages (about 1.5 min on a fresh machine)"
+echo "deps: downloading and installing packages (about 680 MB on a minimal root)"
 add_backports
 apt-get update -qq
 mapfile -t BPO < <(backports_kernel_packages)

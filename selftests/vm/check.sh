@@ -77,12 +77,12 @@ ktap_step()
 	fi
 }
 
-phase 2 "building the module for ${kvers[*]}, ringctl and test programs (about 3 min)"
+phase 2 "building the module for ${kvers[*]}, ringctl and test programs (about 2 min)"
 for k in "${kvers[@]}"; do
 	step "build module $k" make modules-all TEST_KVERS="$k"
 done
 step "build ringctl and test programs" make ringctl selftest-bins
-phase 3 "checkpatch, sparse, the package list, kernel-less make (about 2 min)"
+phase 3 "checkpatch, sparse, the package list, kernel-less make (about 3 min)"
 step "checkpatch --strict" make style
 for k in "${kvers[@]}"; do
 	step "sparse $k" make sparse KVER="$k"
