@@ -104,7 +104,7 @@ done
 
 n=5
 for k in "${kvers[@]}"; do
-	phase $n "VM tests on $k under QEMU (TCG, about 10 min)"
+	phase $n "VM tests on $k under QEMU (TCG: 15 min or more on a busy machine)"
 	n=$((n + 1))
 	[ "$k" != "${kvers[0]}" ] || ktap_step "vm harness" bash selftests/vm/harness-selftest.sh "$k"
 	ko=build/kernel/$k/kmod/ringsteer.ko
