@@ -2,7 +2,7 @@
 #
 # make               module (kmod/ringsteer.ko) and ringctl (userspace/ringctl)
 # make check         deps, builds for both kernels, style, sparse, host and VM tests
-# make demo          build, boot a VM, show the module at work
+# make demo          deps, build, boot a VM, show the module at work
 # make deps          install the Debian packages the project needs (root)
 # make style         checkpatch --strict on the kernel sources
 # make sparse        sparse (C=2) on the kernel sources
@@ -38,8 +38,26 @@ KVERS_ALL := $(shell ls /lib/modules 2>/dev/null | grep -E '^6\.(1\.0-[0-9]+|12\
 KVER_61 := $(lastword $(filter 6.1.0-%,$(KVERS_ALL)))
 KVER_612 := $(lastword $(filter 6.12.%,$(KVERS_ALL)))
 KVER ?= $(lastword $(KVERS_ALL))
-KDIR ?= /lib/modules/$(KVER)/build
+KDIR ?= $(if $(KVER),/lib/modules/$(KVER)/build)
 TEST_KVERS := $(KVER_61) $(KVER_612)
+
+# The list above is read before any recipe runs: on a new machine `make demo`
+# and `make check` see no kernel until their deps has installed one, so their
+# real work is a second make (demo-vm, check-kernels). Every goal that needs
+# a kernel stops here with a hint rather than go on with an empty name.
+NEEDS_KVER := modules-all vm-test demo-vm check-kernels
+NEEDS_KDIR := all module sparse install
+GOALS := $(or $(MAKECMDGOALS),all)
+ifeq ($(KVER),)
+ifneq ($(filter $(NEEDS_KVER),$(GOALS)),)
+$(error no Debian target kernel in /lib/modules: run 'make deps' as root, or set KVER=)
+endif
+endif
+ifeq ($(KDIR),)
+ifneq ($(filter $(NEEDS_KDIR),$(GOALS)),)
+$(error no target kernel build tree: run 'make deps' as root, or set KDIR=)
+endif
+endif
 
 ifeq ($(V),1)
 Q :=
@@ -49,6 +67,9 @@ Q := @
 quiet = @printf '  %-8s %s\n'
 MAKEFLAGS += --no-print-directory
 endif
+# phase N TEXT: the progress line of one phase of `make demo` (3 phases) or
+# `make check` (check.sh prints its phases after the first).
+phase = @printf '==> [%s/%s] %s\n' '$(1)' '$(PHASES)' '$(2)'
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -84,11 +105,13 @@ KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/
 
 .PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring \
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
-	dkms-install dkms-check systemd-check completion-check install-check
+	dkms-install dkms-check systemd-check completion-check install-check \
+	check-kernels demo-vm
 
 all: module ringctl
 
 deps:
+	$(if $(PHASES),$(call phase,1,packages (first run: 1.5 to 15 min, see README)))
 	$(Q)bash .ci/deps.sh
 
 module:
@@ -178,14 +201,26 @@ sparse:
 		! grep -E '(warning|error):' $(BUILD)/sparse.log
 
 vm-test: modules-all selftest-bins
-	$(Q)bash selftests/vm/run.sh -k $(KVER) -m $(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko -- \
+	$(Q)bash selftests/vm/run.sh -k '$(KVER)' -m '$(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko' -- \
 		bash selftests/vm/ktap-run.sh
 
+# Phases: packages, then check.sh's five (builds, static checks, host
+# tests, VM tests on each of the two kernels).
+check: PHASES := 7
 check: deps
+	$(Q)$(MAKE) check-kernels
+
+check-kernels:
 	$(Q)bash selftests/vm/check.sh $(TEST_KVERS)
 
-demo: deps modules-all selftest-bins
-	$(Q)bash selftests/vm/run.sh -k $(KVER) -m $(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko -- \
+demo: PHASES := 3
+demo: deps
+	$(call phase,2,building the module and ringctl (first run: about 1 min))
+	$(Q)$(MAKE) demo-vm PHASES=$(PHASES)
+
+demo-vm: $(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko selftest-bins
+	$(if $(PHASES),$(call phase,3,booting $(KVER) under QEMU and running the demo (1 to 4 min)))
+	$(Q)bash selftests/vm/run.sh -k '$(KVER)' -m '$(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko' -- \
 		bash selftests/vm/demo.sh
 
 $(BUILD)/bench/bench_ring: selftests/bench/bench_ring.c $(TEST_OBJS) $(USER_HDRS)

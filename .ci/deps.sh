@@ -4,7 +4,7 @@
 # Install every Debian package ringsteer needs to build, check and test
 # itself: both target kernels (image + headers), QEMU, the busybox used for
 # the VM initramfs, libraries and network tools. Idempotent: when all is
-# already there it returns without touching apt.
+# already there it returns without touching apt. --list prints the list.
 #
 # The 6.12 kernel comes from bookworm-backports. Its apt source is built from
 # the mirror URI this machine is already configured with, so the repository
@@ -12,14 +12,19 @@
 
 set -euo pipefail
 
+# Every program a build step, test or scenario runs comes from one of these
+# or from the base system (selftests/vm/deps-check.sh checks it). The VM's
+# scenarios run in this machine's root, so their tools belong here too.
 PACKAGES=(
-	build-essential bc kmod cpio xz-utils
+	build-essential bc kmod cpio xz-utils zstd
 	linux-image-amd64 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	libmnl-dev libsodium-dev pkg-config
-	iproute2 nftables iptables ipvsadm conntrack socat python3 python3-yaml
-	jq strace
+	iproute2 procps libcap2-bin nftables iptables ipvsadm conntrack socat
+	python3 python3-yaml jq strace
 	linux-source-6.1 sparse
+	flex bison libelf-dev libssl-dev
+	linux-source-6.12
 	bash-completion dkms openssl systemd
 )
 BACKPORTS_LIST=/etc/apt/sources.list.d/ringsteer-backports.sources
@@ -94,6 +99,11 @@ backports_kernel_packages()
 	done
 }
 
+if [ "${1:-}" = --list ]; then
+	printf '%s\n' "${PACKAGES[@]}"
+	exit 0
+fi
+
 if all_installed; then
 	exit 0
 fi
@@ -103,6 +113,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
+echo "deps: downloading and installing packages (about 680 MB on a minimal root)"
 add_backports
 apt-get update -qq
 mapfile -t BPO < <(backports_kernel_packages)

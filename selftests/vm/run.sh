@@ -61,8 +61,10 @@ if [ -n "$debugdir" ]; then
 else
 	if [ -z "$kver" ]; then
 		kver=$(ls /lib/modules 2>/dev/null | grep -E '^6\.(1\.0-[0-9]+|12\..*)-amd64$' | sort -V | tail -n1)
+		[ -n "$kver" ] || { echo "run.sh: no target kernel in /lib/modules (run 'make deps')" >&2; exit 2; }
 	fi
-	[ -n "$kver" ] || { echo "run.sh: no target kernel installed (run 'make deps')" >&2; exit 2; }
+	# "-k -m x.ko" is an empty KVER that swallowed the next option.
+	case "$kver" in -*) echo "run.sh: -k needs a kernel version, got '$kver'" >&2; exit 2 ;; esac
 	kernel=/boot/vmlinuz-$kver
 fi
 [ -r "$kernel" ] || { echo "run.sh: no kernel $kernel (run 'make deps')" >&2; exit 2; }
