@@ -85,7 +85,7 @@ USER_LIB_SRCS := $(filter-out userspace/ringctl.c,$(USER_SRCS))
 SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/kmod/%.o,$(SHARED_SRCS))
 USER_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 USER_LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_LIB_SRCS))
-USER_HDRS := $(wildcard userspace/*.h kmod/*.h kmod/uapi/*.h)
+USER_HDRS := $(wildcard userspace/*.h kmod/*.h kmod/uapi/*.h selftests/*.h)
 # Unit tests and the bench link the ring built with its test seam, the
 # module's load-time check and the test-only entry points (ring_test.h).
 TEST_OBJS := $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
