@@ -1,23 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A backend deleted while the first packet of a flow to it is in flight:
-# DNAT to the backend is set up (PREROUTING, NAT priority -100), but the
-# conntrack entry is not confirmed yet (that happens when the packet
-# leaves POSTROUTING). The delete's conntrack flush walks only confirmed
-# entries, so this one escaped it: once the packet went on, its entry was
-# confirmed with DNAT to the deleted backend and the flow stuck to it.
+# A backend deleted while the first packet of a flow to it is in flight
+# must not leave that flow stuck to the deleted backend. The packet is held
+# with NFQUEUE in PREROUTING after conntrack (-200) and before ringsteer's
+# NAT hook (-101): the ring said b1 when the packet arrived; b1 is deleted
+# while it waits; released, it must be steered by the ring as it is now.
 #
-# The window is held open with NFQUEUE: an nft rule in FORWARD (after the
-# DNAT, before confirmation) queues the flow's first datagram to
-# nfq_hold.py, b1 is deleted, then the datagram is released.
+# Two windows are not held open here. The one inside the hook, between
+# reading the ring and setting up NAT, lasts one RCU read section: the
+# delete's synchronize_net() before its conntrack walk closes it, and no
+# test can stretch it. A packet held *after* the NAT hook (an NFQUEUE rule
+# in FORWARD) has its NAT to b1 set up already and is confirmed after the
+# walk: that flow survives the delete, as the README says.
 #
 #   if-cli                 if-lb                             if-b1, if-b2
 #  +-------------+       +---------------------------------+     +-----------+
 #  | 10.1.0.2    +-------+ 10.0.0.100:80 udp -> b1 b2      +-----+ 10.2.N.2  |
-#  | one UDP     |       | forward: that flow -> queue 0   | x2  | :8080     |
-#  | socket to   |       | nfq_hold.py holds its 1st packet|     | says "bN" |
-#  | the VIP     |       | ringctl backend del b1 meanwhile|     |           |
+#  | one UDP     |       | prerouting: flow -> queue 0     | x2  | :8080     |
+#  | socket to   |       | (prerouting -150, before NAT)   |     | says "bN" |
+#  | the VIP     |       | nfq_hold.py holds its 1st packet|     |           |
+#  |             |       | ringctl backend del b1 meanwhile|     |           |
 #  +-------------+       +---------------------------------+     +-----------+
 
 set -e
@@ -52,8 +55,8 @@ EOF2
 lb nft -f - <<-EOF2
 table inet hold {
 	chain held {
-		type filter hook forward priority filter;
-		ip daddr 10.2.1.2 udp sport $SPORT queue num 0
+		type filter hook prerouting priority -150;
+		ip daddr $VIP4 udp sport $SPORT queue num 0
 	}
 }
 EOF2
@@ -79,7 +82,7 @@ answer()
 echo go >&$ASKW
 read -r -t 30 line <&"${NFQ[0]}" || die "the first datagram was not queued"
 case $line in held*) ;; *) die "nfq_hold.py: $line" ;; esac
-pass "sport $SPORT: first datagram DNATed to b1 and held before confirmation"
+pass "sport $SPORT: first datagram, which the ring gave to b1, held before NAT"
 
 cmd_ok rctl backend del "$SVC4" "$(be4 1)" proto udp
 echo release >&"${NFQ[1]}"
@@ -95,5 +98,6 @@ exec {ASKW}>&-
 
 n=$(lb conntrack -L -p udp 2>/dev/null | grep -c "sport=$SPORT .* src=10\.2\.1\.2 " || true)
 [ "$n" = 0 ] || die "a conntrack entry DNATed to the deleted b1 outlived its flush"
+[ "$first" = b2 ] || die "the held datagram, released after b1's delete, reached '$first', expected b2"
 [ "$second" = b2 ] || die "after b1's delete, the flow's next datagram reached '$second', expected b2"
-pass "the in-flight flow did not stick to the deleted b1 (first answer '$first', then b2)"
+pass "the in-flight flow was steered by the ring after the delete: b2, then b2"
