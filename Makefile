@@ -106,7 +106,7 @@ KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/
 .PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring \
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
-	check-kernels demo-vm
+	check-kernels demo-vm check-debug
 
 all: module ringctl
 
@@ -209,6 +209,12 @@ vm-test: modules-all selftest-bins
 check: PHASES := 7
 check: deps
 	$(Q)$(MAKE) check-kernels
+
+# make check, then every scenario and 1,000,000 fuzzed messages on the
+# debug kernel (several hours under TCG).
+check-debug: PHASES := 7
+check-debug: deps
+	$(Q)RS_DEBUG_TESTS=all $(MAKE) check-kernels
 
 check-kernels:
 	$(Q)bash selftests/vm/check.sh $(TEST_KVERS)
