@@ -18,7 +18,7 @@ PACKAGES=(
 	qemu-system-x86 busybox-static
 	libmnl-dev libsodium-dev pkg-config
 	iproute2 nftables ipvsadm conntrack socat python3 python3-yaml
-	linux-source-6.1 sparse
+	python3-jsonschema linux-source-6.1 linux-source-6.12 sparse
 )
 BACKPORTS_LIST=/etc/apt/sources.list.d/ringsteer-backports.sources
 export DEBIAN_FRONTEND=noninteractive

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generic netlink family "ringsteer": the control API used by ringctl.
- * uapi/ringsteer.h documents every command and attribute; this file checks
- * requests against it and calls into service.c under the namespace mutex.
+ * uapi/ringsteer.yaml specifies every command and attribute; the policies
+ * and the ops table generated from it (netlink-gen.c) reject what a command
+ * does not take, and this file checks the rest and calls into service.c
+ * under the namespace mutex.
  *
  * Every rejection sets an errno and an extended ack message, with the
  * offending attribute where there is one, before anything is changed.
@@ -15,70 +17,19 @@
 
 #include "uapi/ringsteer.h"
 #include "netlink.h"
+#include "netlink-gen.h"
 #include "nlmsg.h"
 #include "service.h"
 
-/* Attributes the kernel reports but never accepts. */
-#define RS_READ_ONLY { .type = NLA_REJECT }
-#define RS_ADDR_POLICY NLA_POLICY_RANGE(NLA_BINARY, sizeof(struct in_addr), \
-					sizeof(struct in6_addr))
-
-static const struct nla_policy service_policy[RINGSTEER_SERVICE_A_MAX + 1] = {
-	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16 },
-	[RINGSTEER_SERVICE_A_ADDR] = RS_ADDR_POLICY,
-	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_BE16 },
-	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8 },
-	[RINGSTEER_SERVICE_A_VNODES] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_VNODES),
-	[RINGSTEER_SERVICE_A_HASH] = NLA_POLICY_MAX(NLA_U32, RINGSTEER_HASH_MAX),
-	[RINGSTEER_SERVICE_A_BACKENDS] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_ACTIVE] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_POINTS] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_RING_BYTES] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_FLOWS] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_NO_BACKEND] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_PAD] = RS_READ_ONLY,
-};
-
-static const struct nla_policy backend_policy[RINGSTEER_BACKEND_A_MAX + 1] = {
-	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16 },
-	[RINGSTEER_BACKEND_A_ADDR] = RS_ADDR_POLICY,
-	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_BE16 },
-	[RINGSTEER_BACKEND_A_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_WEIGHT),
-	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, RINGSTEER_STATE_MAX),
-	[RINGSTEER_BACKEND_A_FLOWS] = RS_READ_ONLY,
-	[RINGSTEER_BACKEND_A_SHARE] = RS_READ_ONLY,
-	[RINGSTEER_BACKEND_A_PAD] = RS_READ_ONLY,
-};
-
-static const struct nla_policy flow_policy[RINGSTEER_FLOW_A_MAX + 1] = {
-	[RINGSTEER_FLOW_A_ADDR] = RS_ADDR_POLICY,
-	[RINGSTEER_FLOW_A_PORT] = { .type = NLA_BE16 },
-};
-
-/* One top-level policy per command group: anything else is rejected. */
-static const struct nla_policy service_cmd_policy[RINGSTEER_A_MAX + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(service_policy),
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __RINGSTEER_F_ALL),
-};
-
-static const struct nla_policy backend_cmd_policy[RINGSTEER_A_MAX + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(service_policy),
-	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(backend_policy),
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __RINGSTEER_F_ALL),
-};
-
-static const struct nla_policy lookup_cmd_policy[RINGSTEER_A_MAX + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(service_policy),
-	[RINGSTEER_A_FLOW] = NLA_POLICY_NESTED(flow_policy),
-};
-
-static const struct nla_policy key_cmd_policy[RINGSTEER_A_MAX + 1] = {
-	[RINGSTEER_A_KEY] = NLA_POLICY_EXACT_LEN(RINGSTEER_KEY_LEN),
-};
-
-static const struct nla_policy flush_cmd_policy[RINGSTEER_A_MAX + 1] = {
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __RINGSTEER_F_ALL),
-};
+/*
+ * The generated policies give a nest one policy for every command, so a nest
+ * is parsed only up to the last attribute the command takes (a prefix of the
+ * nest's attributes): those after it are rejected as unknown.
+ */
+#define RS_LAST_SERVICE_ID	RINGSTEER_SERVICE_A_PROTO
+#define RS_LAST_SERVICE_CONF	RINGSTEER_SERVICE_A_HASH
+#define RS_LAST_BACKEND_ID	RINGSTEER_BACKEND_A_PORT
+#define RS_LAST_BACKEND_CONF	RINGSTEER_BACKEND_A_STATE
 
 static bool addr_usable(u8 family, const union nf_inet_addr *a)
 {
@@ -131,7 +82,7 @@ static int parse_endpoint(struct nlattr *nest, struct nlattr **tb,
 	return 0;
 }
 
-static int parse_service(struct nlattr **attrs, struct nlattr **tb,
+static int parse_service(struct nlattr **attrs, struct nlattr **tb, int last,
 			 struct rs_endpoint *ep, struct netlink_ext_ack *extack)
 {
 	struct nlattr *nest = attrs[RINGSTEER_A_SERVICE];
@@ -141,8 +92,7 @@ static int parse_service(struct nlattr **attrs, struct nlattr **tb,
 		NL_SET_ERR_MSG_MOD(extack, "missing service (RINGSTEER_A_SERVICE)");
 		return -EINVAL;
 	}
-	err = nla_parse_nested(tb, RINGSTEER_SERVICE_A_MAX, nest, service_policy,
-			       extack);
+	err = nla_parse_nested(tb, last, nest, ringsteer_service_nl_policy, extack);
 	if (err)
 		return err;
 	err = parse_endpoint(nest, tb, RINGSTEER_SERVICE_A_FAMILY, ep, extack);
@@ -168,7 +118,7 @@ static struct rs_service *find_service(struct rs_net *rn, struct nlattr **attrs,
 	struct rs_endpoint ep;
 	int err;
 
-	err = parse_service(attrs, tb, &ep, extack);
+	err = parse_service(attrs, tb, RS_LAST_SERVICE_ID, &ep, extack);
 	if (err)
 		return ERR_PTR(err);
 	svc = rs_service_get(rn, &ep);
@@ -179,7 +129,7 @@ static struct rs_service *find_service(struct rs_net *rn, struct nlattr **attrs,
 	return svc;
 }
 
-static int parse_backend(struct nlattr **attrs, struct nlattr **tb,
+static int parse_backend(struct nlattr **attrs, struct nlattr **tb, int last,
 			 const struct rs_service *svc, struct rs_endpoint *ep,
 			 struct netlink_ext_ack *extack)
 {
@@ -190,8 +140,7 @@ static int parse_backend(struct nlattr **attrs, struct nlattr **tb,
 		NL_SET_ERR_MSG_MOD(extack, "missing backend (RINGSTEER_A_BACKEND)");
 		return -EINVAL;
 	}
-	err = nla_parse_nested(tb, RINGSTEER_BACKEND_A_MAX, nest, backend_policy,
-			       extack);
+	err = nla_parse_nested(tb, last, nest, ringsteer_backend_nl_policy, extack);
 	if (err)
 		return err;
 	err = parse_endpoint(nest, tb, RINGSTEER_BACKEND_A_FAMILY, ep, extack);
@@ -224,7 +173,7 @@ static int parse_service_conf(struct nlattr **tb, struct rs_service_conf *conf)
 	return tb[RINGSTEER_SERVICE_A_VNODES] || tb[RINGSTEER_SERVICE_A_HASH];
 }
 
-static int rs_service_new_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_service_conf conf = {
 		.vnodes = RINGSTEER_DEFAULT_VNODES,
@@ -235,7 +184,7 @@ static int rs_service_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rs_endpoint ep;
 	int err;
 
-	err = parse_service(info->attrs, tb, &ep, info->extack);
+	err = parse_service(info->attrs, tb, RS_LAST_SERVICE_CONF, &ep, info->extack);
 	if (err)
 		return err;
 	parse_service_conf(tb, &conf);
@@ -247,7 +196,7 @@ static int rs_service_new_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int rs_service_set_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
 	struct rs_net *rn = rs_net(genl_info_net(info));
@@ -256,7 +205,7 @@ static int rs_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rs_endpoint ep;
 	int err;
 
-	err = parse_service(info->attrs, tb, &ep, info->extack);
+	err = parse_service(info->attrs, tb, RS_LAST_SERVICE_CONF, &ep, info->extack);
 	if (err)
 		return err;
 	mutex_lock(&rn->lock);
@@ -283,7 +232,7 @@ out:
 	return err;
 }
 
-static int rs_service_del_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_service_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_net *rn = rs_net(genl_info_net(info));
 	struct rs_service *svc;
@@ -315,7 +264,7 @@ static int fill_service(struct sk_buff *skb, void *arg)
 	return rs_put_service(skb, r->rn, r->svc, RS_SERVICE_FULL);
 }
 
-static int rs_service_get_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_service_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct service_reply r = { .rn = rs_net(genl_info_net(info)) };
 	int err;
@@ -352,7 +301,8 @@ static void *dump_put(struct sk_buff *skb, struct netlink_callback *cb,
 	return hdr;
 }
 
-static int rs_service_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int ringsteer_nl_service_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
 {
 	struct rs_net *rn = rs_net(sock_net(skb->sk));
 	struct dump_ctx *ctx = dump_ctx(cb);
@@ -380,7 +330,7 @@ static int rs_service_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 	return err && skb->len ? skb->len : err;
 }
 
-static int rs_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
 	struct rs_net *rn = rs_net(genl_info_net(info));
@@ -395,7 +345,8 @@ static int rs_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(svc);
 		goto out;
 	}
-	err = parse_backend(info->attrs, tb, svc, &ep, info->extack);
+	err = parse_backend(info->attrs, tb, RS_LAST_BACKEND_CONF, svc, &ep,
+			    info->extack);
 	if (err)
 		goto out;
 	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
@@ -412,7 +363,7 @@ out:
 
 /* Service and backend named by the request, both of which must exist. */
 static int find_backend(struct rs_net *rn, struct genl_info *info,
-			struct nlattr **tb, struct rs_service **svc,
+			struct nlattr **tb, int last, struct rs_service **svc,
 			struct rs_backend **b)
 {
 	struct rs_endpoint ep;
@@ -421,7 +372,7 @@ static int find_backend(struct rs_net *rn, struct genl_info *info,
 	*svc = find_service(rn, info->attrs, info->extack);
 	if (IS_ERR(*svc))
 		return PTR_ERR(*svc);
-	err = parse_backend(info->attrs, tb, *svc, &ep, info->extack);
+	err = parse_backend(info->attrs, tb, last, *svc, &ep, info->extack);
 	if (err)
 		return err;
 	*b = rs_backend_get(*svc, &ep);
@@ -433,7 +384,7 @@ static int find_backend(struct rs_net *rn, struct genl_info *info,
 	return 0;
 }
 
-static int rs_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
 	struct rs_net *rn = rs_net(genl_info_net(info));
@@ -443,7 +394,7 @@ static int rs_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	mutex_lock(&rn->lock);
-	err = find_backend(rn, info, tb, &svc, &b);
+	err = find_backend(rn, info, tb, RS_LAST_BACKEND_CONF, &svc, &b);
 	if (err)
 		goto out;
 	if (!tb[RINGSTEER_BACKEND_A_WEIGHT] && !tb[RINGSTEER_BACKEND_A_STATE]) {
@@ -464,7 +415,7 @@ out:
 	return err;
 }
 
-static int rs_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
 	struct rs_net *rn = rs_net(genl_info_net(info));
@@ -474,7 +425,7 @@ static int rs_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	mutex_lock(&rn->lock);
-	err = find_backend(rn, info, tb, &svc, &b);
+	err = find_backend(rn, info, tb, RS_LAST_BACKEND_ID, &svc, &b);
 	if (err)
 		goto out;
 	event = rs_notify_build(rn, RINGSTEER_CMD_BACKEND_DEL, svc, b);
@@ -502,24 +453,25 @@ static int fill_backend(struct sk_buff *skb, void *arg)
 	       rs_put_backend(skb, r->b, true);
 }
 
-static int rs_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct backend_reply r = { .rn = rs_net(genl_info_net(info)) };
 	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
 	int err;
 
 	mutex_lock(&r.rn->lock);
-	err = find_backend(r.rn, info, tb, &r.svc, &r.b);
+	err = find_backend(r.rn, info, tb, RS_LAST_BACKEND_ID, &r.svc, &r.b);
 	if (!err)
 		err = rs_reply(info, fill_backend, &r);
 	mutex_unlock(&r.rn->lock);
 	return err;
 }
 
-static int rs_backend_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
 {
+	struct nlattr **attrs = rs_dump_attrs(cb);
 	struct rs_net *rn = rs_net(sock_net(skb->sk));
-	struct nlattr *attrs[RINGSTEER_A_MAX + 1];
 	struct dump_ctx *ctx = dump_ctx(cb);
 	struct rs_service *svc;
 	struct rs_backend *b;
@@ -527,14 +479,6 @@ static int rs_backend_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 	int err;
 	void *hdr;
 
-	/*
-	 * genetlink validated the request already; parsing it again here
-	 * works alike on every kernel, whatever holds the parsed copy.
-	 */
-	err = genlmsg_parse(cb->nlh, &rs_genl_family, attrs, RINGSTEER_A_MAX,
-			    backend_cmd_policy, cb->extack);
-	if (err)
-		return err;
 	mutex_lock(&rn->lock);
 	svc = find_service(rn, attrs, cb->extack);
 	if (IS_ERR(svc)) {
@@ -577,7 +521,7 @@ static int fill_lookup(struct sk_buff *skb, void *arg)
 	return rs_put_backend(skb, r->b, false);
 }
 
-static int rs_lookup_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_lookup_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct lookup_reply r = { .rn = rs_net(genl_info_net(info)) };
 	struct nlattr *tb[RINGSTEER_FLOW_A_MAX + 1];
@@ -590,8 +534,8 @@ static int rs_lookup_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(info->extack, "missing flow (RINGSTEER_A_FLOW)");
 		return -EINVAL;
 	}
-	err = nla_parse_nested(tb, RINGSTEER_FLOW_A_MAX, nest, flow_policy,
-			       info->extack);
+	err = nla_parse_nested(tb, RINGSTEER_FLOW_A_MAX, nest,
+			       ringsteer_flow_nl_policy, info->extack);
 	if (err)
 		return err;
 	if (NL_REQ_ATTR_CHECK(info->extack, nest, tb, RINGSTEER_FLOW_A_ADDR) ||
@@ -636,7 +580,7 @@ out:
 	return err;
 }
 
-static int rs_key_set_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_key_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_net *rn = rs_net(genl_info_net(info));
 	int err;
@@ -658,7 +602,7 @@ static int fill_key(struct sk_buff *skb, void *arg)
 	return nla_put(skb, RINGSTEER_A_KEY, sizeof(rn->key), rn->key);
 }
 
-static int rs_key_get_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_key_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_net *rn = rs_net(genl_info_net(info));
 	int err;
@@ -669,7 +613,7 @@ static int rs_key_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int rs_flush_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_flush_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_net *rn = rs_net(genl_info_net(info));
 
@@ -680,65 +624,25 @@ static int rs_flush_doit(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-#define RS_OP(_cmd, _doit, _policy, _flags)				\
-	{								\
-		.cmd = _cmd, .doit = _doit, .policy = _policy,		\
-		.maxattr = RINGSTEER_A_MAX, .flags = _flags,		\
-	}
-
-static const struct genl_ops rs_genl_ops[] = {
-	RS_OP(RINGSTEER_CMD_SERVICE_NEW, rs_service_new_doit,
-	      service_cmd_policy, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_SERVICE_SET, rs_service_set_doit,
-	      service_cmd_policy, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_SERVICE_DEL, rs_service_del_doit,
-	      service_cmd_policy, GENL_UNS_ADMIN_PERM),
-	{
-		.cmd = RINGSTEER_CMD_SERVICE_GET,
-		.doit = rs_service_get_doit,
-		.dumpit = rs_service_get_dumpit,
-		.policy = service_cmd_policy,
-		.maxattr = RINGSTEER_A_MAX,
-	},
-	RS_OP(RINGSTEER_CMD_BACKEND_NEW, rs_backend_new_doit,
-	      backend_cmd_policy, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_BACKEND_SET, rs_backend_set_doit,
-	      backend_cmd_policy, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_BACKEND_DEL, rs_backend_del_doit,
-	      backend_cmd_policy, GENL_UNS_ADMIN_PERM),
-	{
-		.cmd = RINGSTEER_CMD_BACKEND_GET,
-		.doit = rs_backend_get_doit,
-		.dumpit = rs_backend_get_dumpit,
-		.policy = backend_cmd_policy,
-		.maxattr = RINGSTEER_A_MAX,
-	},
-	/* LOOKUP and KEY_GET reveal what the key implies: admin only. */
-	RS_OP(RINGSTEER_CMD_LOOKUP, rs_lookup_doit, lookup_cmd_policy,
-	      GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_KEY_SET, rs_key_set_doit, key_cmd_policy,
-	      GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_KEY_GET, rs_key_get_doit, key_cmd_policy,
-	      GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_FLUSH, rs_flush_doit, flush_cmd_policy,
-	      GENL_UNS_ADMIN_PERM),
-};
-
+/* The ops are generated (netlink-gen.c); netlink_ops.c fills them in. */
 struct genl_family rs_genl_family __ro_after_init = {
 	.name = RINGSTEER_GENL_NAME,
 	.version = RINGSTEER_GENL_VERSION,
-	.maxattr = RINGSTEER_A_MAX,
 	.netnsok = true,
 	.module = THIS_MODULE,
-	.ops = rs_genl_ops,
-	.n_ops = ARRAY_SIZE(rs_genl_ops),
 	.mcgrps = rs_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(rs_mcgrps),
-	.resv_start_op = RINGSTEER_CMD_FLUSH + 1,
+	/* Strict checks (header, flags, attributes) for every command. */
+	.resv_start_op = 0,
 };
 
 int __init rs_genl_init(void)
 {
+	int err;
+
+	err = rs_genl_ops_init(&rs_genl_family);
+	if (err)
+		return err;
 	return genl_register_family(&rs_genl_family);
 }
 

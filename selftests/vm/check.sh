@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh KVER...: everything `make check` runs, in order: module builds for
-# each kernel (W=1, no warnings), ringctl and test programs, checkpatch,
-# sparse, host unit tests, then the VM selftests on each kernel. Every step
-# and every test case is one KTAP result; the last line is the total.
+# each kernel (W=1, no warnings), ringctl and test programs, checkpatch, the
+# generated netlink code against its spec, sparse, host unit tests, then the
+# VM selftests on each kernel. Every step and every test case is one KTAP
+# result; the last line is the total.
 
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -75,6 +76,7 @@ for k in "${kvers[@]}"; do
 done
 step "build ringctl and test programs" make ringctl selftest-bins
 step "checkpatch --strict" make style
+step "generated netlink code matches the YNL spec" make gen-check
 for k in "${kvers[@]}"; do
 	step "sparse $k" make sparse KVER="$k"
 done
