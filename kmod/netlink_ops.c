@@ -62,7 +62,11 @@ static const struct genl_ops *rs_dump_op(u8 cmd)
 	return NULL;
 }
 
-/* genetlink has checked the request against the do policy only. */
+/*
+ * genetlink has checked the request against the do policy only. 6.1 calls
+ * this without an extack (cb->extack is set for the dump calls only), so
+ * such a rejection carries just its errno.
+ */
 static int rs_dump_start(struct netlink_callback *cb)
 {
 	const struct genlmsghdr *hdr = nlmsg_data(cb->nlh);

@@ -190,6 +190,12 @@ while read -r errno msg attr req && read -r got <&3; do
 	gmsg=${got#* }
 	gmsg=${gmsg% @*}
 	why=
+	# 6.1 runs the start callback that checks a dump request against the
+	# dump's own policy without an extack: there, the errno only.
+	if [[ $req == --dump* && $(uname -r) == 6.1.* ]]; then
+		msg=n
+		attr=-
+	fi
 	[[ $gerr =~ ^($errno)$ ]] || why="errno $gerr, expected $errno"
 	[ "$msg" != y ] || [ "$gmsg" != - ] || why+=" no extack message"
 	[ "$attr" = - ] || [ "$gattr" = "$attr" ] || why+=" offending attribute '${gattr:-none}', expected $attr"
