@@ -5,6 +5,8 @@
 # make demo          deps, build, boot a VM, show the module at work
 # make deps          install the Debian packages the project needs (root)
 # make style         checkpatch --strict on the kernel sources
+# make gen           regenerate the netlink code from kmod/uapi/ringsteer.yaml
+# make gen-check     fail if the checked-in generated netlink code is stale
 # make sparse        sparse (C=2) on the kernel sources
 # make unit          host unit tests (KTAP)
 # make vm-test       VM selftests on KVER (default: newest target kernel)
@@ -101,12 +103,21 @@ KSRC_TARBALL := /usr/src/linux-source-6.1.tar.xz
 KSRC := $(BUILD)/ksrc
 CHECKPATCH := $(KSRC)/scripts/checkpatch.pl
 KSFT := $(KSRC)/tools/testing/selftests
+# The netlink uapi enums and the kernel's policies and ops table are
+# generated from the YNL spec by the kernel's own ynl-gen-c.py, taken from
+# Debian's linux-source-6.12 at build time, and checked in (as in-tree
+# families do).
+YNL_TARBALL := /usr/src/linux-source-6.12.tar.xz
+YNL := $(BUILD)/ynl
+YNL_SPEC := kmod/uapi/ringsteer.yaml
+YNL_GEN_FILES := kmod/uapi/ringsteer_genl.h kmod/netlink-gen.c kmod/netlink-gen.h
+# The generated files are checkpatch --strict clean as they come.
 KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
 
 .PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring \
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
-	check-kernels demo-vm check-debug
+	check-kernels demo-vm check-debug gen gen-check
 
 all: module ringctl
 
@@ -172,8 +183,51 @@ $(KSRC)/.stamp: $(KSRC_TARBALL)
 		linux-source-6.1/tools/testing/selftests/kselftest.h
 	$(Q)touch $@
 
-$(KSRC_TARBALL):
+$(KSRC_TARBALL) $(YNL_TARBALL):
 	@echo "$@ missing: run 'make deps'" >&2; exit 1
+
+$(YNL)/.stamp: $(YNL_TARBALL)
+	$(quiet) EXTRACT $(notdir $<)
+	$(Q)rm -rf $(YNL) && mkdir -p $(YNL)
+	$(Q)tar -xJf $< -C $(YNL) --strip-components=1 \
+		linux-source-6.12/tools/net/ynl \
+		linux-source-6.12/Documentation/netlink/genetlink.yaml \
+		linux-source-6.12/Documentation/netlink/genetlink-c.yaml \
+		linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
+	$(Q)touch $@
+
+# ynl-gen-c.py names the spec in its output relative to the tree holding a
+# MAINTAINERS file, and validates it against the schema two directories
+# above it: stage such a tree, so the output says kmod/uapi/ringsteer.yaml.
+# All outputs go to $(YNL)/out, mirroring their place in the repository.
+$(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC)
+	$(quiet) YNL-GEN $(YNL_SPEC)
+	$(Q)rm -rf $(YNL)/tree $(YNL)/out
+	$(Q)mkdir -p $(YNL)/tree/kmod/uapi $(YNL)/out/kmod/uapi
+	$(Q)touch $(YNL)/tree/MAINTAINERS
+	$(Q)cp $(YNL)/Documentation/netlink/genetlink-legacy.yaml $(YNL)/tree/kmod/
+	$(Q)cp $(YNL_SPEC) $(YNL)/tree/$(YNL_SPEC)
+	$(Q)gen() { python3 $(YNL)/tools/net/ynl/ynl-gen-c.py --spec $(YNL)/tree/$(YNL_SPEC) "$$@"; } && \
+		gen --mode uapi --header -o $(YNL)/out/kmod/uapi/ringsteer_genl.h && \
+		gen --mode kernel --source -o $(YNL)/out/kmod/netlink-gen.c && \
+		gen --mode kernel --header -o $(YNL)/out/kmod/netlink-gen.h
+	$(Q)touch $@
+
+gen: $(YNL)/out/.stamp
+	$(Q)for f in $(YNL_GEN_FILES); do cmp -s $(YNL)/out/$$f $$f || { cp $(YNL)/out/$$f $$f; echo "  GEN      $$f"; }; done
+
+# The spec is the API's documentation too: every command and attribute
+# (but padding) has a doc.
+gen-check: $(YNL)/out/.stamp
+	$(Q)python3 -c 'import sys, yaml; s = yaml.safe_load(open(sys.argv[1])); \
+		miss = [t["name"] + "." + a["name"] for t in s["attribute-sets"] \
+			for a in t["attributes"] if a.get("type") != "pad" and "doc" not in a]; \
+		miss += [o["name"] for o in s["operations"]["list"] if "doc" not in o]; \
+		miss and sys.exit("undocumented in %s: %s" % (sys.argv[1], " ".join(miss)))' $(YNL_SPEC)
+	$(Q)rc=0; for f in $(YNL_GEN_FILES); do \
+		diff -u $$f $(YNL)/out/$$f || rc=1; done; \
+	if [ $$rc = 0 ]; then echo "generated netlink code matches $(YNL_SPEC)"; \
+	else echo "generated netlink code is stale: run 'make gen'" >&2; exit 1; fi
 
 $(BUILD)/unit/%: selftests/unit/%.c $(KSRC)/.stamp $(USER_LIB_OBJS) $(TEST_OBJS) $(USER_HDRS)
 	$(quiet) CC $@

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generic netlink family "ringsteer": the control API used by ringctl.
- * uapi/ringsteer.h documents every command and attribute; this file checks
- * requests against it and hands every change to rs_commit() under the
- * namespace mutex.
+ * uapi/ringsteer.yaml specifies every command and attribute; the policies
+ * and the ops table generated from it (netlink-gen.c) reject what a command
+ * does not take, and this file checks the rest and hands every change to
+ * rs_commit() under the namespace mutex.
  *
  * Every rejection sets an errno and an extended ack message, with the
  * offending attribute where there is one, before anything is changed.
@@ -17,76 +18,18 @@
 #include "uapi/ringsteer.h"
 #include "commit.h"
 #include "netlink.h"
+#include "netlink-gen.h"
 #include "nlmsg.h"
 
-/* Attributes the kernel reports but never accepts. */
-#define RS_READ_ONLY { .type = NLA_REJECT }
-#define RS_ADDR_POLICY NLA_POLICY_RANGE(NLA_BINARY, sizeof(struct in_addr), \
-					sizeof(struct in6_addr))
-
-static const struct nla_policy service_policy[RINGSTEER_SERVICE_A_MAX + 1] = {
-	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16 },
-	[RINGSTEER_SERVICE_A_ADDR] = RS_ADDR_POLICY,
-	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_BE16 },
-	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8 },
-	[RINGSTEER_SERVICE_A_VNODES] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_VNODES),
-	[RINGSTEER_SERVICE_A_HASH] = NLA_POLICY_MAX(NLA_U32, RINGSTEER_HASH_MAX),
-	[RINGSTEER_SERVICE_A_BACKENDS] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_ACTIVE] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_POINTS] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_RING_BYTES] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_FLOWS] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_NO_BACKEND] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_PAD] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_GENERATION] = RS_READ_ONLY,
-	[RINGSTEER_SERVICE_A_FINGERPRINT] = RS_READ_ONLY,
-};
-
-static const struct nla_policy backend_policy[RINGSTEER_BACKEND_A_MAX + 1] = {
-	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16 },
-	[RINGSTEER_BACKEND_A_ADDR] = RS_ADDR_POLICY,
-	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_BE16 },
-	[RINGSTEER_BACKEND_A_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_WEIGHT),
-	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, RINGSTEER_STATE_MAX),
-	[RINGSTEER_BACKEND_A_FLOWS] = RS_READ_ONLY,
-	[RINGSTEER_BACKEND_A_SHARE] = RS_READ_ONLY,
-	[RINGSTEER_BACKEND_A_PAD] = RS_READ_ONLY,
-	[RINGSTEER_BACKEND_A_CONNS_ESTABLISHED] = RS_READ_ONLY,
-	[RINGSTEER_BACKEND_A_CONNS_OTHER] = RS_READ_ONLY,
-};
-
-static const struct nla_policy flow_policy[RINGSTEER_FLOW_A_MAX + 1] = {
-	[RINGSTEER_FLOW_A_ADDR] = RS_ADDR_POLICY,
-	[RINGSTEER_FLOW_A_PORT] = { .type = NLA_BE16 },
-};
-
-/* One top-level policy per command group: anything else is rejected. */
-static const struct nla_policy service_cmd_policy[RINGSTEER_A_MAX + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(service_policy),
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __RINGSTEER_F_ALL),
-};
-
-static const struct nla_policy backend_cmd_policy[RINGSTEER_A_MAX + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(service_policy),
-	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(backend_policy),
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __RINGSTEER_F_ALL),
-};
-
-static const struct nla_policy lookup_cmd_policy[RINGSTEER_A_MAX + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(service_policy),
-	[RINGSTEER_A_FLOW] = NLA_POLICY_NESTED(flow_policy),
-};
-
-static const struct nla_policy key_cmd_policy[RINGSTEER_A_MAX + 1] = {
-	[RINGSTEER_A_KEY] = NLA_POLICY_EXACT_LEN(RINGSTEER_KEY_LEN),
-};
-
-static const struct nla_policy net_cmd_policy[RINGSTEER_A_MAX + 1] = {
-};
-
-static const struct nla_policy flush_cmd_policy[RINGSTEER_A_MAX + 1] = {
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, __RINGSTEER_F_ALL),
-};
+/*
+ * The generated policies give a nest one policy for every command, so a nest
+ * is parsed only up to the last attribute the command takes (a prefix of the
+ * nest's attributes): those after it are rejected as unknown.
+ */
+#define RS_LAST_SERVICE_ID	RINGSTEER_SERVICE_A_PROTO
+#define RS_LAST_SERVICE_CONF	RINGSTEER_SERVICE_A_HASH
+#define RS_LAST_BACKEND_ID	RINGSTEER_BACKEND_A_PORT
+#define RS_LAST_BACKEND_CONF	RINGSTEER_BACKEND_A_STATE
 
 static bool addr_usable(u8 family, const union nf_inet_addr *a)
 {
@@ -162,13 +105,13 @@ static int parse_nest(struct nlattr **attrs, int attr, struct nlattr **tb,
 	return nla_parse_nested(tb, maxtype, attrs[attr], policy, extack);
 }
 
-static int parse_service(struct nlattr **attrs, struct nlattr **tb,
+static int parse_service(struct nlattr **attrs, struct nlattr **tb, int last,
 			 struct rs_endpoint *ep, struct netlink_ext_ack *extack)
 {
 	int err;
 
-	err = parse_nest(attrs, RINGSTEER_A_SERVICE, tb, RINGSTEER_SERVICE_A_MAX,
-			 service_policy,
+	err = parse_nest(attrs, RINGSTEER_A_SERVICE, tb, last,
+			 ringsteer_service_nl_policy,
 			 extack) ?:
 	      parse_endpoint(attrs[RINGSTEER_A_SERVICE], tb,
 			     RINGSTEER_SERVICE_A_FAMILY, ep, extack);
@@ -186,14 +129,14 @@ static int parse_service(struct nlattr **attrs, struct nlattr **tb,
 	return 0;
 }
 
-static int parse_backend(struct nlattr **attrs, struct nlattr **tb,
+static int parse_backend(struct nlattr **attrs, struct nlattr **tb, int last,
 			 const struct rs_service *svc, struct rs_endpoint *ep,
 			 struct netlink_ext_ack *extack)
 {
 	int err;
 
-	err = parse_nest(attrs, RINGSTEER_A_BACKEND, tb, RINGSTEER_BACKEND_A_MAX,
-			 backend_policy,
+	err = parse_nest(attrs, RINGSTEER_A_BACKEND, tb, last,
+			 ringsteer_backend_nl_policy,
 			 extack) ?:
 	      parse_endpoint(attrs[RINGSTEER_A_BACKEND], tb,
 			     RINGSTEER_BACKEND_A_FAMILY, ep, extack);
@@ -209,14 +152,14 @@ static int parse_backend(struct nlattr **attrs, struct nlattr **tb,
 
 /* The service the request names, which must exist. */
 static struct rs_service *find_service(struct rs_net *rn, struct nlattr **attrs,
-				       struct netlink_ext_ack *extack)
+				       int last, struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
 	struct rs_service *svc;
 	struct rs_endpoint ep;
 	int err;
 
-	err = parse_service(attrs, tb, &ep, extack);
+	err = parse_service(attrs, tb, last, &ep, extack);
 	if (err)
 		return ERR_PTR(err);
 	svc = rs_service_find(&rn->services, &ep);
@@ -229,7 +172,7 @@ static struct rs_service *find_service(struct rs_net *rn, struct nlattr **attrs,
 
 /* The backend of @svc the request names, which must exist. */
 static struct rs_backend *find_backend(struct rs_service *svc,
-				       struct nlattr **attrs,
+				       struct nlattr **attrs, int last,
 				       struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
@@ -237,7 +180,7 @@ static struct rs_backend *find_backend(struct rs_service *svc,
 	struct rs_endpoint ep;
 	int err;
 
-	err = parse_backend(attrs, tb, svc, &ep, extack);
+	err = parse_backend(attrs, tb, last, svc, &ep, extack);
 	if (err)
 		return ERR_PTR(err);
 	b = rs_backend_find(svc, &ep);
@@ -256,13 +199,36 @@ static bool keep_flows(struct nlattr **attrs)
 }
 
 /*
- * Every doit runs between these two: pre_doit takes the namespace mutex
- * and resolves the objects the command's internal flags ask for into
- * info->user_ptr[] (service, backend); post_doit releases the mutex. The
- * namespace itself is genl_info_net(info), cheap to find again.
+ * What each command's request names: the service and backend nests (parsed
+ * up to the last attribute the command takes) and the flags it gives a
+ * meaning to. pre_doit resolves the named objects, which must exist;
+ * SERVICE_NEW and BACKEND_NEW name a new one themselves.
  */
-#define RS_NL_SERVICE	BIT(0)	/* the request names an existing service */
-#define RS_NL_BACKEND	BIT(1)	/* ... and an existing backend of it */
+struct rs_cmd {
+	u8 service;		/* last attribute of the service nest */
+	u8 backend;		/* last attribute of the backend nest */
+	bool resolve_service;
+	bool resolve_backend;
+	u32 flags;		/* RINGSTEER_F_* allowed */
+};
+
+static const struct rs_cmd rs_cmds[RINGSTEER_CMD_MAX + 1] = {
+	[RINGSTEER_CMD_SERVICE_NEW] = { RS_LAST_SERVICE_CONF, 0, false, false, 0 },
+	[RINGSTEER_CMD_SERVICE_SET] = { RS_LAST_SERVICE_CONF, 0, true, false, 0 },
+	[RINGSTEER_CMD_SERVICE_DEL] = { RS_LAST_SERVICE_ID, 0, true, false,
+					RINGSTEER_F_KEEP_FLOWS },
+	[RINGSTEER_CMD_SERVICE_GET] = { RS_LAST_SERVICE_ID, 0, true, false, 0 },
+	[RINGSTEER_CMD_BACKEND_NEW] = { RS_LAST_SERVICE_ID, RS_LAST_BACKEND_CONF,
+					true, false, 0 },
+	[RINGSTEER_CMD_BACKEND_SET] = { RS_LAST_SERVICE_ID, RS_LAST_BACKEND_CONF,
+					true, true, 0 },
+	[RINGSTEER_CMD_BACKEND_DEL] = { RS_LAST_SERVICE_ID, RS_LAST_BACKEND_ID,
+					true, true, RINGSTEER_F_KEEP_FLOWS },
+	[RINGSTEER_CMD_BACKEND_GET] = { RS_LAST_SERVICE_ID, RS_LAST_BACKEND_ID,
+					true, true, RINGSTEER_F_CONNS },
+	[RINGSTEER_CMD_LOOKUP] = { RS_LAST_SERVICE_ID, 0, true, false, 0 },
+	[RINGSTEER_CMD_FLUSH] = { 0, 0, false, false, RINGSTEER_F_KEEP_FLOWS },
+};
 
 static struct rs_net *info_rn(struct genl_info *info)
 {
@@ -279,18 +245,31 @@ static struct rs_backend *info_backend(struct genl_info *info)
 	return info->user_ptr[1];
 }
 
-static int resolve(struct rs_net *rn, u8 flags, struct genl_info *info)
+static int check_flags(const struct rs_cmd *cmd, struct nlattr **attrs,
+		       struct netlink_ext_ack *extack)
+{
+	struct nlattr *flags = attrs[RINGSTEER_A_FLAGS];
+
+	if (flags && (nla_get_u32(flags) & ~cmd->flags)) {
+		NL_SET_ERR_MSG_ATTR(extack, flags, "flag not valid for this command");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int resolve(struct rs_net *rn, const struct rs_cmd *cmd,
+		   struct genl_info *info)
 {
 	struct rs_service *svc = NULL;
 	struct rs_backend *b = NULL;
 
-	if (flags & (RS_NL_SERVICE | RS_NL_BACKEND)) {
-		svc = find_service(rn, info->attrs, info->extack);
+	if (cmd->resolve_service) {
+		svc = find_service(rn, info->attrs, cmd->service, info->extack);
 		if (IS_ERR(svc))
 			return PTR_ERR(svc);
 	}
-	if (flags & RS_NL_BACKEND) {
-		b = find_backend(svc, info->attrs, info->extack);
+	if (cmd->resolve_backend) {
+		b = find_backend(svc, info->attrs, cmd->backend, info->extack);
 		if (IS_ERR(b))
 			return PTR_ERR(b);
 	}
@@ -299,50 +278,31 @@ static int resolve(struct rs_net *rn, u8 flags, struct genl_info *info)
 	return 0;
 }
 
-/* The flags each command gives a meaning to; any other is an error. */
-static u32 flags_allowed(u8 cmd)
+/*
+ * Every doit runs between these two: pre_doit takes the namespace mutex
+ * and resolves what the request names into info->user_ptr[] (service,
+ * backend); post_doit releases the mutex. The namespace itself is
+ * genl_info_net(info), cheap to find again.
+ */
+int rs_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
+		   struct genl_info *info)
 {
-	switch (cmd) {
-	case RINGSTEER_CMD_SERVICE_DEL:
-	case RINGSTEER_CMD_BACKEND_DEL:
-	case RINGSTEER_CMD_FLUSH:
-		return RINGSTEER_F_KEEP_FLOWS;
-	case RINGSTEER_CMD_BACKEND_GET:
-		return RINGSTEER_F_CONNS;
-	}
-	return 0;
-}
-
-static int check_flags(u8 cmd, struct nlattr **attrs,
-		       struct netlink_ext_ack *extack)
-{
-	struct nlattr *flags = attrs[RINGSTEER_A_FLAGS];
-
-	if (flags && (nla_get_u32(flags) & ~flags_allowed(cmd))) {
-		NL_SET_ERR_MSG_ATTR(extack, flags, "flag not valid for this command");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int rs_nl_pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
-			  struct genl_info *info)
-{
+	const struct rs_cmd *cmd = &rs_cmds[info->genlhdr->cmd];
 	struct rs_net *rn = info_rn(info);
 	int err;
 
-	err = check_flags(info->genlhdr->cmd, info->attrs, info->extack);
+	err = check_flags(cmd, info->attrs, info->extack);
 	if (err)
 		return err;
 	mutex_lock(&rn->lock);
-	err = resolve(rn, ops->internal_flags, info);
+	err = resolve(rn, cmd, info);
 	if (err)
 		mutex_unlock(&rn->lock);
 	return err;
 }
 
-static void rs_nl_post_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
-			    struct genl_info *info)
+void rs_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
+		     struct genl_info *info)
 {
 	mutex_unlock(&info_rn(info)->lock);
 }
@@ -358,8 +318,8 @@ static bool parse_service_conf(struct nlattr **attrs,
 	struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
 
 	/* pre_doit or the caller parsed this nest already: it is valid. */
-	if (nla_parse_nested(tb, RINGSTEER_SERVICE_A_MAX,
-			     attrs[RINGSTEER_A_SERVICE], service_policy, NULL))
+	if (nla_parse_nested(tb, RS_LAST_SERVICE_CONF, attrs[RINGSTEER_A_SERVICE],
+			     ringsteer_service_nl_policy, NULL))
 		return false;
 	if (tb[RINGSTEER_SERVICE_A_VNODES])
 		conf->vnodes = nla_get_u32(tb[RINGSTEER_SERVICE_A_VNODES]);
@@ -368,7 +328,7 @@ static bool parse_service_conf(struct nlattr **attrs,
 	return tb[RINGSTEER_SERVICE_A_VNODES] || tb[RINGSTEER_SERVICE_A_HASH];
 }
 
-static int rs_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_SERVICE_NEW,
@@ -378,14 +338,15 @@ static int rs_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
 	int err;
 
-	err = parse_service(info->attrs, tb, &c.ep, info->extack);
+	err = parse_service(info->attrs, tb, RS_LAST_SERVICE_CONF, &c.ep,
+			    info->extack);
 	if (err)
 		return err;
 	parse_service_conf(info->attrs, &c.conf);
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-static int rs_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_SERVICE_SET,
@@ -402,7 +363,7 @@ static int rs_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-static int rs_nl_service_del_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_service_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_SERVICE_DEL,
@@ -420,7 +381,7 @@ static int fill_service(struct sk_buff *skb, struct genl_info *info,
 			      RS_SERVICE_FULL);
 }
 
-static int rs_nl_service_get_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_service_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return rs_reply(info, fill_service, NULL);
 }
@@ -469,7 +430,7 @@ static int dump_end(struct sk_buff *skb, int err)
 	return err == -EMSGSIZE && skb->len ? skb->len : err;
 }
 
-static int rs_nl_service_get_dumpit(struct sk_buff *skb,
+int ringsteer_nl_service_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
 	struct rs_net *rn = dump_lock(skb, cb);
@@ -496,7 +457,7 @@ static int rs_nl_service_get_dumpit(struct sk_buff *skb,
 	return dump_end(skb, err);
 }
 
-static int rs_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_BACKEND_NEW,
@@ -507,7 +468,8 @@ static int rs_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
 	int err;
 
-	err = parse_backend(info->attrs, tb, c.svc, &c.ep, info->extack);
+	err = parse_backend(info->attrs, tb, RS_LAST_BACKEND_CONF, c.svc, &c.ep,
+			    info->extack);
 	if (err)
 		return err;
 	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
@@ -517,7 +479,7 @@ static int rs_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-static int rs_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_BACKEND_SET,
@@ -529,7 +491,8 @@ static int rs_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	/* pre_doit parsed this nest already: it is valid. */
-	err = parse_backend(info->attrs, tb, c.svc, &ep, info->extack);
+	err = parse_backend(info->attrs, tb, RS_LAST_BACKEND_CONF, c.svc, &ep,
+			    info->extack);
 	if (err)
 		return err;
 	if (!tb[RINGSTEER_BACKEND_A_WEIGHT] && !tb[RINGSTEER_BACKEND_A_STATE]) {
@@ -545,7 +508,7 @@ static int rs_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-static int rs_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_BACKEND_DEL,
@@ -571,7 +534,7 @@ static int fill_backend(struct sk_buff *skb, struct genl_info *info,
 	       rs_put_backend(skb, info_backend(info), true, arg);
 }
 
-static int rs_nl_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_ct_conns conns;
 	int err;
@@ -605,16 +568,16 @@ static int count_conns(struct rs_net *rn, struct rs_service *svc,
 	return err;
 }
 
-static int rs_nl_backend_get_done(struct netlink_callback *cb)
+int ringsteer_nl_backend_get_done(struct netlink_callback *cb)
 {
 	kvfree(dump_ctx(cb)->conns);
 	return 0;
 }
 
-static int rs_nl_backend_get_dumpit(struct sk_buff *skb,
+int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
-	struct nlattr *attrs[RINGSTEER_A_MAX + 1];
+	struct nlattr **attrs = rs_dump_attrs(cb);
 	struct dump_ctx *ctx = dump_ctx(cb);
 	struct rs_service *svc;
 	struct rs_backend *b;
@@ -623,17 +586,11 @@ static int rs_nl_backend_get_dumpit(struct sk_buff *skb,
 	int err;
 	void *hdr;
 
-	/*
-	 * genetlink validated the request already; parsing it again here
-	 * works alike on every kernel, whatever holds the parsed copy.
-	 */
-	err = genlmsg_parse(cb->nlh, &rs_genl_family, attrs, RINGSTEER_A_MAX,
-			    backend_cmd_policy, cb->extack) ?:
-	      check_flags(RINGSTEER_CMD_BACKEND_GET, attrs, cb->extack);
+	err = check_flags(&rs_cmds[RINGSTEER_CMD_BACKEND_GET], attrs, cb->extack);
 	if (err)
 		return err;
 	rn = dump_lock(skb, cb);
-	svc = find_service(rn, attrs, cb->extack);
+	svc = find_service(rn, attrs, RS_LAST_SERVICE_ID, cb->extack);
 	if (IS_ERR(svc)) {
 		err = PTR_ERR(svc);
 		goto out;
@@ -675,7 +632,7 @@ static int parse_flow(struct genl_info *info, const struct rs_service *svc,
 	int err;
 
 	err = parse_nest(info->attrs, RINGSTEER_A_FLOW, tb, RINGSTEER_FLOW_A_MAX,
-			 flow_policy,
+			 ringsteer_flow_nl_policy,
 			 info->extack);
 	if (err)
 		return err;
@@ -720,7 +677,7 @@ static int fill_lookup(struct sk_buff *skb, struct genl_info *info,
 	return rs_put_backend(skb, r->b, false, NULL);
 }
 
-static int rs_nl_lookup_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_lookup_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_service *svc = info_service(info);
 	struct rs_net *rn = info_rn(info);
@@ -739,7 +696,7 @@ static int rs_nl_lookup_doit(struct sk_buff *skb, struct genl_info *info)
 	return rs_reply(info, fill_lookup, &r);
 }
 
-static int rs_nl_key_set_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_key_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = { .cmd = RINGSTEER_CMD_KEY_SET };
 
@@ -757,7 +714,7 @@ static int fill_key(struct sk_buff *skb, struct genl_info *info,
 	return nla_put(skb, RINGSTEER_A_KEY, sizeof(rn->key), rn->key);
 }
 
-static int rs_nl_key_get_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_key_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return rs_reply(info, fill_key, NULL);
 }
@@ -782,12 +739,12 @@ static int fill_net(struct sk_buff *skb, struct genl_info *info,
 	return 0;
 }
 
-static int rs_nl_net_get_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_net_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return rs_reply(info, fill_net, NULL);
 }
 
-static int rs_nl_flush_doit(struct sk_buff *skb, struct genl_info *info)
+int ringsteer_nl_flush_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_FLUSH,
@@ -798,80 +755,32 @@ static int rs_nl_flush_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * The ops table. Each command's policy admits exactly the attributes it
- * takes; @_resolve is what pre_doit looks up for it.
- */
-#define RS_OP(_cmd, _doit, _policy, _resolve, _flags)			\
-	{								\
-		.cmd = _cmd, .doit = _doit, .policy = _policy,		\
-		.maxattr = RINGSTEER_A_MAX, .flags = _flags,		\
-		.internal_flags = _resolve,				\
-	}
-
-static const struct genl_ops rs_genl_ops[] = {
-	RS_OP(RINGSTEER_CMD_SERVICE_NEW, rs_nl_service_new_doit,
-	      service_cmd_policy, 0, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_SERVICE_SET, rs_nl_service_set_doit,
-	      service_cmd_policy, RS_NL_SERVICE, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_SERVICE_DEL, rs_nl_service_del_doit,
-	      service_cmd_policy, RS_NL_SERVICE, GENL_UNS_ADMIN_PERM),
-	{
-		.cmd = RINGSTEER_CMD_SERVICE_GET,
-		.doit = rs_nl_service_get_doit,
-		.dumpit = rs_nl_service_get_dumpit,
-		.policy = service_cmd_policy,
-		.maxattr = RINGSTEER_A_MAX,
-		.internal_flags = RS_NL_SERVICE,
-	},
-	RS_OP(RINGSTEER_CMD_BACKEND_NEW, rs_nl_backend_new_doit,
-	      backend_cmd_policy, RS_NL_SERVICE, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_BACKEND_SET, rs_nl_backend_set_doit,
-	      backend_cmd_policy, RS_NL_BACKEND, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_BACKEND_DEL, rs_nl_backend_del_doit,
-	      backend_cmd_policy, RS_NL_BACKEND, GENL_UNS_ADMIN_PERM),
-	{
-		.cmd = RINGSTEER_CMD_BACKEND_GET,
-		.doit = rs_nl_backend_get_doit,
-		.dumpit = rs_nl_backend_get_dumpit,
-		.done = rs_nl_backend_get_done,
-		.policy = backend_cmd_policy,
-		.maxattr = RINGSTEER_A_MAX,
-		.internal_flags = RS_NL_BACKEND,
-	},
-	/* LOOKUP and KEY_GET reveal what the key implies: admin only. */
-	RS_OP(RINGSTEER_CMD_LOOKUP, rs_nl_lookup_doit, lookup_cmd_policy,
-	      RS_NL_SERVICE, GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_KEY_SET, rs_nl_key_set_doit, key_cmd_policy, 0,
-	      GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_KEY_GET, rs_nl_key_get_doit, key_cmd_policy, 0,
-	      GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_FLUSH, rs_nl_flush_doit, flush_cmd_policy, 0,
-	      GENL_UNS_ADMIN_PERM),
-	RS_OP(RINGSTEER_CMD_NET_GET, rs_nl_net_get_doit, net_cmd_policy, 0, 0),
-};
-
-/*
  * parallel_ops: requests do not take the global genl_mutex (which would
  * block every other family host-wide while a key change rebuilds rings);
- * each namespace's mutex serializes its own changes.
+ * each namespace's mutex serializes its own changes. The ops come from
+ * netlink-gen.c (netlink_ops.c), pre_doit and post_doit with them.
  */
 struct genl_family rs_genl_family __ro_after_init = {
 	.name = RINGSTEER_GENL_NAME,
 	.version = RINGSTEER_GENL_VERSION,
-	.maxattr = RINGSTEER_A_MAX,
 	.netnsok = true,
 	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.pre_doit = rs_nl_pre_doit,
 	.post_doit = rs_nl_post_doit,
-	.ops = rs_genl_ops,
-	.n_ops = ARRAY_SIZE(rs_genl_ops),
 	.mcgrps = rs_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(rs_mcgrps),
+	/* Strict checks (header, flags, attributes) for every command. */
+	.resv_start_op = 0,
 };
 
 int __init rs_genl_init(void)
 {
+	int err;
+
+	err = rs_genl_ops_init(&rs_genl_family);
+	if (err)
+		return err;
 	return genl_register_family(&rs_genl_family);
 }
 

@@ -6,18 +6,32 @@
 
 extern struct genl_family rs_genl_family;
 
-/*
- * pre_doit and post_doit take the split op since 6.2. Tested by a macro
- * that came in the same release, as LINUX_VERSION_CODE is no guide to a
- * distribution's backports.
- */
-#ifdef GENL_SET_ERR_MSG_FMT
-#define rs_genl_op genl_split_ops
-#else
-#define rs_genl_op genl_ops
-#endif
-
 int rs_genl_init(void);
 void rs_genl_uninit(void);
+
+/* Fills in the family's ops table from the generated one (netlink_ops.c). */
+int rs_genl_ops_init(struct genl_family *family);
+
+/*
+ * Around every doit (netlink.c). 6.1 compiles struct genl_split_ops as
+ * struct genl_ops (Kbuild), the type its family-wide hooks take.
+ */
+int rs_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
+		   struct genl_info *info);
+void rs_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
+		     struct genl_info *info);
+
+/*
+ * The attributes of a dump request, as genetlink validated them. Kbuild
+ * defines RS_GENL_SPLIT_OPS where the kernel has split ops (6.2+).
+ */
+static inline struct nlattr **rs_dump_attrs(struct netlink_callback *cb)
+{
+#ifdef RS_GENL_SPLIT_OPS
+	return genl_info_dump(cb)->attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
 
 #endif /* _RINGSTEER_NETLINK_H */

@@ -303,11 +303,25 @@ static const uint16_t fz_kind_len[] = {
 	[K_U8] = 1, [K_U16] = 2, [K_U32] = 4, [K_BE16] = 2, [K_KEY] = RINGSTEER_KEY_LEN,
 };
 
-/* Range of a u32 value by (nest, type); false if out of range. */
-static inline bool fz_u32_ok(int nest, int type, uint32_t v)
+/* The flags each command gives a meaning to; any other is refused. */
+static inline uint32_t fz_flags_ok(uint8_t cmd)
+{
+	switch (cmd) {
+	case RINGSTEER_CMD_SERVICE_DEL:
+	case RINGSTEER_CMD_BACKEND_DEL:
+	case RINGSTEER_CMD_FLUSH:
+		return RINGSTEER_F_KEEP_FLOWS;
+	case RINGSTEER_CMD_BACKEND_GET:
+		return RINGSTEER_F_CONNS;
+	}
+	return 0;
+}
+
+/* Range of a u32 value by (command, nest, type); false if out of range. */
+static inline bool fz_u32_ok(uint8_t cmd, int nest, int type, uint32_t v)
 {
 	if (nest == 0)
-		return !(v & ~(uint32_t)__RINGSTEER_F_ALL);
+		return !(v & ~fz_flags_ok(cmd));
 	if (nest == RINGSTEER_A_SERVICE)
 		return type == RINGSTEER_SERVICE_A_VNODES ?
 		       v >= 1 && v <= RINGSTEER_MAX_VNODES : v <= RINGSTEER_HASH_MAX;
@@ -433,7 +447,7 @@ static inline void fz_parse_one(struct fz_req *q, const uint8_t *base,
 		uint32_t v;
 
 		memcpy(&v, d, 4);
-		if (!fz_u32_ok(nest, type, v)) {
+		if (!fz_u32_ok(q->cmd, nest, type, v)) {
 			q->policy |= FZ_POLICY;
 			return;
 		}
@@ -557,8 +571,10 @@ static inline enum fz_rkind fz_reply_kind(int nest, int type)
 		case RINGSTEER_SERVICE_A_VNODES: case RINGSTEER_SERVICE_A_HASH:
 		case RINGSTEER_SERVICE_A_BACKENDS: case RINGSTEER_SERVICE_A_ACTIVE:
 		case RINGSTEER_SERVICE_A_POINTS: return R_U32;
+		case RINGSTEER_SERVICE_A_GENERATION: return R_U32;
 		case RINGSTEER_SERVICE_A_RING_BYTES: case RINGSTEER_SERVICE_A_FLOWS:
-		case RINGSTEER_SERVICE_A_NO_BACKEND: return R_U64;
+		case RINGSTEER_SERVICE_A_NO_BACKEND:
+		case RINGSTEER_SERVICE_A_FINGERPRINT: return R_U64;
 		case RINGSTEER_SERVICE_A_PAD: return R_PAD;
 		}
 		return R_NONE;
@@ -568,7 +584,9 @@ static inline enum fz_rkind fz_reply_kind(int nest, int type)
 	case RINGSTEER_BACKEND_A_ADDR: return R_ADDR;
 	case RINGSTEER_BACKEND_A_PORT: return R_BE16;
 	case RINGSTEER_BACKEND_A_WEIGHT: case RINGSTEER_BACKEND_A_STATE: return R_U32;
-	case RINGSTEER_BACKEND_A_FLOWS: case RINGSTEER_BACKEND_A_SHARE: return R_U64;
+	case RINGSTEER_BACKEND_A_FLOWS: case RINGSTEER_BACKEND_A_SHARE:
+	case RINGSTEER_BACKEND_A_CONNS_ESTABLISHED:
+	case RINGSTEER_BACKEND_A_CONNS_OTHER: return R_U64;
 	case RINGSTEER_BACKEND_A_PAD: return R_PAD;
 	}
 	return R_NONE;

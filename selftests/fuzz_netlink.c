@@ -1249,7 +1249,7 @@ static void g_raw(struct gen *g)
 
 /* Command weights (per 10000) while the configuration grows / shrinks. */
 static const uint16_t cmd_weights[][2] = {
-	[RINGSTEER_CMD_UNSPEC] = { 50, 50 },
+	[0] = { 50, 50 },			/* the unused command 0 */
 	[RINGSTEER_CMD_SERVICE_NEW] = { 900, 300 },
 	[RINGSTEER_CMD_SERVICE_SET] = { 600, 600 },
 	[RINGSTEER_CMD_SERVICE_DEL] = { 20, 250 },

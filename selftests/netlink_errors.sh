@@ -116,7 +116,10 @@ pass "lookup on a ring with no active backend: ENOENT"
 
 # --- Raw generic netlink: the kernel's own validation ----------------------
 # ERRNO (regex) | MSG (y: extack message required) | ATTR (offending
-# attribute the kernel must point at, or -) | request
+# attribute the kernel must point at, or -) | request. The cases after
+# command 99 send an attribute the command does not take (at the top level
+# or in a nest; read-only counters; do-only attributes in a dump): each is
+# rejected, not ignored.
 V4="svc=$SVC4/tcp"
 cat >"$W/cases" <<EOF
 EINVAL   y service.port    SERVICE_NEW svc=10.0.0.101:0/tcp
@@ -157,6 +160,21 @@ E(RANGE|INVAL) y key       KEY_SET key=hex:000102030405060708090a0b0c0d0e
 E(RANGE|INVAL) y key       KEY_SET key=hex:000102030405060708090a0b0c0d0e0f10
 EINVAL   y -               KEY_SET
 E(OPNOTSUPP|NOTSUP) n - 99
+EINVAL   y flags           SERVICE_NEW svc=10.0.0.101:80/tcp flags=u32:1
+EINVAL   y flags           SERVICE_SET $V4 service.vnodes=u32:8 flags=u32:1
+EINVAL   y flags           SERVICE_GET $V4 flags=u32:1
+EINVAL   y service         --dump SERVICE_GET $V4
+EINVAL   y service.hash    SERVICE_DEL $V4 service.hash=u32:1
+EINVAL   y service.backends SERVICE_NEW svc=10.0.0.101:80/tcp service.backends=u32:1
+EINVAL   y service.vnodes  BACKEND_NEW $V4 service.vnodes=u32:8 be=10.2.3.2:8080
+EINVAL   y service.hash    BACKEND_SET $V4 service.hash=u32:1 be=10.2.1.2:8080 backend.weight=u32:3
+EINVAL   y flags           BACKEND_NEW $V4 be=10.2.3.2:8080 flags=u32:1
+EINVAL   y backend.weight  BACKEND_DEL $V4 be=10.2.1.2:8080 backend.weight=u32:3
+EINVAL   y backend.state   BACKEND_GET $V4 be=10.2.1.2:8080 backend.state=u32:1
+EINVAL   y backend.flows   BACKEND_SET $V4 be=10.2.1.2:8080 backend.weight=u32:3 backend.flows=u64:1
+EINVAL   y backend         --dump BACKEND_GET $V4 be=10.2.1.2:8080
+EINVAL   y service.vnodes  LOOKUP $V4 service.vnodes=u32:8 flow=10.1.0.2:1000
+EINVAL   y key             KEY_GET key=hex:000102030405060708090a0b0c0d0e0f
 EOF
 snap >"$W/before"
 awk '{ $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$W/cases" >"$W/reqs"
@@ -172,6 +190,12 @@ while read -r errno msg attr req && read -r got <&3; do
 	gmsg=${got#* }
 	gmsg=${gmsg% @*}
 	why=
+	# 6.1 runs the start callback that checks a dump request against the
+	# dump's own policy without an extack: there, the errno only.
+	if [[ $req == --dump* && $(uname -r) == 6.1.* ]]; then
+		msg=n
+		attr=-
+	fi
 	[[ $gerr =~ ^($errno)$ ]] || why="errno $gerr, expected $errno"
 	[ "$msg" != y ] || [ "$gmsg" != - ] || why+=" no extack message"
 	[ "$attr" = - ] || [ "$gattr" = "$attr" ] || why+=" offending attribute '${gattr:-none}', expected $attr"

@@ -47,16 +47,21 @@ TEST(well_formed_request)
 
 	begin(RINGSTEER_CMD_SERVICE_NEW, 0);
 	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
-	fz_attr(&b, RINGSTEER_A_FLAGS, &keep, 4);	/* tolerated today */
 	parse(&q, true);
 	EXPECT_EQ(0U, q.policy);
-	EXPECT_TRUE(q.maybe);
 	EXPECT_EQ(RINGSTEER_CMD_SERVICE_NEW, q.cmd);
 	EXPECT_EQ(SVC_ID, q.svc.present);
 	EXPECT_EQ(AF_INET, q.svc.family);
 	EXPECT_EQ(80, q.svc.port);
 	EXPECT_EQ(4, q.svc.alen);
-	EXPECT_EQ(6U, q.noffs);		/* the nest, four values, FLAGS */
+	EXPECT_EQ(5U, q.noffs);		/* the nest, four values */
+
+	/* A flag the command gives no meaning to is refused. */
+	begin(RINGSTEER_CMD_SERVICE_NEW, 0);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	fz_attr(&b, RINGSTEER_A_FLAGS, &keep, 4);
+	parse(&q, true);
+	EXPECT_NE(0U, q.policy);
 }
 
 TEST(flaws_the_kernel_must_refuse)

@@ -274,7 +274,7 @@ TEST(limits)
 	/* Exactly RINGSTEER_MAX_POINTS, then one more point. */
 	r = rs_ring_build(test_key, m, 256, RINGSTEER_MAX_VNODES, &err);
 	ASSERT_NE(NULL, r);
-	ASSERT_EQ(RINGSTEER_MAX_POINTS, r->npoints);
+	ASSERT_EQ((u32)RINGSTEER_MAX_POINTS, r->npoints);
 	ASSERT_EQ(NULL, rs_ring_add_member(r, &m[300], &err));
 	ASSERT_EQ(-E2BIG, err);
 	ASSERT_EQ(NULL, rs_ring_set_weight(r, 5, 2, &err));

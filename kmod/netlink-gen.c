@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause)
+/* Do not edit directly, auto-generated from: */
+/*	kmod/uapi/ringsteer.yaml */
+/* YNL-GEN kernel source */
+
+#include <net/netlink.h>
+#include <net/genetlink.h>
+
+#include "netlink-gen.h"
+
+#include <uapi/ringsteer_genl.h>
+
+/* Common nested types */
+const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_CONNS_OTHER + 1] = {
+	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
+	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
+	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_BACKEND_A_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_WEIGHT),
+	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_BACKEND_A_FLOWS] = { .type = NLA_U64, },
+	[RINGSTEER_BACKEND_A_SHARE] = { .type = NLA_U64, },
+	[RINGSTEER_BACKEND_A_CONNS_ESTABLISHED] = { .type = NLA_U64, },
+	[RINGSTEER_BACKEND_A_CONNS_OTHER] = { .type = NLA_U64, },
+};
+
+const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
+	[RINGSTEER_FLOW_A_ADDR] = { .type = NLA_BINARY, },
+	[RINGSTEER_FLOW_A_PORT] = { .type = NLA_U16, },
+};
+
+const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FINGERPRINT + 1] = {
+	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
+	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
+	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8, },
+	[RINGSTEER_SERVICE_A_VNODES] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_VNODES),
+	[RINGSTEER_SERVICE_A_HASH] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_BACKENDS] = { .type = NLA_U32, },
+	[RINGSTEER_SERVICE_A_ACTIVE] = { .type = NLA_U32, },
+	[RINGSTEER_SERVICE_A_POINTS] = { .type = NLA_U32, },
+	[RINGSTEER_SERVICE_A_RING_BYTES] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_FLOWS] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_NO_BACKEND] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_GENERATION] = { .type = NLA_U32, },
+	[RINGSTEER_SERVICE_A_FINGERPRINT] = { .type = NLA_U64, },
+};
+
+/* RINGSTEER_CMD_SERVICE_NEW - do */
+static const struct nla_policy ringsteer_service_new_nl_policy[RINGSTEER_A_SERVICE + 1] = {
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+};
+
+/* RINGSTEER_CMD_SERVICE_SET - do */
+static const struct nla_policy ringsteer_service_set_nl_policy[RINGSTEER_A_SERVICE + 1] = {
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+};
+
+/* RINGSTEER_CMD_SERVICE_DEL - do */
+static const struct nla_policy ringsteer_service_del_nl_policy[RINGSTEER_A_FLAGS + 1] = {
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+};
+
+/* RINGSTEER_CMD_SERVICE_GET - do */
+static const struct nla_policy ringsteer_service_get_nl_policy[RINGSTEER_A_SERVICE + 1] = {
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+};
+
+/* RINGSTEER_CMD_BACKEND_NEW - do */
+static const struct nla_policy ringsteer_backend_new_nl_policy[RINGSTEER_A_BACKEND + 1] = {
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_nl_policy),
+};
+
+/* RINGSTEER_CMD_BACKEND_SET - do */
+static const struct nla_policy ringsteer_backend_set_nl_policy[RINGSTEER_A_BACKEND + 1] = {
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_nl_policy),
+};
+
+/* RINGSTEER_CMD_BACKEND_DEL - do */
+static const struct nla_policy ringsteer_backend_del_nl_policy[RINGSTEER_A_FLAGS + 1] = {
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_nl_policy),
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+};
+
+/* RINGSTEER_CMD_BACKEND_GET - do */
+static const struct nla_policy ringsteer_backend_get_do_nl_policy[RINGSTEER_A_FLAGS + 1] = {
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_nl_policy),
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+};
+
+/* RINGSTEER_CMD_BACKEND_GET - dump */
+static const struct nla_policy ringsteer_backend_get_dump_nl_policy[RINGSTEER_A_FLAGS + 1] = {
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+};
+
+/* RINGSTEER_CMD_LOOKUP - do */
+static const struct nla_policy ringsteer_lookup_nl_policy[RINGSTEER_A_FLOW + 1] = {
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_FLOW] = NLA_POLICY_NESTED(ringsteer_flow_nl_policy),
+};
+
+/* RINGSTEER_CMD_KEY_SET - do */
+static const struct nla_policy ringsteer_key_set_nl_policy[RINGSTEER_A_KEY + 1] = {
+	[RINGSTEER_A_KEY] = NLA_POLICY_EXACT_LEN(RINGSTEER_KEY_LEN),
+};
+
+/* RINGSTEER_CMD_FLUSH - do */
+static const struct nla_policy ringsteer_flush_nl_policy[RINGSTEER_A_FLAGS + 1] = {
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+};
+
+/* Ops table for ringsteer */
+const struct genl_split_ops ringsteer_nl_ops[15] = {
+	{
+		.cmd		= RINGSTEER_CMD_SERVICE_NEW,
+		.doit		= ringsteer_nl_service_new_doit,
+		.policy		= ringsteer_service_new_nl_policy,
+		.maxattr	= RINGSTEER_A_SERVICE,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_SERVICE_SET,
+		.doit		= ringsteer_nl_service_set_doit,
+		.policy		= ringsteer_service_set_nl_policy,
+		.maxattr	= RINGSTEER_A_SERVICE,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_SERVICE_DEL,
+		.doit		= ringsteer_nl_service_del_doit,
+		.policy		= ringsteer_service_del_nl_policy,
+		.maxattr	= RINGSTEER_A_FLAGS,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_SERVICE_GET,
+		.doit		= ringsteer_nl_service_get_doit,
+		.policy		= ringsteer_service_get_nl_policy,
+		.maxattr	= RINGSTEER_A_SERVICE,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= RINGSTEER_CMD_SERVICE_GET,
+		.dumpit	= ringsteer_nl_service_get_dumpit,
+		.flags	= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_BACKEND_NEW,
+		.doit		= ringsteer_nl_backend_new_doit,
+		.policy		= ringsteer_backend_new_nl_policy,
+		.maxattr	= RINGSTEER_A_BACKEND,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_BACKEND_SET,
+		.doit		= ringsteer_nl_backend_set_doit,
+		.policy		= ringsteer_backend_set_nl_policy,
+		.maxattr	= RINGSTEER_A_BACKEND,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_BACKEND_DEL,
+		.doit		= ringsteer_nl_backend_del_doit,
+		.policy		= ringsteer_backend_del_nl_policy,
+		.maxattr	= RINGSTEER_A_FLAGS,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_BACKEND_GET,
+		.doit		= ringsteer_nl_backend_get_doit,
+		.policy		= ringsteer_backend_get_do_nl_policy,
+		.maxattr	= RINGSTEER_A_FLAGS,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_BACKEND_GET,
+		.dumpit		= ringsteer_nl_backend_get_dumpit,
+		.done		= ringsteer_nl_backend_get_done,
+		.policy		= ringsteer_backend_get_dump_nl_policy,
+		.maxattr	= RINGSTEER_A_FLAGS,
+		.flags		= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_LOOKUP,
+		.doit		= ringsteer_nl_lookup_doit,
+		.policy		= ringsteer_lookup_nl_policy,
+		.maxattr	= RINGSTEER_A_FLOW,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_KEY_SET,
+		.doit		= ringsteer_nl_key_set_doit,
+		.policy		= ringsteer_key_set_nl_policy,
+		.maxattr	= RINGSTEER_A_KEY,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= RINGSTEER_CMD_KEY_GET,
+		.doit	= ringsteer_nl_key_get_doit,
+		.flags	= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_FLUSH,
+		.doit		= ringsteer_nl_flush_doit,
+		.policy		= ringsteer_flush_nl_policy,
+		.maxattr	= RINGSTEER_A_FLAGS,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= RINGSTEER_CMD_NET_GET,
+		.doit	= ringsteer_nl_net_get_doit,
+		.flags	= GENL_CMD_CAP_DO,
+	},
+};
+
+static const struct genl_multicast_group ringsteer_nl_mcgrps[] = {
+	[RINGSTEER_NLGRP_CONFIG] = { "config", },
+};
