@@ -245,10 +245,15 @@ static struct rs_backend *info_backend(struct genl_info *info)
 	return info->user_ptr[1];
 }
 
+/*
+ * The generated policy admits FLAGS only to the commands that take it, and
+ * genetlink sizes info->attrs to the command's own last attribute: attrs
+ * may only be read here for those commands.
+ */
 static int check_flags(const struct rs_cmd *cmd, struct nlattr **attrs,
 		       struct netlink_ext_ack *extack)
 {
-	struct nlattr *flags = attrs[RINGSTEER_A_FLAGS];
+	struct nlattr *flags = cmd->flags ? attrs[RINGSTEER_A_FLAGS] : NULL;
 
 	if (flags && (nla_get_u32(flags) & ~cmd->flags)) {
 		NL_SET_ERR_MSG_ATTR(extack, flags, "flag not valid for this command");
