@@ -9,6 +9,7 @@
 # make unit          host unit tests (KTAP)
 # make vm-test       VM selftests on KVER (default: newest target kernel)
 # make bench-ring    ring lookup/build benchmark
+# make bench         datapath benchmark against IPVS and nftables (BENCH_KVERS)
 # make install       ringctl and man page under $(DESTDIR)$(PREFIX), module via modules_install
 #
 # KVER picks the target kernel (an entry of /lib/modules), KDIR its build tree.
@@ -64,7 +65,7 @@ CHECKPATCH := $(KSRC)/scripts/checkpatch.pl
 KSFT := $(KSRC)/tools/testing/selftests
 KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
 
-.PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring \
+.PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring bench \
 	install clean modules-all selftest-bins
 
 all: module ringctl
@@ -164,6 +165,28 @@ $(BUILD)/bench/bench_ring: selftests/bench/bench_ring.c $(SHARED_OBJS) $(USER_HD
 
 bench-ring: $(BUILD)/bench/bench_ring
 	$(Q)$<
+
+$(BUILD)/bench/tcp_cps: selftests/bench/tcp_cps.c
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+# One VM boot per kernel of BENCH_KVERS (default: the 6.12 target only);
+# BENCH_ENV passes BENCH_* settings (datapath.sh) into the guest, e.g.
+# BENCH_ENV="BENCH_ROUNDS=1 BENCH_FLOWS=2000" for a quick look.
+BENCH_KVERS ?= $(KVER_612)
+BENCH_ENV ?=
+BENCH_PY ?= /usr/bin/python3
+bench: SHELL := /bin/bash
+bench: $(foreach k,$(BENCH_KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) \
+		userspace/ringctl $(BUILD)/bench/tcp_cps
+	$(Q)for k in $(BENCH_KVERS); do \
+		bash selftests/vm/run.sh -t 7200 -k $$k -m $(BUILD)/kernel/$$k/kmod/ringsteer.ko \
+			$(foreach e,$(BENCH_ENV),-e $(e)) -- bash selftests/bench/datapath.sh \
+			| tee $(BUILD)/bench/raw-$$k.txt; \
+		test $${PIPESTATUS[0]} = 0 || exit 1; \
+		$(BENCH_PY) selftests/bench/report.py $(BUILD)/bench/raw-$$k.txt $(BUILD)/bench/$$k || exit 1; \
+	done
 
 install: all
 	install -D -m 0755 userspace/ringctl $(DESTDIR)$(PREFIX)/sbin/ringctl

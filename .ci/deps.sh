@@ -18,6 +18,7 @@ PACKAGES=(
 	qemu-system-x86 busybox-static
 	libmnl-dev libsodium-dev pkg-config
 	iproute2 nftables ipvsadm conntrack socat python3 python3-yaml
+	python3-matplotlib linux-perf
 	linux-source-6.1 sparse
 )
 BACKPORTS_LIST=/etc/apt/sources.list.d/ringsteer-backports.sources
