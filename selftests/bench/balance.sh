@@ -53,6 +53,7 @@ disr_report()
 		-v before="$(wc -l <"$4")" -v after="$(wc -l <"$5")" '
 		{ f++; if ($2 != $3) { m++; if ($2 == x || $3 == x) inv++; else col++ } }
 		END {
+			if (!f) f = 1e-300
 			printf "BENCH disr %s %s %d %.6f %.6f %.6f %s %s lost %d\n", n, ch, f,
 				m / f, inv / f, col / f, exact, ideal, before - f
 		}'

@@ -11,7 +11,8 @@
 # BENCH_WARMUP (0.5), BENCH_FLOWS (100000, balance and disruption),
 # BENCH_PPS (flows per second while measuring those, 20000),
 # BENCH_PHASES (all of: rates tcp balance control profile memory),
-# BENCH_SCALE (backend counts of the scaling cases, "10 100 1000 4000").
+# BENCH_SCALE (backend counts of the scaling cases, "10 100 1000 4000"),
+# BENCH_CASES (only these contenders).
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,6 +39,14 @@ for k in rs256 jhash mh; do
 		CASES+=("${k%256}-$nb $k $nb")
 	done
 done
+# BENCH_CASES, if set, keeps only the contenders it names (a quick look).
+if [ -n "${BENCH_CASES:-}" ]; then
+	keep=()
+	for c in "${CASES[@]}"; do
+		[[ " $BENCH_CASES " != *" ${c%% *} "* ]] || keep+=("$c")
+	done
+	CASES=("${keep[@]}")
+fi
 # Contenders of the balance and disruption runs.
 BAL_KINDS=(rs256 "rs$DENSE" jhash mh mhport sh)
 
@@ -129,7 +138,7 @@ tcp()
 			kind=$(case_field "$i" 1)
 			dst=$VIP:80
 			[ "$kind" != plain ] || dst=$(be 1 tcp):8080
-			lb_reset "$n" "$kind"
+			lb_reset "$n" "$kind" nowait
 			out=$(ip netns exec "bx-$n-c" taskset -c 0 "$TCP_CPS" client "$dst" "$BENCH_SECS" 16) ||
 				die "tcp_cps client ($n): $out"
 			echo "BENCH tcp $n $kind 8 $r $out"

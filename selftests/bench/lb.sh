@@ -172,8 +172,8 @@ lb_setup()
 		EOF
 		;;
 	jhash) jhash_write "$ns" "$proto" "$st" ;;
-	rs*) rs_restore "$ns" "${kind#rs}" "$proto" "$st" ;;
-	mh | mhct | mhport | sh) ipvs_restore "$ns" "$kind" "$proto" "$st" ;;
+	rs*) rs_restore "$n" "${kind#rs}" ;;
+	mh | mhct | mhport | sh) ipvs_restore "$n" "$kind" ;;
 	*) die "unknown contender kind $kind" ;;
 	esac
 }
@@ -182,6 +182,7 @@ lb_setup()
 lb_flush()
 {
 	local ns=bx-$1 kind=$2 proto=$3
+	rm -f "$(state "$1" "$proto")"
 	case $kind in
 	fixed) lbx "$ns" nft delete table ip "fx_$proto" ;;
 	jhash) lbx "$ns" nft delete table ip "jh_$proto" ;;
@@ -209,25 +210,31 @@ jhash_write()
 	EOF
 }
 
+# rs_restore NAME VNODES: "ringctl restore" replaces the whole
+# configuration, so it is given every service of the contender.
 rs_restore()
 {
-	local ns=$1 vnodes=$2 proto=$3 st=$4 a w
+	local n=$1 vnodes=$2 proto a w st
 	{
 		echo "key $KEY"
-		echo "service $VIP:80 proto $proto vnodes $vnodes"
-		while read -r a w; do
-			echo "backend $a:8080 weight $w"
-		done <"$st"
+		for proto in udp tcp; do
+			st=$(state "$n" "$proto")
+			[ -e "$st" ] || continue
+			echo "service $VIP:80 proto $proto vnodes $vnodes"
+			while read -r a w; do
+				echo "backend $a:8080 weight $w"
+			done <"$st"
+		done
 	} >"$W/rs.conf"
-	lbx "$ns" "$RINGCTL" restore "$W/rs.conf" >/dev/null || die "ringctl restore ($ns)"
+	lbx "bx-$n" "$RINGCTL" restore "$W/rs.conf" >/dev/null || die "ringctl restore ($n)"
 }
 
 ipvs_flag() { if [ "$1" = tcp ]; then echo -t; else echo -u; fi; }
 
+# ipvs_restore NAME KIND: ipvsadm-restore starts from an empty table too.
 ipvs_restore()
 {
-	local ns=$1 kind=$2 proto=$3 st=$4 f a w sched
-	f=$(ipvs_flag "$proto")
+	local n=$1 kind=$2 ns=bx-$1 f a w sched proto st
 	case $kind in
 	mh | mhct) sched="-s mh" ;;
 	mhport) sched="-s mh -b mh-port" ;;
@@ -240,12 +247,15 @@ ipvs_restore()
 	# UDP "connections" of IPVS expire one second after their last packet,
 	# so that the state of one round is gone before the next.
 	lbx "$ns" ipvsadm --set 0 0 1
-	{
+	for proto in udp tcp; do
+		st=$(state "$n" "$proto")
+		[ -e "$st" ] || continue
+		f=$(ipvs_flag "$proto")
 		echo "-A $f $VIP:80 $sched"
 		while read -r a w; do
 			echo "-a $f $VIP:80 -r $a:8080 -m -w $w"
 		done <"$st"
-	} | lbx "$ns" ipvsadm-restore || die "ipvsadm-restore ($ns)"
+	done | lbx "$ns" ipvsadm-restore || die "ipvsadm-restore ($ns)"
 }
 
 # lb_change NAME KIND PROTO OP ADDR [WEIGHT]: OP is join, leave, drain or
@@ -282,12 +292,16 @@ lb_change()
 	esac || die "$op $a on $n ($kind) failed"
 }
 
-# lb_reset NAME KIND: forget every flow, so the next packets are new flows.
+# lb_reset NAME KIND [nowait]: forget every flow, so the next packets are
+# new flows; with nowait IPVS's entries are left to expire on their own
+# (TCP ones linger 10 s in CLOSE, and new connections do not collide).
 lb_reset()
 {
 	local ns=bx-$1 kind=$2 t
-	case $kind in
-	plain) ;;
+	case $kind${3:+-$3} in
+	plain*) ;;
+	mh-nowait | mhport-nowait | sh-nowait) ;;
+	mhct-nowait) lbx "$ns" conntrack -F >/dev/null 2>&1 ;;
 	mh | mhport | sh)
 		# Wait for IPVS's one-second UDP entries (and TCP ones) to go.
 		for t in $(seq 1 200); do

@@ -260,7 +260,10 @@ def main():
     with open(sys.argv[2] + ".json", "w") as f:
         json.dump(res, f, indent=1)
     print(table(res))
-    chart(res, sys.argv[2] + ".png")
+    try:
+        chart(res, sys.argv[2] + ".png")
+    except (ValueError, KeyError, IndexError) as e:
+        print(f"no chart: {e}")
     print(f"\nwrote {sys.argv[2]}.json {sys.argv[2]}.png")
 
 
