@@ -173,15 +173,17 @@ $(BUILD)/bench/tcp_cps: selftests/bench/tcp_cps.c
 
 # One VM boot per kernel of BENCH_KVERS (default: the 6.12 target only);
 # BENCH_ENV passes BENCH_* settings (datapath.sh) into the guest, e.g.
-# BENCH_ENV="BENCH_ROUNDS=1 BENCH_FLOWS=2000" for a quick look.
+# BENCH_ENV="BENCH_ROUNDS=1 BENCH_FLOWS=2000 BENCH_SCALE=10,1000" for a
+# quick look (lists take commas here).
 BENCH_KVERS ?= $(KVER_612)
 BENCH_ENV ?=
+BENCH_TIMEOUT ?= 14400
 BENCH_PY ?= /usr/bin/python3
 bench: SHELL := /bin/bash
 bench: $(foreach k,$(BENCH_KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) \
 		userspace/ringctl $(BUILD)/bench/tcp_cps
 	$(Q)for k in $(BENCH_KVERS); do \
-		bash selftests/vm/run.sh -t 7200 -k $$k -m $(BUILD)/kernel/$$k/kmod/ringsteer.ko \
+		bash selftests/vm/run.sh -t $(BENCH_TIMEOUT) -k $$k -m $(BUILD)/kernel/$$k/kmod/ringsteer.ko \
 			$(foreach e,$(BENCH_ENV),-e $(e)) -- bash selftests/bench/datapath.sh \
 			| tee $(BUILD)/bench/raw-$$k.txt; \
 		test $${PIPESTATUS[0]} = 0 || exit 1; \

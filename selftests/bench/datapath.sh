@@ -12,7 +12,7 @@
 # BENCH_PPS (flows per second while measuring those, 20000),
 # BENCH_PHASES (all of: rates tcp balance control profile memory),
 # BENCH_SCALE (backend counts of the scaling cases, "10 100 1000 4000"),
-# BENCH_CASES (only these contenders).
+# BENCH_CASES (only these contenders); lists may use commas.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +26,9 @@ BENCH_WARMUP=${BENCH_WARMUP:-0.5}
 FLOWS=${BENCH_FLOWS:-100000}
 BAL_PPS=${BENCH_PPS:-20000}
 PHASES=${BENCH_PHASES:-rates tcp balance control profile memory}
+PHASES=${PHASES//,/ }
+SCALE=${BENCH_SCALE-10 100 1000 4000}
+SCALE=${SCALE//,/ }
 TCP_CPS=${TCP_CPS:-$RINGSTEER_SRC/build/bench/tcp_cps}
 DENSE=4096
 
@@ -35,7 +38,7 @@ CASES=(
 	"rs$DENSE rs$DENSE 8" "mh mh 8" "mhct mhct 8" "mhport mhport 8" "sh sh 8"
 )
 for k in rs256 jhash mh; do
-	for nb in ${BENCH_SCALE-10 100 1000 4000}; do
+	for nb in $SCALE; do
 		CASES+=("${k%256}-$nb $k $nb")
 	done
 done
@@ -43,7 +46,7 @@ done
 if [ -n "${BENCH_CASES:-}" ]; then
 	keep=()
 	for c in "${CASES[@]}"; do
-		[[ " $BENCH_CASES " != *" ${c%% *} "* ]] || keep+=("$c")
+		[[ " ${BENCH_CASES//,/ } " != *" ${c%% *} "* ]] || keep+=("$c")
 	done
 	CASES=("${keep[@]}")
 fi
