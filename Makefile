@@ -183,9 +183,10 @@ bench: SHELL := /bin/bash
 bench: $(foreach k,$(BENCH_KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) \
 		userspace/ringctl $(BUILD)/bench/tcp_cps
 	$(Q)for k in $(BENCH_KVERS); do \
+		echo "BENCH env host_load $$(cut -d' ' -f1-3 /proc/loadavg) on $$(nproc) CPUs" >$(BUILD)/bench/raw-$$k.txt; \
 		bash selftests/vm/run.sh -t $(BENCH_TIMEOUT) -k $$k -m $(BUILD)/kernel/$$k/kmod/ringsteer.ko \
 			$(foreach e,$(BENCH_ENV),-e $(e)) -- bash selftests/bench/datapath.sh \
-			| tee $(BUILD)/bench/raw-$$k.txt; \
+			| tee -a $(BUILD)/bench/raw-$$k.txt; \
 		test $${PIPESTATUS[0]} = 0 || exit 1; \
 		$(BENCH_PY) selftests/bench/report.py $(BUILD)/bench/raw-$$k.txt $(BUILD)/bench/$$k || exit 1; \
 	done

@@ -94,7 +94,10 @@ setup()
 		*) lb_setup "$n" "$kind" tcp 8 ;;
 		esac
 	done
-	echo "BENCH env kernel $(uname -r) cpus $(grep -c ^processor /proc/cpuinfo) mem_kb $(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+	echo "BENCH env kernel $(uname -r)"
+	echo "BENCH env cpus $(grep -c ^processor /proc/cpuinfo)"
+	echo "BENCH env mem_kb $(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+	echo "BENCH env guest_load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "BENCH env date $(date -u +%Y-%m-%dT%H:%MZ)"
 }
 

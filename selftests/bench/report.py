@@ -151,8 +151,8 @@ def fmt_sum(s, f="{:.2f}"):
 def table(res):
     out = []
     p = out.append
-    p(f"kernel {res['env'].get('kernel', '?')}, {res['env'].get('cpus', '?')} vCPUs, "
-      f"{res['env'].get('date', '?')}")
+    p(f"kernel {res['env'].get('kernel', '?')}, {res['env'].get('cpus', '?')} vCPUs (TCG), "
+      f"{res['env'].get('date', '?')}, host load {res['env'].get('host_load', '?')}")
     for mode, title in (("new", "UDP new flows/s (every packet a new flow)"),
                         ("est", "UDP packets/s on 64 established flows")):
         p("")
