@@ -97,7 +97,10 @@ prof_one()
 		awk -v n="$n" '
 		/^ *[0-9.]+%/ {
 			p = $1 + 0; d = $2; s = $4
+			# An out-of-tree module perf cannot find under /lib/modules
+			# may show as [unknown]: kept apart, not counted as "other".
 			if (d ~ /ringsteer/) c = "ringsteer"
+			else if (d ~ /unknown/) c = "unknown"
 			else if (d ~ /ip_vs/) c = "ipvs"
 			else if (d ~ /nf_tables|nft_/) c = "nftables"
 			else if (d ~ /nf_nat/ || s ~ /nf_nat|^nat_|nf_xfrm_me_harder/) c = "nf_nat"
