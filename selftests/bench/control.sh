@@ -99,16 +99,18 @@ prof_one()
 			p = $1 + 0; d = $2; s = $4
 			# An out-of-tree module perf cannot find under /lib/modules
 			# may show as [unknown]: kept apart, not counted as "other".
-			if (d ~ /ringsteer/) c = "ringsteer"
+			# perf 6.1 may file module symbols under [kernel.vmlinux]:
+			# the symbol names decide too (ringsteer functions start rs_ or ring_).
+			if (d ~ /ringsteer/ || s ~ /^(rs|ring|ringsteer)_/) c = "ringsteer"
 			else if (d ~ /unknown/) c = "unknown"
-			else if (d ~ /ip_vs/) c = "ipvs"
-			else if (d ~ /nf_tables|nft_/) c = "nftables"
+			else if (d ~ /ip_vs/ || s ~ /^_*ip_vs_/) c = "ipvs"
+			else if (d ~ /nf_tables|nft_/ || s ~ /^nft_/) c = "nftables"
 			else if (d ~ /nf_nat/ || s ~ /nf_nat|^nat_|nf_xfrm_me_harder/) c = "nf_nat"
 			else if (d ~ /nf_conntrack/ || s ~ /conntrack|^nf_ct_|^__nf_ct|^ct_|^hash_conntrack|tuple/) c = "conntrack"
 			else if (s ~ /idle|halt|mwait|cpuidle/) c = "idle"
 			else c = "other"
 			cat[c] += p
-			if (top < 15) { printf "BENCH profsym %s %.2f %s %s\n", n, p, d, s; top++ }
+			if (top < 25) { printf "BENCH profsym %s %.2f %s %s\n", n, p, d, s; top++ }
 		}
 		END {
 			printf "BENCH prof %s", n
