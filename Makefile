@@ -11,6 +11,7 @@
 # make unit          host unit tests (KTAP)
 # make vm-test       VM selftests on KVER (default: newest target kernel)
 # make bench-ring    ring lookup/build benchmark
+# make bench         datapath benchmark against IPVS and nftables (BENCH_KVERS)
 # make install       ringctl, man page, bash completion, systemd unit under
 #                    $(DESTDIR)$(PREFIX), module via modules_install; make uninstall
 # make dkms-install  module source to /usr/src/ringsteer-VERSION, dkms add/build/install
@@ -114,7 +115,7 @@ YNL_GEN_FILES := kmod/uapi/ringsteer_genl.h kmod/netlink-gen.c kmod/netlink-gen.
 # The generated files are checkpatch --strict clean as they come.
 KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
 
-.PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring \
+.PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring bench \
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
 	check-kernels demo-vm check-debug gen gen-check
@@ -290,6 +291,31 @@ $(BUILD)/bench/bench_ring: selftests/bench/bench_ring.c $(TEST_OBJS) $(USER_HDRS
 
 bench-ring: $(BUILD)/bench/bench_ring
 	$(Q)$<
+
+$(BUILD)/bench/tcp_cps: selftests/bench/tcp_cps.c
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+# One VM boot per kernel of BENCH_KVERS (default: the 6.12 target only);
+# BENCH_ENV passes BENCH_* settings (datapath.sh) into the guest, e.g.
+# BENCH_ENV="BENCH_ROUNDS=1 BENCH_FLOWS=2000 BENCH_SCALE=10,1000" for a
+# quick look (lists take commas here).
+BENCH_KVERS ?= $(KVER_612)
+BENCH_ENV ?=
+BENCH_TIMEOUT ?= 14400
+BENCH_PY ?= /usr/bin/python3
+bench: SHELL := /bin/bash
+bench: $(foreach k,$(BENCH_KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) \
+		userspace/ringctl $(BUILD)/bench/tcp_cps
+	$(Q)for k in $(BENCH_KVERS); do \
+		echo "BENCH env host_load $$(cut -d' ' -f1-3 /proc/loadavg) on $$(nproc) CPUs" >$(BUILD)/bench/raw-$$k.txt; \
+		bash selftests/vm/run.sh -t $(BENCH_TIMEOUT) -k $$k -m $(BUILD)/kernel/$$k/kmod/ringsteer.ko \
+			$(foreach e,$(BENCH_ENV),-e $(e)) -- bash selftests/bench/datapath.sh \
+			| tee -a $(BUILD)/bench/raw-$$k.txt; \
+		test $${PIPESTATUS[0]} = 0 || exit 1; \
+		$(BENCH_PY) selftests/bench/report.py $(BUILD)/bench/raw-$$k.txt $(BUILD)/bench/$$k || exit 1; \
+	done
 
 install: all install-files
 	$(MAKE) -C $(KDIR) M=$(SRC) INSTALL_MOD_PATH=$(DESTDIR) modules_install

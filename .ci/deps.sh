@@ -21,7 +21,8 @@ PACKAGES=(
 	qemu-system-x86 busybox-static
 	libmnl-dev libsodium-dev pkg-config
 	iproute2 procps libcap2-bin nftables iptables ipvsadm conntrack socat
-	python3 python3-yaml python3-jsonschema jq strace
+	python3 python3-yaml python3-jsonschema python3-matplotlib jq strace
+	linux-perf
 	linux-source-6.1 sparse
 	flex bison libelf-dev libssl-dev
 	linux-source-6.12

@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Datapath benchmark (not a test), run inside the VM by "make bench":
+# ringsteer against IPVS, nftables and the limit of the path, in one boot,
+# in interleaved rounds (topology: lb.sh). Prints one "BENCH ..." line per
+# measurement; selftests/bench/report.py turns them into the table, JSON
+# and chart.
+#
+# Environment: BENCH_ROUNDS (5), BENCH_SECS (2, per measurement),
+# BENCH_WARMUP (0.5), BENCH_FLOWS (100000, balance and disruption),
+# BENCH_PPS (flows per second while measuring those, 20000),
+# BENCH_PHASES (all of: rates tcp balance control profile memory),
+# BENCH_SCALE (backend counts of the scaling cases, "10 100 1000 4000"),
+# BENCH_CASES (only these contenders); lists may use commas.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../vm/lib.sh"
+. "$here/lb.sh"
+. "$here/traffic.sh"
+
+ROUNDS=${BENCH_ROUNDS:-5}
+BENCH_SECS=${BENCH_SECS:-2}
+BENCH_WARMUP=${BENCH_WARMUP:-0.5}
+FLOWS=${BENCH_FLOWS:-100000}
+BAL_PPS=${BENCH_PPS:-20000}
+PHASES=${BENCH_PHASES:-rates tcp balance control profile memory}
+PHASES=${PHASES//,/ }
+SCALE=${BENCH_SCALE-10 100 1000 4000}
+SCALE=${SCALE//,/ }
+TCP_CPS=${TCP_CPS:-$RINGSTEER_SRC/build/bench/tcp_cps}
+DENSE=4096
+
+# Contenders of the rate rounds: NAME KIND UDP_BACKENDS.
+CASES=(
+	"plain plain 8" "fixed fixed 8" "jhash jhash 8" "rs256 rs256 8"
+	"rs$DENSE rs$DENSE 8" "mh mh 8" "mhct mhct 8" "mhport mhport 8" "sh sh 8"
+)
+for k in rs256 jhash mh; do
+	for nb in $SCALE; do
+		CASES+=("${k%256}-$nb $k $nb")
+	done
+done
+# BENCH_CASES, if set, keeps only the contenders it names (a quick look).
+if [ -n "${BENCH_CASES:-}" ]; then
+	keep=()
+	for c in "${CASES[@]}"; do
+		[[ " ${BENCH_CASES//,/ } " != *" ${c%% *} "* ]] || keep+=("$c")
+	done
+	CASES=("${keep[@]}")
+fi
+# Contenders of the balance and disruption runs.
+BAL_KINDS=(rs256 "rs$DENSE" jhash mh mhport sh)
+
+has_phase() { [[ " $PHASES " == *" $1 "* ]]; }
+
+cleanup()
+{
+	pg_stop_quiet
+	[ -z "${SERVER_PIDS:-}" ] || kill $SERVER_PIDS 2>/dev/null
+	lb_cleanup
+	rm -rf "$W"
+}
+
+pg_stop_quiet() { echo stop >"$PG/pgctrl" 2>/dev/null; }
+
+case_field() { local c=(${CASES[$1]}); echo "${c[$2]}"; }
+
+setup()
+{
+	local i n kind nb
+	command -v ipvsadm >/dev/null && command -v nft >/dev/null && command -v conntrack >/dev/null ||
+		die "needs ipvsadm, nft and conntrack"
+	modprobe pktgen || die "modprobe pktgen"
+	# A connection table sized for 100k flows (the default is 4096 buckets).
+	modprobe ip_vs conn_tab_bits=20 || die "modprobe ip_vs"
+	modprobe ip_vs_mh && modprobe ip_vs_sh && modprobe nf_conntrack || die "modprobe"
+	load_module
+	echo 262144 >/sys/module/nf_conntrack/parameters/hashsize
+	sysctl -qw net.netfilter.nf_conntrack_max=2000000 net.core.netdev_max_backlog=10000 \
+		kernel.kptr_restrict=0 kernel.perf_event_paranoid=-1
+	W=$(mktemp -d /tmp/bench.XXXXXX)
+	trap cleanup EXIT
+	for i in "${!CASES[@]}"; do
+		n=$(case_field "$i" 0)
+		kind=$(case_field "$i" 1)
+		nb=$(case_field "$i" 2)
+		echo "# $(date +%T) setting up $n ($kind, $nb backends)" >&2
+		lb_topo "$n" "$((i + 1))"
+		lb_setup "$n" "$kind" udp "$nb"
+		case $n in
+		*-*) ;;
+		*) lb_setup "$n" "$kind" tcp 8 ;;
+		esac
+	done
+	echo "BENCH env kernel $(uname -r)"
+	echo "BENCH env cpus $(grep -c ^processor /proc/cpuinfo)"
+	echo "BENCH env mem_kb $(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+	echo "BENCH env guest_load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "BENCH env date $(date -u +%Y-%m-%dT%H:%MZ)"
+}
+
+# One round: every contender, new flows then established flows; each round
+# starts at the next contender, so no contender always runs first.
+rates()
+{
+	local r i j k n kind nb out
+	k=${#CASES[@]}
+	for r in $(seq 1 "$ROUNDS"); do
+		for j in $(seq 0 $((k - 1))); do
+			i=$(((j + r - 1) % k))
+			n=$(case_field "$i" 0)
+			kind=$(case_field "$i" 1)
+			nb=$(case_field "$i" 2)
+			for mode in new est; do
+				# Scaling cases are measured on new flows only.
+				[ "$mode" = new ] || [ "$nb" = 8 ] || continue
+				lb_reset "$n" "$kind"
+				out=$(rate "$n" "$((i + 1))" "$mode")
+				echo "BENCH rate $n $kind $nb $mode $r $out"
+			done
+			lb_reset "$n" "$kind"
+		done
+	done
+}
+
+# TCP: short connections per second, the client and the server on cpu0.
+tcp()
+{
+	local r i j n kind dst out k=9
+	[ -x "$TCP_CPS" ] || die "no $TCP_CPS (make build/bench/tcp_cps)"
+	SERVER_PIDS=
+	for i in $(seq 0 $((k - 1))); do
+		n=$(case_field "$i" 0)
+		ip netns exec "bx-$n-s" taskset -c 0 "$TCP_CPS" server 8080 &
+		SERVER_PIDS+=" $!"
+	done
+	sleep 1
+	for r in $(seq 1 "$ROUNDS"); do
+		for j in $(seq 0 $((k - 1))); do
+			i=$(((j + r - 1) % k))
+			n=$(case_field "$i" 0)
+			kind=$(case_field "$i" 1)
+			dst=$VIP:80
+			[ "$kind" != plain ] || dst=$(be 1 tcp):8080
+			lb_reset "$n" "$kind" nowait
+			out=$(ip netns exec "bx-$n-c" taskset -c 0 "$TCP_CPS" client "$dst" "$BENCH_SECS" 16) ||
+				die "tcp_cps client ($n): $out"
+			echo "BENCH tcp $n $kind 8 $r $out"
+		done
+	done
+	kill $SERVER_PIDS 2>/dev/null
+	SERVER_PIDS=
+}
+
+. "$here/balance.sh"
+. "$here/control.sh"
+
+taskset -pc 0 $$ >/dev/null
+setup
+for ph in $PHASES; do
+	echo "# $(date +%T) phase $ph" >&2
+	case $ph in
+	rates) rates ;;
+	tcp) tcp ;;
+	balance) balance ;;
+	control) control ;;
+	profile) profile ;;
+	memory) memory ;;
+	*) die "unknown phase $ph" ;;
+	esac
+done
+echo "BENCH done"

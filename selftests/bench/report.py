@@ -1,0 +1,271 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn datapath.sh's "BENCH ..." lines into a table, JSON and a chart.
+
+report.py RAW OUT_PREFIX writes OUT_PREFIX.json, OUT_PREFIX.png and prints
+the table. Rates are compared within a round (same boot, same minute):
+each round's rate of a contender divided by the same round's rate of
+nftables fixed "dnat to"; the table shows the median of those per-round
+ratios, their min-max, and every round's ratio, so the noise is visible.
+"""
+
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+BASE = "fixed"
+NAMES = {
+    "plain": "routing only (no NAT, no conntrack)",
+    "fixed": "nft dnat to one backend",
+    "jhash": "nft dnat jhash mod N map",
+    "rs256": "ringsteer 256 vnodes",
+    "rs4096": "ringsteer 4096 vnodes",
+    "mh": "IPVS mh, conntrack=0",
+    "mhct": "IPVS mh, conntrack=1",
+    "mhport": "IPVS mh mh-port",
+    "sh": "IPVS sh",
+}
+ORDER = list(NAMES)
+
+
+def parse(path):
+    d = {"env": {}, "rate": [], "tcp": [], "bal": [], "disr": [], "cp": [],
+         "prof": {}, "profsym": defaultdict(list), "mem": []}
+    for line in open(path, errors="replace"):
+        w = line.split()
+        if len(w) < 2 or w[0] != "BENCH":
+            continue
+        k, a = w[1], w[2:]
+        if k == "env":
+            d["env"][a[0]] = " ".join(a[1:])
+        elif k == "rate":
+            d["rate"].append(dict(name=a[0], kind=a[1], backends=int(a[2]), mode=a[3],
+                                  round=int(a[4]), pps=float(a[5]), offered=float(a[6]),
+                                  cpu0=float(a[7]), cpu1=float(a[8])))
+        elif k == "tcp":
+            d["tcp"].append(dict(name=a[0], kind=a[1], round=int(a[3]), cps=float(a[4]),
+                                 failed=int(a[5])))
+        elif k == "bal":
+            d["bal"].append(dict(name=a[0], backends=int(a[1]), flows=int(a[2]),
+                                 peak_mean=float(a[3]), max_min=float(a[4]),
+                                 exact_peak_mean=None if a[5] == "-" else float(a[5]),
+                                 counts=[int(x) for x in a[7:]]))
+        elif k == "disr":
+            d["disr"].append(dict(name=a[0], change=a[1], flows=int(a[2]), moved=float(a[3]),
+                                  involved=float(a[4]), collateral=float(a[5]),
+                                  exact=None if a[6] == "-" else float(a[6]),
+                                  ideal=float(a[7]), lost=int(a[9])))
+        elif k == "cp":
+            d["cp"].append(dict(what=a[0], tool=a[1], round=int(a[2]), ms=float(a[3])))
+        elif k == "prof":
+            d["prof"][a[0]] = {a[i]: float(a[i + 1]) for i in range(1, len(a) - 1, 2)}
+        elif k == "profsym":
+            d["profsym"][a[0]].append(dict(pct=float(a[1]), dso=a[2], sym=a[3]))
+        elif k == "mem":
+            d["mem"].append(dict(backends=int(a[0]), vnodes=int(a[1]), points=int(a[2]),
+                                 bytes=int(a[3]), peak_mean=float(a[4])))
+    return d
+
+
+def ratios(rows, key, base_name, value):
+    """Per-round ratio of every name to base_name, same round and key."""
+    by = defaultdict(dict)
+    for r in rows:
+        by[(key(r), r["round"])][r["name"]] = r[value]
+    out = defaultdict(list)
+    for (k, rnd), m in sorted(by.items(), key=lambda x: (str(x[0][0]), x[0][1])):
+        if base_name not in m or not m[base_name]:
+            continue
+        for n, v in m.items():
+            out[(k, n)].append(v / m[base_name])
+    return out
+
+
+def summary(vals):
+    return dict(median=statistics.median(vals), min=min(vals), max=max(vals), rounds=vals)
+
+
+def build(d):
+    res = {"env": d["env"], "rates": {}, "tcp": {}, "scaling": {}}
+    rr = [r for r in d["rate"] if r["backends"] == 8 or r["name"] == BASE]
+    rat = ratios(rr, lambda r: r["mode"], BASE, "pps")
+    rat_plain = ratios(rr, lambda r: r["mode"], "plain", "pps")
+    for mode in ("new", "est"):
+        res["rates"][mode] = {}
+        for n in ORDER:
+            rows = [r for r in rr if r["name"] == n and r["mode"] == mode]
+            if not rows:
+                continue
+            res["rates"][mode][n] = dict(
+                pps=summary([r["pps"] for r in rows]),
+                offered=statistics.median(r["offered"] for r in rows),
+                cpu0=statistics.median(r["cpu0"] for r in rows),
+                cpu1=statistics.median(r["cpu1"] for r in rows),
+                vs_fixed=summary(rat[(mode, n)]) if rat[(mode, n)] else None,
+                vs_plain=summary(rat_plain[(mode, n)]) if rat_plain[(mode, n)] else None)
+    # ringsteer against each peer, per round.
+    for mode in ("new", "est"):
+        rs = ratios(rr, lambda r: r["mode"], "rs256", "pps")
+        res["rates"][mode + "_rs256_over"] = {
+            n: summary([1 / x for x in rs[(mode, n)]]) for n in ORDER
+            if rs[(mode, n)] and n != "rs256"}
+    sc = [r for r in d["rate"] if r["mode"] == "new" and (r["name"] == BASE or "-" in r["name"])]
+    srat = ratios(sc, lambda r: "new", BASE, "pps")
+    for r in sc:
+        if "-" not in r["name"]:
+            continue
+        kind, nb = r["name"].split("-")
+        ent = res["scaling"].setdefault(kind, {}).setdefault(nb, {})
+        ent.setdefault("pps", []).append(r["pps"])
+    for kind, m in res["scaling"].items():
+        for nb, ent in m.items():
+            ent["pps"] = summary(ent["pps"])
+            v = srat[("new", f"{kind}-{nb}")]
+            ent["vs_fixed"] = summary(v) if v else None
+    trat = ratios(d["tcp"], lambda r: "tcp", BASE, "cps")
+    for n in ORDER:
+        rows = [r for r in d["tcp"] if r["name"] == n]
+        if rows:
+            res["tcp"][n] = dict(cps=summary([r["cps"] for r in rows]),
+                                 failed=sum(r["failed"] for r in rows),
+                                 vs_fixed=summary(trat[("tcp", n)]) if trat[("tcp", n)] else None)
+    res["balance"] = d["bal"]
+    res["disruption"] = d["disr"]
+    cp = defaultdict(list)
+    for r in d["cp"]:
+        cp[(r["what"], r["tool"])].append(r["ms"])
+    res["control_ms"] = {f"{w} {t}": summary(v) for (w, t), v in cp.items()}
+    res["profile"] = d["prof"]
+    res["profile_top"] = d["profsym"]
+    res["memory"] = d["mem"]
+    return res
+
+
+def fmt_sum(s, f="{:.2f}"):
+    if not s:
+        return "-"
+    return f"{f.format(s['median'])} ({f.format(s['min'])}-{f.format(s['max'])})"
+
+
+def table(res):
+    out = []
+    p = out.append
+    p(f"kernel {res['env'].get('kernel', '?')}, {res['env'].get('cpus', '?')} vCPUs (TCG), "
+      f"{res['env'].get('date', '?')}, host load {res['env'].get('host_load', '?')}")
+    for mode, title in (("new", "UDP new flows/s (every packet a new flow)"),
+                        ("est", "UDP packets/s on 64 established flows")):
+        p("")
+        p(f"{title}: median of rounds, ratio to '{NAMES[BASE]}' in the same round")
+        p(f"  {'contender':38} {'pps':>16} {'vs fixed dnat':>22} {'vs routing':>8}  cpu0/cpu1%  per-round vs fixed")
+        for n, e in res["rates"].get(mode, {}).items():
+            per = " ".join(f"{x:.2f}" for x in (e["vs_fixed"] or {}).get("rounds", []))
+            p(f"  {NAMES[n]:38} {fmt_sum(e['pps'], '{:.0f}'):>16} {fmt_sum(e['vs_fixed']):>22} "
+              f"{(e['vs_plain'] or {}).get('median', 0):8.2f}  {e['cpu0']:3.0f}/{e['cpu1']:3.0f}     {per}")
+        over = res["rates"].get(mode + "_rs256_over", {})
+        if over:
+            p("  ringsteer 256 / peer: " + ", ".join(
+                f"{n} {s['median']:.2f}" for n, s in over.items()))
+    if res["tcp"]:
+        p("")
+        p("TCP short connections/s (client and server share cpu0, see README)")
+        for n, e in res["tcp"].items():
+            p(f"  {NAMES[n]:38} {fmt_sum(e['cps'], '{:.0f}'):>16} {fmt_sum(e['vs_fixed']):>22}  failed {e['failed']}")
+    if res["scaling"]:
+        p("")
+        p("Scaling: new flows/s by backend count, ratio to fixed dnat")
+        for kind, m in res["scaling"].items():
+            p(f"  {kind:8} " + "  ".join(
+                f"{nb}: {fmt_sum(e['vs_fixed'])}" for nb, e in sorted(m.items(), key=lambda x: int(x[0]))))
+    if res["memory"]:
+        p("")
+        p("Ring memory per service (ringctl simulate)")
+        for m in res["memory"]:
+            p(f"  {m['backends']:5} backends, {m['vnodes']:5} vnodes: {m['points']:8} points "
+              f"{m['bytes'] / 1024:9.1f} KiB  peak/mean {m['peak_mean']:.3f}")
+    if res["balance"]:
+        p("")
+        p("Balance on real flows: peak/mean, max/min (exact ring peak/mean)")
+        for b in res["balance"]:
+            ex = f" (exact {b['exact_peak_mean']:.3f})" if b["exact_peak_mean"] else ""
+            p(f"  {NAMES.get(b['name'], b['name']):38} {b['backends']:4} backends {b['flows']:7} flows: "
+              f"{b['peak_mean']:.3f} {b['max_min']:8.3f}{ex}")
+    if res["disruption"]:
+        p("")
+        p("Disruption: fraction of flows moved, of which involving the changed backend / collateral")
+        for x in res["disruption"]:
+            ex = f" exact {x['exact']:.4f}" if x["exact"] is not None else ""
+            p(f"  {NAMES.get(x['name'], x['name']):38} {x['change']:7} moved {x['moved']:.4f} = "
+              f"{x['involved']:.4f} + collateral {x['collateral']:.4f}  ideal {x['ideal']:.4f}{ex}"
+              f"{'  lost %d' % x['lost'] if x['lost'] else ''}")
+    if res["control_ms"]:
+        p("")
+        p("Control plane, ms per command (process start included; 'exec' is /bin/true)")
+        for k, s in sorted(res["control_ms"].items()):
+            p(f"  {k:28} {fmt_sum(s, '{:.1f}')}")
+    if res["profile"]:
+        p("")
+        p("Where the LB CPU goes on new flows (perf cpu-clock on the LB's CPU, % of samples)")
+        for n, m in res["profile"].items():
+            p(f"  {NAMES.get(n, n):38} " + " ".join(
+                f"{c} {v:.1f}" for c, v in sorted(m.items(), key=lambda x: -x[1])))
+    return "\n".join(out)
+
+
+def chart(res, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(1, 3, figsize=(15, 4.8))
+    names = [n for n in ORDER if n in res["rates"].get("new", {})]
+    x = range(len(names))
+    for off, mode, lab in ((-0.2, "new", "new flows"), (0.2, "est", "established")):
+        e = [res["rates"].get(mode, {}).get(n) for n in names]
+        med = [v["vs_fixed"]["median"] if v and v["vs_fixed"] else 0 for v in e]
+        lo = [m - v["vs_fixed"]["min"] if v and v["vs_fixed"] else 0 for m, v in zip(med, e)]
+        hi = [v["vs_fixed"]["max"] - m if v and v["vs_fixed"] else 0 for m, v in zip(med, e)]
+        ax[0].bar([i + off for i in x], med, 0.4, yerr=[lo, hi], capsize=3, label=lab)
+    ax[0].axhline(1, color="k", lw=0.8)
+    ax[0].set_xticks(list(x), names, rotation=45, ha="right")
+    ax[0].set_title("UDP rate / nft fixed dnat (median, min-max)")
+    ax[0].legend()
+    bal = [b for b in res["balance"] if b["backends"] == 100]
+    ax[1].bar([b["name"] for b in bal], [b["peak_mean"] for b in bal])
+    ax[1].set_ylim(bottom=0.9)
+    ax[1].set_title("balance: peak/mean, 100 backends")
+    ax[1].tick_params(axis="x", rotation=45)
+    dis = res["disruption"]
+    dn = list(dict.fromkeys(x["name"] for x in dis))
+    for j, ch in enumerate(("join", "leave", "drain", "weight")):
+        v = [next((x["moved"] for x in dis if x["name"] == n and x["change"] == ch), 0) for n in dn]
+        c = [next((x["collateral"] for x in dis if x["name"] == n and x["change"] == ch), 0) for n in dn]
+        pos = [i + (j - 1.5) * 0.2 for i in range(len(dn))]
+        ax[2].bar(pos, v, 0.2, label=ch)
+        ax[2].bar(pos, c, 0.2, color="k")
+    ax[2].set_xticks(range(len(dn)), dn, rotation=45, ha="right")
+    ax[2].set_yscale("log")
+    ax[2].set_title("flows moved per change (black: collateral)")
+    ax[2].legend(fontsize=8)
+    fig.suptitle(f"ringsteer vs IPVS and nftables, kernel {res['env'].get('kernel', '?')}, "
+                 f"TCG, {res['env'].get('date', '')}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=70)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: report.py RAW OUT_PREFIX")
+    res = build(parse(sys.argv[1]))
+    with open(sys.argv[2] + ".json", "w") as f:
+        json.dump(res, f, indent=1)
+    print(table(res))
+    try:
+        chart(res, sys.argv[2] + ".png")
+    except (ValueError, KeyError, IndexError) as e:
+        print(f"no chart: {e}")
+    print(f"\nwrote {sys.argv[2]}.json {sys.argv[2]}.png")
+
+
+if __name__ == "__main__":
+    main()
