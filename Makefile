@@ -48,7 +48,7 @@ TEST_KVERS := $(KVER_61) $(KVER_612)
 # and `make check` see no kernel until their deps has installed one, so their
 # real work is a second make (demo-vm, check-kernels). Every goal that needs
 # a kernel stops here with a hint rather than go on with an empty name.
-NEEDS_KVER := modules-all vm-test demo-vm check-kernels
+NEEDS_KVER := modules-all vm-test demo-vm check-kernels bench
 NEEDS_KDIR := all module sparse install
 GOALS := $(or $(MAKECMDGOALS),all)
 ifeq ($(KVER),)
