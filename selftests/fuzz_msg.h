@@ -508,7 +508,16 @@ static inline void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32
 	}
 	q->cmd = g->cmd;
 	q->dump = (h->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
-	/* Commands past the family's resv_start_op get their header checked. */
+	/*
+	 * The family's resv_start_op is 0: genetlink checks the header of
+	 * every request, before it looks for the command (genl_header_check():
+	 * the reserved byte, and no flag but the ones it gives a meaning to).
+	 */
+	if ((h->nlmsg_flags & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO |
+				(q->dump ? NLM_F_DUMP : 0))) || g->reserved) {
+		q->policy = FZ_EINVAL;
+		return;
+	}
 	if (!q->cmd || q->cmd > RINGSTEER_CMD_MAX) {
 		q->policy = FZ_EOPNOTSUPP | FZ_EINVAL;
 		return;
@@ -518,14 +527,6 @@ static inline void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32
 		q->policy = FZ_EOPNOTSUPP | (priv ? 0 : FZ_EPERM);
 		return;
 	}
-	/*
-	 * Flags without a meaning for generic netlink, and the reserved
-	 * byte: the kernel checks them only for commands it validates
-	 * strictly (genl_header_check()), which the uapi leaves open.
-	 */
-	if ((h->nlmsg_flags & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO |
-				(q->dump ? NLM_F_DUMP : 0))) || g->reserved)
-		q->maybe = true;
 	if (!priv && fz_admin_cmd(q->cmd)) {
 		q->policy = FZ_EPERM;
 		return;
