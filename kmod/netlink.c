@@ -262,6 +262,25 @@ static int check_flags(const struct rs_cmd *cmd, struct nlattr **attrs,
 	return 0;
 }
 
+/*
+ * Each nest holds only what the command takes: checked for every nest
+ * before any value is looked at, so that a request with an attribute too
+ * many is refused as such, whatever else is wrong with it.
+ */
+static int check_nests(const struct rs_cmd *cmd, struct nlattr **attrs,
+		       struct netlink_ext_ack *extack)
+{
+	int err = 0;
+
+	if (cmd->service && attrs[RINGSTEER_A_SERVICE])
+		err = nla_validate_nested(attrs[RINGSTEER_A_SERVICE], cmd->service,
+					  ringsteer_service_nl_policy, extack);
+	if (!err && cmd->backend && attrs[RINGSTEER_A_BACKEND])
+		err = nla_validate_nested(attrs[RINGSTEER_A_BACKEND], cmd->backend,
+					  ringsteer_backend_nl_policy, extack);
+	return err;
+}
+
 static int resolve(struct rs_net *rn, const struct rs_cmd *cmd,
 		   struct genl_info *info)
 {
@@ -296,7 +315,8 @@ int rs_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 	struct rs_net *rn = info_rn(info);
 	int err;
 
-	err = check_flags(cmd, info->attrs, info->extack);
+	err = check_flags(cmd, info->attrs, info->extack) ?:
+	      check_nests(cmd, info->attrs, info->extack);
 	if (err)
 		return err;
 	mutex_lock(&rn->lock);
