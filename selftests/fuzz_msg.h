@@ -351,7 +351,7 @@ static inline void fz_store(struct fz_req *q, int nest, int type, const uint8_t 
 		if (type == RINGSTEER_FLOW_A_ADDR) {
 			q->flow_addr = true;
 			q->flow_alen = n;
-			memcpy(q->flow_addr_b, d, n);
+			memcpy(q->flow_addr_b, d, n < 16 ? n : 16);
 		} else {
 			q->flow_port = true;
 			q->flow_port_v = ntohs(v16);
@@ -365,7 +365,7 @@ static inline void fz_store(struct fz_req *q, int nest, int type, const uint8_t 
 	case RINGSTEER_SERVICE_A_ADDR:
 		e->alen = n;
 		memset(e->addr, 0, sizeof(e->addr));
-		memcpy(e->addr, d, n);
+		memcpy(e->addr, d, n < sizeof(e->addr) ? n : sizeof(e->addr));
 		break;
 	case RINGSTEER_SERVICE_A_PORT: e->port = ntohs(v16); break;
 	default:
@@ -439,7 +439,11 @@ static inline void fz_parse_one(struct fz_req *q, const uint8_t *base,
 		fz_parse_attrs(q, base, d, n, type, sub, sub_tol, spec);
 		return;
 	}
-	if (k == K_ADDR ? n < 4 || n > 16 : n != fz_kind_len[k]) {
+	/*
+	 * An address has no length in the policy: the kernel holds it to
+	 * its family's (EINVAL) when it reads the nest's values.
+	 */
+	if (k != K_ADDR && n != fz_kind_len[k]) {
 		q->policy |= FZ_POLICY;
 		return;
 	}

@@ -74,10 +74,12 @@ TEST(flaws_the_kernel_must_refuse)
 	parse(&q, true);
 	EXPECT_EQ((uint32_t)FZ_POLICY, q.policy);
 
+	/* No policy length for an address: refused on its family's (EINVAL). */
 	begin(RINGSTEER_CMD_SERVICE_NEW, 0);
 	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 17);
 	parse(&q, true);
-	EXPECT_EQ((uint32_t)FZ_POLICY, q.policy);
+	EXPECT_EQ(0U, q.policy);
+	EXPECT_EQ(17, q.svc.alen);
 
 	begin(RINGSTEER_CMD_SERVICE_NEW, 0);
 	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
