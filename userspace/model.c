@@ -56,23 +56,25 @@ int rc_service_cmp(const struct rc_service *a, const struct rc_service *b)
 	return a->proto == b->proto ? 0 : a->proto < b->proto ? -1 : 1;
 }
 
-struct rc_service *rc_config_find_service(struct rc_config *c, const struct rc_service *id)
+struct rc_service *rc_config_find_service(const struct rc_config *c,
+					  const struct rc_service *id)
 {
 	uint32_t i;
 
 	for (i = 0; i < c->ns; i++)
 		if (!rc_service_cmp(&c->s[i], id))
-			return &c->s[i];
+			return (struct rc_service *)&c->s[i];
 	return NULL;
 }
 
-struct rc_backend *rc_service_find_backend(struct rc_service *s, const struct rc_endpoint *ep)
+struct rc_backend *rc_service_find_backend(const struct rc_service *s,
+					   const struct rc_endpoint *ep)
 {
 	uint32_t i;
 
 	for (i = 0; i < s->nb; i++)
 		if (!rc_endpoint_cmp(&s->b[i].ep, ep))
-			return &s->b[i];
+			return (struct rc_backend *)&s->b[i];
 	return NULL;
 }
 

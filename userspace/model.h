@@ -67,8 +67,11 @@ struct rc_config {
 /* Append a copy (a service's backends not copied); NULL when out of memory. */
 struct rc_service *rc_config_add_service(struct rc_config *c, const struct rc_service *s);
 struct rc_backend *rc_service_add_backend(struct rc_service *s, const struct rc_backend *b);
-struct rc_service *rc_config_find_service(struct rc_config *c, const struct rc_service *id);
-struct rc_backend *rc_service_find_backend(struct rc_service *s, const struct rc_endpoint *ep);
+/* Like strchr(), const in and not out: the caller knows what it may change. */
+struct rc_service *rc_config_find_service(const struct rc_config *c,
+					  const struct rc_service *id);
+struct rc_backend *rc_service_find_backend(const struct rc_service *s,
+					   const struct rc_endpoint *ep);
 /* Services by family, address, port, protocol; backends by identity. */
 void rc_config_sort(struct rc_config *c);
 int rc_service_cmp(const struct rc_service *a, const struct rc_service *b);
