@@ -1,12 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The save/restore file format; see cfgfile.h. */
+/*
+ * The configuration file of "ringctl save" and "ringctl restore", read by
+ * parse_config() (parse layer) and written by print_config() (print
+ * layer), kept together so that the two agree:
+ *
+ *	# comment
+ *	key HEX32
+ *	service VIP:PORT [proto tcp|udp] [vnodes N] [hash flow|source]
+ *		backend ADDR:PORT [weight W] [state active|draining]
+ *
+ * A backend line belongs to the service line above it; indentation is
+ * free. The key line is optional (restore then keeps the current key).
+ */
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
 #include "cli.h"
+#include "parse.h"
+#include "print.h"
 
 static uint64_t active_points(const struct rc_service *s)
 {

@@ -4,8 +4,9 @@
  * error messages, the -j flag. The layers under it have their own
  * prefixes: parse_ (words and files to model structs, parse.h), nl_
  * (netlink I/O, nl.h and nl_ops.h), print_ (text and JSON output,
- * print.h), rc_ (the model, model.h and endpoint.h) and sim_ (simulate's
- * ring arithmetic, ringmath.h). The handlers of ringctl's commands are
+ * print.h, with json_ its JSON writer), rc_ (the model, model.h,
+ * endpoint.h and plan.h) and sim_ (simulate's ring arithmetic,
+ * ringmath.h). The handlers of ringctl's commands are
  * cmd_* (cmd.h). Every function returns 0 or -errno.
  */
 #ifndef RINGCTL_CLI_H
