@@ -1,31 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ringsteer requests: model structs to attributes and replies back to
- * model structs (uapi/ringsteer.h, "Generic netlink API"). No printing;
+ * The netlink layer (prefix nl_), message half: ringsteer requests, model
+ * structs to attributes and replies back to model structs
+ * (uapi/ringsteer.h, "Generic netlink API"). No printing;
  * every function returns 0 or -errno, with nl->ext_msg holding the
  * kernel's extended ack message after a rejection.
  */
-#ifndef RINGCTL_RSNL_H
-#define RINGCTL_RSNL_H
+#ifndef RINGCTL_NL_OPS_H
+#define RINGCTL_NL_OPS_H
 
 #include "model.h"
 #include "nl.h"
 
-int rsnl_service_new(struct rs_nl *nl, const struct rc_service *s);
-int rsnl_service_set(struct rs_nl *nl, const struct rc_service *s);
-int rsnl_service_del(struct rs_nl *nl, const struct rc_service *s, uint32_t flags);
+int nl_service_new(struct nl_conn *nl, const struct rc_service *s);
+int nl_service_set(struct nl_conn *nl, const struct rc_service *s);
+int nl_service_del(struct nl_conn *nl, const struct rc_service *s, uint32_t flags);
 /* One service, named by *s, with its counters; backends not read. */
-int rsnl_service_get(struct rs_nl *nl, struct rc_service *s);
+int nl_service_get(struct nl_conn *nl, struct rc_service *s);
 
-int rsnl_backend_new(struct rs_nl *nl, const struct rc_service *s,
+int nl_backend_new(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b);
-int rsnl_backend_set(struct rs_nl *nl, const struct rc_service *s,
+int nl_backend_set(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b);
-int rsnl_backend_del(struct rs_nl *nl, const struct rc_service *s,
+int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b, uint32_t flags);
 
 /* The backend a new flow from SRC would be steered to, and its position. */
-int rsnl_lookup(struct rs_nl *nl, const struct rc_service *s,
+int nl_lookup(struct nl_conn *nl, const struct rc_service *s,
 		const struct rc_endpoint *src, struct rc_backend *b,
 		uint64_t *position);
 
@@ -33,12 +34,12 @@ int rsnl_lookup(struct rs_nl *nl, const struct rc_service *s,
  * Lookups of V[0..N-1] pipelined over one socket; stops at the first
  * failure, whose index goes to *failed.
  */
-int rsnl_lookup_many(struct rs_nl *nl, const struct rc_service *s,
+int nl_lookup_many(struct nl_conn *nl, const struct rc_service *s,
 		     struct rc_lookup *v, size_t n, size_t *failed);
 
-int rsnl_key_get(struct rs_nl *nl, uint8_t key[RINGSTEER_KEY_LEN]);
-int rsnl_key_set(struct rs_nl *nl, const uint8_t key[RINGSTEER_KEY_LEN]);
-int rsnl_flush(struct rs_nl *nl, uint32_t flags);
+int nl_key_get(struct nl_conn *nl, uint8_t key[RINGSTEER_KEY_LEN]);
+int nl_key_set(struct nl_conn *nl, const uint8_t key[RINGSTEER_KEY_LEN]);
+int nl_flush(struct nl_conn *nl, uint32_t flags);
 
 /*
  * Read services with their backends: all of them (ONE == NULL), or the
@@ -47,16 +48,16 @@ int rsnl_flush(struct rs_nl *nl, uint32_t flags);
  * times (then -EAGAIN). The result is sorted (rc_config_sort()). WITH_KEY
  * also reads the key.
  */
-int rsnl_config_get(struct rs_nl *nl, struct rc_config *c,
+int nl_config_get(struct nl_conn *nl, struct rc_config *c,
 		    const struct rc_service *one, bool with_key);
 
 /*
  * Live connections (RINGSTEER_F_CONNS): of backend B of S (a doit), or of
  * every backend of S already in s->b (one dump, one walk of the conntrack
- * table), by identity. rsnl_config_conns() does every service of C.
+ * table), by identity. nl_config_conns() does every service of C.
  */
-int rsnl_conns_get(struct rs_nl *nl, struct rc_service *s, struct rc_backend *b);
-int rsnl_config_conns(struct rs_nl *nl, struct rc_config *c);
+int nl_conns_get(struct nl_conn *nl, struct rc_service *s, struct rc_backend *b);
+int nl_config_conns(struct nl_conn *nl, struct rc_config *c);
 
 /* A change notification (uapi "Notifications"). */
 struct rc_event {
@@ -66,6 +67,6 @@ struct rc_event {
 	struct rc_backend b;
 };
 
-int rsnl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev);
+int nl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev);
 
-#endif /* RINGCTL_RSNL_H */
+#endif /* RINGCTL_NL_OPS_H */
