@@ -64,9 +64,22 @@ struct rc_lookup {
 	uint64_t position;
 };
 
+/* The namespace's state (RINGSTEER_CMD_NET_GET). */
+struct rc_net {
+	uint32_t services;
+	uint64_t points;	/* ring points of every service */
+	uint64_t points_max;	/* the namespace's budget */
+	bool hooks;		/* NAT hooks registered */
+	uint32_t kept;		/* services gone whose kept flows hold the hooks */
+	uint32_t generation;	/* configuration changes committed */
+};
+
 struct rc_config {
 	bool has_key;
 	uint8_t key[RINGSTEER_KEY_LEN];
+	/* Read by "show"; kernels before NET_GET report none. */
+	bool has_net;
+	struct rc_net net;
 	struct rc_service *s;
 	uint32_t ns, caps;
 };

@@ -250,6 +250,7 @@ struct reply {
 	uint64_t *position;
 	uint8_t *key;
 	struct rc_config *c;
+	struct rc_net *net;
 };
 
 static int get_lookup(const struct nlmsghdr *nlh, struct rc_backend *b,
@@ -366,6 +367,47 @@ int nl_key_set(struct nl_conn *nl, const uint8_t key[RINGSTEER_KEY_LEN])
 
 	mnl_attr_put(nlh, RINGSTEER_A_KEY, RINGSTEER_KEY_LEN, key);
 	return nl_request(nl, nlh, NULL, NULL);
+}
+
+static int net_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
+	const struct nlattr *nt[RINGSTEER_NET_A_MAX + 1];
+	struct reply *r = data;
+	struct rc_net *n = r->net;
+	const struct nlattr *hooks;
+
+	r->err = -EPROTO;
+	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) || !tb[RINGSTEER_A_NET] ||
+	    parse_nested(tb[RINGSTEER_A_NET], nt, RINGSTEER_NET_A_MAX))
+		return MNL_CB_OK;
+	hooks = nt[RINGSTEER_NET_A_HOOKS];
+	if (!nt[RINGSTEER_NET_A_SERVICES] || !nt[RINGSTEER_NET_A_POINTS] ||
+	    !nt[RINGSTEER_NET_A_POINTS_MAX] || !len_is(hooks, 1) ||
+	    get_u32(nt[RINGSTEER_NET_A_SERVICES], &n->services) ||
+	    get_u64(nt[RINGSTEER_NET_A_POINTS], &n->points) ||
+	    get_u64(nt[RINGSTEER_NET_A_POINTS_MAX], &n->points_max) ||
+	    get_u32(nt[RINGSTEER_NET_A_KEPT], &n->kept) ||
+	    get_u32(nt[RINGSTEER_NET_A_GENERATION], &n->generation))
+		return MNL_CB_OK;
+	n->hooks = mnl_attr_get_u8(hooks);
+	r->err = 0;
+	r->seen = true;
+	return MNL_CB_OK;
+}
+
+int nl_net_get(struct nl_conn *nl, struct rc_net *n)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = nl_msg(nl, buf, RINGSTEER_CMD_NET_GET, 0);
+	struct reply r = { .net = n };
+	int err;
+
+	memset(n, 0, sizeof(*n));
+	err = nl_request(nl, nlh, net_cb, &r);
+	if (err)
+		return err;
+	return r.err ? r.err : r.seen ? 0 : -EPROTO;
 }
 
 /* Service replies: one (doit) into r->s, or each (dump) appended to r->c. */

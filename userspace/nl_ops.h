@@ -59,6 +59,12 @@ int nl_config_get(struct nl_conn *nl, struct rc_config *c,
 int nl_conns_get(struct nl_conn *nl, struct rc_service *s, struct rc_backend *b);
 int nl_config_conns(struct nl_conn *nl, struct rc_config *c);
 
+/*
+ * The namespace's state (RINGSTEER_CMD_NET_GET). -EOPNOTSUPP from kernels
+ * without the command.
+ */
+int nl_net_get(struct nl_conn *nl, struct rc_net *n);
+
 /* A change notification (uapi "Notifications"). */
 struct rc_event {
 	uint8_t cmd;		/* the RINGSTEER_CMD_* that made the change */

@@ -36,6 +36,39 @@ static void human_bytes(char *buf, size_t len, uint64_t v)
 		snprintf(buf, len, "%llu B", (unsigned long long)v);
 }
 
+/* 1234567 as "1.2M": the header line's counts, read at a glance. */
+static void human_count(char *buf, size_t len, uint64_t v)
+{
+	static const char *const units[] = { "", "k", "M", "G", "T" };
+	double d = v;
+	int u = 0;
+
+	while (d >= 1000 && u < 4) {
+		d /= 1000;
+		u++;
+	}
+	if (u)
+		snprintf(buf, len, "%.1f%s", d, units[u]);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+void print_net_text(FILE *f, const struct rc_net *n)
+{
+	char pts[24], max[24];
+
+	human_count(pts, sizeof(pts), n->points);
+	human_count(max, sizeof(max), n->points_max);
+	fprintf(f, "namespace: %u service%s, %s of %s ring points, hooks %s, ",
+		n->services, n->services == 1 ? "" : "s", pts, max,
+		n->hooks ? "on" : "off");
+	if (n->kept)
+		fprintf(f, "%u service%s kept flows", n->kept, n->kept == 1 ? "'s" : "s'");
+	else
+		fprintf(f, "no kept flows");
+	fprintf(f, ", generation %u\n", n->generation);
+}
+
 void print_show_json(FILE *f, const struct rc_config *c)
 {
 	char addr[RC_ADDR_LEN], fp[PRINT_FINGERPRINT_LEN];
@@ -44,6 +77,13 @@ void print_show_json(FILE *f, const struct rc_config *c)
 
 	json_init(&j, f);
 	json_obj_begin(&j, NULL);
+	if (c->has_net) {
+		json_bool(&j, "hooks", c->net.hooks);
+		json_u64(&j, "points", c->net.points);
+		json_u64(&j, "points_max", c->net.points_max);
+		json_u64(&j, "kept", c->net.kept);
+		json_u64(&j, "generation", c->net.generation);
+	}
 	json_arr_begin(&j, "services");
 	for (i = 0; i < c->ns; i++) {
 		const struct rc_service *s = &c->s[i];
@@ -100,6 +140,8 @@ void print_show_text(FILE *f, const struct rc_config *c)
 	int w = 21, len;
 	uint32_t i, k;
 
+	if (c->has_net)
+		print_net_text(f, &c->net);
 	for (i = 0; i < c->ns; i++) {
 		rc_endpoint_format(ep, &c->s[i].vip);
 		len = strlen(ep);

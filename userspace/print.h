@@ -17,9 +17,17 @@ double print_share(uint64_t share);
 #define PRINT_FINGERPRINT_LEN 17	/* 16 hex digits and a NUL */
 /* A ring fingerprint as the 16 hex digits every output uses. */
 const char *print_fingerprint(char buf[PRINT_FINGERPRINT_LEN], uint64_t fp);
-/* The table of "ringctl show". */
+/*
+ * The namespace line of "ringctl show": services, ring points of the
+ * budget, NAT hooks, kept flows, generation.
+ */
+void print_net_text(FILE *f, const struct rc_net *n);
+/* The table of "ringctl show", after the namespace line if c->has_net. */
 void print_show_text(FILE *f, const struct rc_config *c);
-/* The JSON object of "ringctl show -j". */
+/*
+ * The JSON object of "ringctl show -j": with c->has_net, the namespace's
+ * hooks, points, points_max, kept and generation beside "services".
+ */
 void print_show_json(FILE *f, const struct rc_config *c);
 /* *c in the configuration file format (cfgfile.c), every setting explicit. */
 void print_config(FILE *f, const struct rc_config *c);

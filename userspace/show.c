@@ -5,6 +5,7 @@
  * printers are in print.c.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,9 +27,21 @@ void cmd_show_usage(FILE *f)
 "active backend; then each backend with its weight, state, share of the\n"
 "hash space, new flows steered to it and the connections it serves now\n"
 "(TCP established, and the rest). Each service also shows its ring's\n"
-"generation and fingerprint. -j prints one JSON object (see ringctl(8),\n"
-"JSON OUTPUT). 'rate' shows new flows per second over INTERVAL seconds\n"
+"generation and fingerprint. A first line sums up the namespace: ring\n"
+"points of its budget, NAT hooks on or off, kept flows, generation. -j\n"
+"prints one JSON object (see ringctl(8), JSON OUTPUT). 'rate' shows new flows per second over INTERVAL seconds\n"
 "(default 1).\n");
+}
+
+/* The namespace's state into c->net; modules without NET_GET have none. */
+static int net_get(struct nl_conn *nl, struct rc_config *c)
+{
+	int err = nl_net_get(nl, &c->net);
+
+	if (err == -EOPNOTSUPP)
+		return 0;
+	c->has_net = !err;
+	return err;
 }
 
 int cmd_show(int argc, char **argv)
@@ -58,6 +71,8 @@ int cmd_show(int argc, char **argv)
 	err = nl_config_get(&nl, &c, argc > 0 ? &one : NULL, false);
 	if (!err) {
 		err = nl_config_conns(&nl, &c);
+		if (!err)
+			err = net_get(&nl, &c);
 		if (err)
 			rc_config_free(&c);
 	}

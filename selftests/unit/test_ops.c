@@ -2,7 +2,8 @@
 /*
  * The pure parts of ringctl's operations commands: plan's computation
  * against the shared ring code, the Prometheus formatter, offline
- * fingerprints, and the parsing of plan and "drain ... wait".
+ * fingerprints, the parsing of plan and "drain ... wait", and show's
+ * namespace line and fields.
  */
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -346,6 +347,49 @@ TEST(drain_wait_parses_timeout_and_delete)
 	EXPECT_EQ(-EINVAL, wait_parse("wait 5 6", &w));
 	EXPECT_EQ(-EINVAL, wait_parse("wait delete 5", &w));
 	EXPECT_EQ(-EINVAL, wait_parse("sleep 5", &w));
+}
+
+/* The namespace's state heads show's table and JSON object, when known. */
+TEST(show_prints_the_namespace_state)
+{
+	struct rc_config c = { 0 };
+	char *o = NULL;
+	const char *p;
+	size_t l;
+	FILE *f;
+
+	f = open_memstream(&o, &l);
+	print_show_json(f, &c);
+	fclose(f);
+	EXPECT_STREQ("{\"services\":[]}\n", o);
+	free(o);
+
+	c.has_net = true;
+	c.net = (struct rc_net){ .services = 3, .points = 1234567,
+				 .points_max = 4194304, .hooks = true, .kept = 1,
+				 .generation = 17 };
+	f = open_memstream(&o, &l);
+	print_show_json(f, &c);
+	fclose(f);
+	EXPECT_STREQ("{\"hooks\":true,\"points\":1234567,\"points_max\":4194304,"
+		     "\"kept\":1,\"generation\":17,\"services\":[]}\n", o);
+	free(o);
+
+	f = open_memstream(&o, &l);
+	print_show_text(f, &c);
+	fclose(f);
+	p = "namespace: 3 services, 1.2M of 4.2M ring points, hooks on, "
+	    "1 service's kept flows, generation 17\nProt ";
+	EXPECT_EQ(0, strncmp(o, p, strlen(p)));
+	free(o);
+
+	c.net = (struct rc_net){ .services = 1, .points = 256, .points_max = 4194304 };
+	f = open_memstream(&o, &l);
+	print_net_text(f, &c.net);
+	fclose(f);
+	EXPECT_STREQ("namespace: 1 service, 256 of 4.2M ring points, hooks off, "
+		     "no kept flows, generation 0\n", o);
+	free(o);
 }
 
 TEST_HARNESS_MAIN
