@@ -97,7 +97,7 @@ static int from_file(const char *path, const char *key)
 	if (f != stdin)
 		fclose(f);
 	if (err)
-		return -1;
+		return err;
 	if (key) {
 		if (parse_key(key, c.key)) {
 			rc_config_free(&c);
@@ -125,14 +125,15 @@ static int live(void)
 	uint32_t i;
 	int err;
 
-	if (cli_nl_open(&nl))
-		return -1;
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
 	err = nl_config_get(&nl, &c, NULL, false);
 	if (err)
 		cli_nl_error(err, nl.ext_msg, "fingerprint");
 	nl_close(&nl);
 	if (err)
-		return -1;
+		return err;
 	for (i = 0; i < c.ns; i++)
 		if (!c.s[i].has_fingerprint) {
 			rc_config_free(&c);

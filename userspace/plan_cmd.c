@@ -318,9 +318,10 @@ static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
 	struct rc_preview p;
 	int err;
 
-	if (apply(r, s, &after)) {
+	err = apply(r, s, &after);
+	if (err) {
 		rc_service_free(&after);
-		return -1;
+		return err;
 	}
 	err = rc_preview_compute(c->key, s, key_b, &after, x, &p);
 	rc_service_free(&after);
@@ -346,9 +347,10 @@ int cmd_plan(int argc, char **argv)
 
 	err = parse_preview(argc, argv, &r);
 	if (err)
-		return err > 0 ? 0 : -1;
-	if (cli_nl_open(&nl))
-		return -1;
+		return err > 0 ? 0 : err;
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
 	err = nl_config_get(&nl, &c, r.op == RC_PREVIEW_KEY_SET ? NULL : &r.s, true);
 	if (!err) {
 		err = nl_config_conns(&nl, &c);
@@ -364,7 +366,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	nl_close(&nl);
 	if (err)
-		return -1;
+		return err;
 	json_init(&j, stdout);
 	if (cli_json) {
 		json_obj_begin(&j, NULL);

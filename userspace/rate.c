@@ -31,8 +31,9 @@ static int sample(struct rc_config *c, double *t)
 	struct nl_conn nl;
 	int err;
 
-	if (cli_nl_open(&nl))
-		return -1;
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
 	err = nl_config_get(&nl, c, NULL, false);
 	*t = now();
 	if (err)
@@ -121,7 +122,7 @@ int cmd_show_rate(int argc, char **argv)
 	uint32_t interval = 1;
 	struct timespec ts;
 	double ta, tb;
-	int i;
+	int i, err;
 
 	for (i = 1; i < argc; i++) {
 		if (cli_is_help(argv[i])) {
@@ -134,15 +135,17 @@ int cmd_show_rate(int argc, char **argv)
 			return cli_error("show rate: bad interval '%s' (want 1..3600 seconds)",
 				      argv[i]);
 	}
-	if (sample(&a, &ta))
-		return -1;
+	err = sample(&a, &ta);
+	if (err)
+		return err;
 	ts.tv_sec = interval;
 	ts.tv_nsec = 0;
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-	if (sample(&b, &tb)) {
+	err = sample(&b, &tb);
+	if (err) {
 		rc_config_free(&a);
-		return -1;
+		return err;
 	}
 	if (cli_json)
 		print_json(&a, &b, tb - ta);

@@ -183,8 +183,9 @@ static int read_config(struct rc_config *c, bool conns)
 	struct nl_conn nl;
 	int err;
 
-	if (cli_nl_open(&nl))
-		return -1;
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
 	err = nl_config_get(&nl, c, NULL, false);
 	if (!err && conns) {
 		err = nl_config_conns(&nl, c);
@@ -200,7 +201,7 @@ static int read_config(struct rc_config *c, bool conns)
 int cmd_stats(int argc, char **argv)
 {
 	struct rc_config c;
-	int i;
+	int i, err;
 
 	for (i = 1; i < argc; i++) {
 		if (cli_is_help(argv[i])) {
@@ -212,8 +213,9 @@ int cmd_stats(int argc, char **argv)
 			return cli_error("stats: unexpected argument '%s'", argv[i]);
 		}
 	}
-	if (read_config(&c, true))
-		return -1;
+	err = read_config(&c, true);
+	if (err)
+		return err;
 	rc_prom_print(stdout, &c);
 	rc_config_free(&c);
 	return 0;
