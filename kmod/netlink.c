@@ -245,10 +245,15 @@ static struct rs_backend *info_backend(struct genl_info *info)
 	return info->user_ptr[1];
 }
 
+/*
+ * @attrs may be NULL, or shorter than RINGSTEER_A_FLAGS: the generated ops
+ * size it to each command's own policy (none for key-get and net-get).
+ */
 static int check_flags(const struct rs_cmd *cmd, struct nlattr **attrs,
-		       struct netlink_ext_ack *extack)
+		       unsigned int maxattr, struct netlink_ext_ack *extack)
 {
-	struct nlattr *flags = attrs[RINGSTEER_A_FLAGS];
+	struct nlattr *flags = attrs && maxattr >= RINGSTEER_A_FLAGS ?
+			       attrs[RINGSTEER_A_FLAGS] : NULL;
 
 	if (flags && (nla_get_u32(flags) & ~cmd->flags)) {
 		NL_SET_ERR_MSG_ATTR(extack, flags, "flag not valid for this command");
@@ -291,7 +296,7 @@ int rs_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 	struct rs_net *rn = info_rn(info);
 	int err;
 
-	err = check_flags(cmd, info->attrs, info->extack);
+	err = check_flags(cmd, info->attrs, ops->maxattr, info->extack);
 	if (err)
 		return err;
 	mutex_lock(&rn->lock);
@@ -586,7 +591,8 @@ int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 	int err;
 	void *hdr;
 
-	err = check_flags(&rs_cmds[RINGSTEER_CMD_BACKEND_GET], attrs, cb->extack);
+	err = check_flags(&rs_cmds[RINGSTEER_CMD_BACKEND_GET], attrs,
+			  RINGSTEER_A_FLAGS, cb->extack);
 	if (err)
 		return err;
 	rn = dump_lock(skb, cb);
