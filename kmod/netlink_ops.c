@@ -33,9 +33,11 @@ int __init rs_genl_ops_init(struct genl_family *family)
 		/*
 		 * Split ops take no family-wide pre/post_doit; the spec
 		 * cannot name them either, as 6.1's genl_ops has no such
-		 * fields: every doit gets them here.
+		 * fields: every doit gets them here. Not by testing .doit:
+		 * it shares a union with .dumpit (and pre/post_doit with
+		 * start/done), so a dump would start in rs_nl_pre_doit.
 		 */
-		if (rs_ops[i].doit) {
+		if (rs_ops[i].flags & GENL_CMD_CAP_DO) {
 			rs_ops[i].pre_doit = rs_nl_pre_doit;
 			rs_ops[i].post_doit = rs_nl_post_doit;
 		}
