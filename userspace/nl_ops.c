@@ -234,7 +234,10 @@ int nl_backend_set(struct nl_conn *nl, const struct rc_service *s,
 int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b, uint32_t flags)
 {
-	return simple(nl, RINGSTEER_CMD_BACKEND_DEL, s, false, b, flags);
+	/* backend-del's policy takes the identity only: no weight or state. */
+	struct rc_backend id = { .ep = b->ep };
+
+	return simple(nl, RINGSTEER_CMD_BACKEND_DEL, s, false, &id, flags);
 }
 
 int nl_flush(struct nl_conn *nl, uint32_t flags)
