@@ -30,7 +30,7 @@ SYSCONFDIR ?= /etc
 # Debian's packages put units in /lib/systemd/system; systemd also reads
 # /usr/local/lib/systemd/system, where a PREFIX=/usr/local install goes.
 UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
-PKG_VERSION := $(shell sed -n 's/^\#define RINGCTL_VERSION "\(.*\)"$$/\1/p' userspace/ringctl.h)
+PKG_VERSION := $(shell sed -n 's/^\#define RINGCTL_VERSION "\(.*\)"$$/\1/p' userspace/cli.h)
 SRC := $(CURDIR)
 # Relative, so "make build/unit/test_ring" names the same target.
 BUILD := build

@@ -381,7 +381,7 @@ static void apply(struct model *m, const struct fz_req *q)
 /* ---- Run state and failure reports ------------------------------------- */
 
 struct sock {
-	struct rs_nl nl;
+	struct nl_conn nl;
 	bool capped;
 };
 
@@ -439,7 +439,7 @@ static void sock_open(struct fuzz *f, struct sock *s, bool capped)
 	struct timeval tv = { .tv_sec = 30 };
 	int zero = 0, fd, err;
 
-	err = rs_nl_open(&s->nl);
+	err = nl_open(&s->nl);
 	if (err)
 		fail(f, "cannot open the ringsteer family: %s", strerror(-err));
 	fd = mnl_socket_get_fd(s->nl.sock);
@@ -1445,7 +1445,7 @@ static void episode(struct fuzz *f)
 	}
 	if (!a.done) {
 		f->st.abandoned++;
-		rs_nl_close(&f->dump.nl);
+		nl_close(&f->dump.nl);
 		dump_sock_open(f, &f->dump);
 	} else if (a.err) {
 		fail(f, "interleaved dump failed: %s", strerror(a.err));

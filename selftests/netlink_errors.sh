@@ -238,7 +238,7 @@ lb "$PY" "$RSNL" - <"$W/svcs" >"$W/svcs.out" || true
 [ "$(grep -c '^OK$' "$W/svcs.out")" = 254 ] || die "$(grep -c '^OK$' "$W/svcs.out") services accepted, expected 254 more"
 tail -n1 "$W/svcs.out" | grep -Eq '^E2BIG [^-]' || die "service 257: $(tail -n1 "$W/svcs.out"), expected E2BIG with a message"
 cmd_ok rctl flush
-[ "$(rctl show -j | tr -d ' \n')" = '{"services":[]}' ] || die "flush left services: $(rctl show -j | head -c 200)"
+rctl show -j | tr -d ' \n' | grep -q '"services":\[\]}$' || die "flush left services: $(rctl show -j | head -c 200)"
 pass "services limit: 256 accepted, 257th E2BIG; flush empties"
 
 # Backends: at most 4096 per service.

@@ -4,12 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drain.h"
 #include "parse.h"
-#include "ringctl.h"
-#include "rsnl.h"
+#include "cli.h"
+#include "cmd.h"
+#include "drain.h"
+#include "nl_ops.h"
 
-static void usage(FILE *f)
+void cmd_backend_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl backend add VIP:PORT BACKEND:PORT [proto tcp|udp] [weight W]\n"
@@ -34,87 +35,106 @@ static void usage(FILE *f)
 
 enum op { OP_ADD, OP_SET, OP_DRAIN, OP_ACTIVATE, OP_DEL };
 
-static const struct {
-	const char *name;
-	unsigned int allowed;
-} ops[] = {
-	[OP_ADD] = { "add", RC_KW_PROTO | RC_KW_WEIGHT | RC_KW_STATE },
-	[OP_SET] = { "set", RC_KW_PROTO | RC_KW_WEIGHT | RC_KW_STATE },
-	[OP_DRAIN] = { "drain", RC_KW_PROTO },
-	[OP_ACTIVATE] = { "activate", RC_KW_PROTO },
-	[OP_DEL] = { "del", RC_KW_PROTO | RC_KW_KEEP_FLOWS },
+static const unsigned int allowed[] = {
+	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE,
+	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE,
+	[OP_DRAIN] = PARSE_KW_PROTO,
+	[OP_ACTIVATE] = PARSE_KW_PROTO,
+	[OP_DEL] = PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS,
 };
 
+static int request(struct nl_conn *nl, enum op op, const struct rc_service *s,
+		   const struct rc_backend *b, const struct parse_args *a)
+{
+	if (op == OP_ADD)
+		return nl_backend_new(nl, s, b);
+	if (op == OP_DEL)
+		return nl_backend_del(nl, s, b, a->seen & PARSE_KW_KEEP_FLOWS ?
+				      RINGSTEER_F_KEEP_FLOWS : 0);
+	return nl_backend_set(nl, s, b);
+}
+
+/* argv[0] is the subcommand's name. */
 static int run(enum op op, int argc, char **argv)
 {
 	char ctx[32], name[RC_SERVICE_NAME_LEN], be[RC_ENDPOINT_LEN];
 	struct rc_service s;
 	struct rc_backend b;
 	struct rc_drain_wait w = { 0 };
-	struct rc_args a;
-	struct rs_nl nl;
+	struct parse_args a;
+	struct nl_conn nl;
 	int err, i;
 
-	snprintf(ctx, sizeof(ctx), "backend %s", ops[op].name);
-	for (i = 0; op == OP_DRAIN && i < argc; i++)
+	snprintf(ctx, sizeof(ctx), "backend %s", argv[0]);
+	/* "wait ..." ends drain's words; the keywords before it are the usual. */
+	for (i = 1; op == OP_DRAIN && i < argc; i++)
 		if (!strcmp(argv[i], "wait")) {
-			if (rc_drain_wait_parse(argc - i, argv + i, &w))
-				return -1;
+			err = rc_drain_wait_parse(argc - i, argv + i, &w);
+			if (err)
+				return err;
 			argc = i;
 		}
-	if (rc_parse_backend_args(ctx, argc, argv, ops[op].allowed, &s, &b, &a))
-		return -1;
+	err = parse_backend_args(ctx, argc - 1, argv + 1, allowed[op], &s, &b, &a);
+	if (err)
+		return err;
 	if (op == OP_SET && !(b.has & (RC_HAS_WEIGHT | RC_HAS_STATE)))
-		return errorf("%s: nothing to change (give weight and/or state)", ctx);
+		return cli_error("%s: nothing to change (give weight and/or state)", ctx);
 	if (op == OP_DRAIN || op == OP_ACTIVATE) {
 		b.state = op == OP_DRAIN ? RINGSTEER_STATE_DRAINING : RINGSTEER_STATE_ACTIVE;
 		b.has |= RC_HAS_STATE;
 	}
-	if (rc_nl_open(&nl))
-		return -1;
-	switch (op) {
-	case OP_ADD:
-		err = rsnl_backend_new(&nl, &s, &b);
-		break;
-	case OP_DEL:
-		err = rsnl_backend_del(&nl, &s, &b, a.seen & RC_KW_KEEP_FLOWS ?
-				       RINGSTEER_F_KEEP_FLOWS : 0);
-		break;
-	default:
-		err = rsnl_backend_set(&nl, &s, &b);
-		break;
-	}
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
+	err = request(&nl, op, &s, &b, &a);
 	if (err) {
 		rc_endpoint_format(be, &b.ep);
-		nl_errorf(err, nl.ext_msg, "%s %s %s", ctx, rc_service_name(name, &s), be);
+		err = cli_nl_error(err, nl.ext_msg, "%s %s %s", ctx,
+				   rc_service_name(name, &s), be);
 	} else if (w.wait) {
 		err = rc_drain_wait(&nl, &s, &b, &w);
-		rs_nl_close(&nl);
-		return err;
 	}
-	rs_nl_close(&nl);
-	return err ? -1 : 0;
+	nl_close(&nl);
+	return err;
 }
+
+static int add(int argc, char **argv)
+{
+	return run(OP_ADD, argc, argv);
+}
+
+static int set(int argc, char **argv)
+{
+	return run(OP_SET, argc, argv);
+}
+
+static int drain(int argc, char **argv)
+{
+	return run(OP_DRAIN, argc, argv);
+}
+
+static int activate(int argc, char **argv)
+{
+	return run(OP_ACTIVATE, argc, argv);
+}
+
+static int del(int argc, char **argv)
+{
+	return run(OP_DEL, argc, argv);
+}
+
+static const struct cli_cmd cmds[] = {
+	{ "add", add, cmd_backend_usage, "add a backend to a service" },
+	{ "set", set, cmd_backend_usage, "change a backend's weight or state" },
+	{ "drain", drain, cmd_backend_usage, "send a backend no new flows" },
+	{ "activate", activate, cmd_backend_usage, "undo drain" },
+	{ "undrain", activate, cmd_backend_usage, NULL },
+	{ "del", del, cmd_backend_usage, "delete a backend" },
+	{ "delete", del, cmd_backend_usage, NULL },
+};
 
 int cmd_backend(int argc, char **argv)
 {
-	const char *sub = argc > 1 ? argv[1] : NULL;
-	size_t i;
-
-	if (!sub) {
-		usage(stderr);
-		return -1;
-	}
-	if (rc_is_help(sub)) {
-		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(sub, "delete"))
-		sub = "del";
-	if (!strcmp(sub, "undrain"))
-		sub = "activate";
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(sub, ops[i].name))
-			return run(i, argc - 2, argv + 2);
-	return errorf("backend: unknown subcommand '%s' (try 'ringctl backend help')", sub);
+	return cli_dispatch(cmds, sizeof(cmds) / sizeof(cmds[0]), cmd_backend_usage,
+			    argc, argv);
 }

@@ -2,165 +2,207 @@
 /*
  * ringctl flush, save and restore: the whole configuration of the network
  * namespace at once. restore reads and validates the whole file before
- * it changes anything.
+ * it changes anything, then sends only what differs (plan.c), so that
+ * services and backends it keeps never lose a flow.
  */
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cfgfile.h"
 #include "parse.h"
-#include "ringctl.h"
-#include "rsnl.h"
+#include "plan.h"
+#include "print.h"
+#include "cli.h"
+#include "cmd.h"
+#include "nl_ops.h"
 
-static int want_help(int argc, char **argv)
+void cmd_flush_usage(FILE *f)
 {
-	return argc > 1 && rc_is_help(argv[1]);
+	fprintf(f, "Usage: ringctl flush [keep-flows]\n\n"
+		"Deletes every service of the network namespace, and the connection\n"
+		"tracking entries steered by them unless keep-flows is given.\n");
 }
 
 int cmd_flush(int argc, char **argv)
 {
-	struct rc_args a;
-	struct rs_nl nl;
+	struct parse_args a;
+	struct nl_conn nl;
 	int err;
 
-	if (want_help(argc, argv)) {
-		printf("Usage: ringctl flush [keep-flows]\n\n"
-		       "Deletes every service of the network namespace, and the connection\n"
-		       "tracking entries steered by them unless keep-flows is given.\n");
-		return 0;
-	}
-	if (rc_parse_keywords("flush", argc - 1, argv + 1, RC_KW_KEEP_FLOWS, &a))
-		return -1;
-	if (rc_nl_open(&nl))
-		return -1;
-	err = rsnl_flush(&nl, a.seen & RC_KW_KEEP_FLOWS ? RINGSTEER_F_KEEP_FLOWS : 0);
+	err = parse_keywords("flush", argc - 1, argv + 1, PARSE_KW_KEEP_FLOWS, &a);
 	if (err)
-		nl_errorf(err, nl.ext_msg, "flush");
-	rs_nl_close(&nl);
-	return err ? -1 : 0;
+		return err;
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
+	err = nl_flush(&nl, a.seen & PARSE_KW_KEEP_FLOWS ? RINGSTEER_F_KEEP_FLOWS : 0);
+	if (err)
+		err = cli_nl_error(err, nl.ext_msg, "flush");
+	nl_close(&nl);
+	return err;
+}
+
+void cmd_save_usage(FILE *f)
+{
+	fprintf(f, "Usage: ringctl save\n\n"
+		"Prints the key, the services and their backends in the format\n"
+		"'ringctl restore' reads (see ringctl(8), CONFIGURATION FILE FORMAT).\n"
+		"The key is secret: keep saved files private.\n");
 }
 
 int cmd_save(int argc, char **argv)
 {
 	struct rc_config c;
-	struct rs_nl nl;
+	struct nl_conn nl;
 	int err;
 
-	if (want_help(argc, argv)) {
-		printf("Usage: ringctl save\n\n"
-		       "Prints the key, the services and their backends in the format\n"
-		       "'ringctl restore' reads (see ringctl(8), CONFIGURATION FILE FORMAT).\n"
-		       "The key is secret: keep saved files private.\n");
-		return 0;
-	}
 	if (argc > 1)
-		return errorf("save: unexpected argument '%s'", argv[1]);
-	if (rc_nl_open(&nl))
-		return -1;
-	err = rsnl_config_get(&nl, &c, NULL, true);
+		return cli_error("save: unexpected argument '%s'", argv[1]);
+	err = cli_nl_open(&nl);
 	if (err)
-		nl_errorf(err, nl.ext_msg, "save");
-	rs_nl_close(&nl);
+		return err;
+	err = nl_config_get(&nl, &c, NULL, true);
 	if (err)
-		return -1;
-	rc_cfg_print(stdout, &c);
+		err = cli_nl_error(err, nl.ext_msg, "save");
+	nl_close(&nl);
+	if (err)
+		return err;
+	print_config(stdout, &c);
 	rc_config_free(&c);
 	return 0;
 }
 
-static int apply(struct rs_nl *nl, const struct rc_config *c, uint32_t flags)
+static int send_op(struct nl_conn *nl, const struct rc_op *op)
 {
-	char name[RC_SERVICE_NAME_LEN], ep[RC_ENDPOINT_LEN];
-	uint32_t i, k;
+	switch (op->kind) {
+	case RC_OP_KEY_SET:
+		return nl_key_set(nl, op->key);
+	case RC_OP_SERVICE_NEW:
+		return nl_service_new(nl, &op->s);
+	case RC_OP_SERVICE_SET:
+		return nl_service_set(nl, &op->s);
+	case RC_OP_SERVICE_DEL:
+		return nl_service_del(nl, &op->s, op->flags);
+	case RC_OP_BACKEND_NEW:
+		return nl_backend_new(nl, &op->s, &op->b);
+	case RC_OP_BACKEND_SET:
+		return nl_backend_set(nl, &op->s, &op->b);
+	case RC_OP_BACKEND_DEL:
+		return nl_backend_del(nl, &op->s, &op->b, op->flags);
+	}
+	return -EINVAL;
+}
+
+/* "restore: line 3: backend add 10.0.0.1:80 tcp 10.1.0.1:8080: ..." */
+static int op_error(struct nl_conn *nl, int err, const struct rc_op *op)
+{
+	char name[RC_SERVICE_NAME_LEN] = "", be[RC_ENDPOINT_LEN] = "", line[24] = "";
+
+	if (op->kind != RC_OP_KEY_SET)
+		rc_service_name(name, &op->s);
+	if (op->kind >= RC_OP_BACKEND_NEW)
+		rc_endpoint_format(be, &op->b.ep);
+	if (op->s.line)
+		snprintf(line, sizeof(line), "line %u: ", op->s.line);
+	return cli_nl_error(err, nl->ext_msg, "restore: %s%s%s%s%s%s", line,
+			    rc_op_name(op->kind), *name ? " " : "", name,
+			    *be ? " " : "", be);
+}
+
+/*
+ * The live configuration, or with FLUSH none: flush it and start from
+ * nothing, as restore did before it applied differences.
+ */
+static int read_live(struct nl_conn *nl, struct rc_config *live, bool flush,
+		     uint32_t flags)
+{
 	int err;
 
-	err = rsnl_flush(nl, flags);
-	if (err)
-		return nl_errorf(err, nl->ext_msg, "restore: flush");
-	if (c->has_key) {
-		err = rsnl_key_set(nl, c->key);
-		if (err)
-			return nl_errorf(err, nl->ext_msg, "restore: key set");
+	memset(live, 0, sizeof(*live));
+	if (flush) {
+		err = nl_flush(nl, flags);
+		return err ? cli_nl_error(err, nl->ext_msg, "restore: flush") : 0;
 	}
-	for (i = 0; i < c->ns; i++) {
-		const struct rc_service *s = &c->s[i];
-		struct rc_service first = *s, final = *s;
-		/*
-		 * Each backend added re-places the whole ring, so n backends
-		 * at v points per unit of weight cost O(n^2 v) in the kernel
-		 * (minutes for thousands of backends). Built at one point per
-		 * unit of weight and then set to v once, the ring comes out
-		 * the same, as it depends only on the key, v and the set of
-		 * active backends, for O(n^2 + n v log(n v)).
-		 */
-		bool staged = s->nb > 1 && rc_service_vnodes(s) > 1;
+	err = nl_config_get(nl, live, NULL, true);
+	return err ? cli_nl_error(err, nl->ext_msg, "restore: reading the configuration") : 0;
+}
 
-		if (staged) {
-			first.vnodes = 1;
-			first.has |= RC_HAS_VNODES;
-			final.vnodes = rc_service_vnodes(s);
-			final.has = RC_HAS_VNODES;
-		}
-		err = rsnl_service_new(nl, &first);
+static int apply(struct nl_conn *nl, const struct rc_config *want, bool flush,
+		 uint32_t flags)
+{
+	struct rc_config live;
+	struct rc_plan plan;
+	size_t i;
+	int err;
+
+	err = read_live(nl, &live, flush, flags);
+	if (err)
+		return err;
+	err = rc_plan_restore(&live, want, flags, &plan);
+	rc_config_free(&live);
+	if (err)
+		return cli_error("restore: out of memory");
+	for (i = 0; i < plan.n && !err; i++) {
+		err = send_op(nl, &plan.ops[i]);
 		if (err)
-			return nl_errorf(err, nl->ext_msg, "restore: line %u: service add %s",
-					 s->line, rc_service_name(name, s));
-		for (k = 0; k < s->nb; k++) {
-			err = rsnl_backend_new(nl, s, &s->b[k]);
-			if (err) {
-				rc_endpoint_format(ep, &s->b[k].ep);
-				return nl_errorf(err, nl->ext_msg,
-						 "restore: backend add %s %s",
-						 rc_service_name(name, s), ep);
-			}
-		}
-		err = staged ? rsnl_service_set(nl, &final) : 0;
-		if (err)
-			return nl_errorf(err, nl->ext_msg, "restore: line %u: service set %s vnodes %u",
-					 s->line, rc_service_name(name, s), final.vnodes);
+			err = op_error(nl, err, &plan.ops[i]);
 	}
-	return 0;
+	rc_plan_free(&plan);
+	return err;
+}
+
+void cmd_restore_usage(FILE *f)
+{
+	fprintf(f, "Usage: ringctl restore [--flush] FILE|- [keep-flows]\n\n"
+		"Reads a configuration written by 'ringctl save' (- for standard input),\n"
+		"checks all of it, then changes the namespace's configuration into it,\n"
+		"sending only the differences: the key if the file has another one,\n"
+		"services and backends added or changed, then those not in the file\n"
+		"deleted (their connection tracking entries too, unless keep-flows).\n"
+		"Services and backends in both are never deleted: their flows go on.\n"
+		"--flush deletes everything first, then adds the file's. A bad file\n"
+		"changes nothing.\n");
+}
+
+/* The whole of PATH (- for stdin), checked. */
+static int read_file(const char *path, struct rc_config *c)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	int err;
+
+	if (!f)
+		return cli_error("restore: %s: %s", path, strerror(errno));
+	err = parse_config(f, "restore", f == stdin ? "<stdin>" : path, c);
+	if (f != stdin)
+		fclose(f);
+	return err;
 }
 
 int cmd_restore(int argc, char **argv)
 {
-	const char *path = NULL;
-	struct rc_config c;
-	struct rc_args a;
-	struct rs_nl nl;
-	FILE *f;
+	bool flush = argc > 1 && !strcmp(argv[1], "--flush");
+	struct rc_config want;
+	struct parse_args a;
+	struct nl_conn nl;
 	int err;
 
-	if (want_help(argc, argv)) {
-		printf("Usage: ringctl restore FILE|- [keep-flows]\n\n"
-		       "Reads a configuration written by 'ringctl save' (- for standard input),\n"
-		       "checks all of it, then replaces the namespace's configuration with it:\n"
-		       "flush (connection tracking entries too, unless keep-flows), the key if\n"
-		       "the file has one, then every service and backend. A bad file changes\n"
-		       "nothing.\n");
-		return 0;
-	}
+	argc -= flush;
+	argv += flush;
 	if (argc < 2)
-		return errorf("restore: missing file name (or - for standard input)");
-	path = argv[1];
-	if (rc_parse_keywords("restore", argc - 2, argv + 2, RC_KW_KEEP_FLOWS, &a))
-		return -1;
-	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	if (!f)
-		return errorf("restore: %s: %s", path, strerror(errno));
-	err = rc_cfg_parse(f, "restore", f == stdin ? "<stdin>" : path, &c);
-	if (f != stdin)
-		fclose(f);
+		return cli_error("restore: missing file name (or - for standard input)");
+	err = parse_keywords("restore", argc - 2, argv + 2, PARSE_KW_KEEP_FLOWS, &a);
 	if (err)
-		return -1;
-	if (rc_nl_open(&nl)) {
-		rc_config_free(&c);
-		return -1;
+		return err;
+	err = read_file(argv[1], &want);
+	if (err)
+		return err;
+	err = cli_nl_open(&nl);
+	if (!err) {
+		err = apply(&nl, &want, flush,
+			    a.seen & PARSE_KW_KEEP_FLOWS ? RINGSTEER_F_KEEP_FLOWS : 0);
+		nl_close(&nl);
 	}
-	err = apply(&nl, &c, a.seen & RC_KW_KEEP_FLOWS ? RINGSTEER_F_KEEP_FLOWS : 0);
-	rs_nl_close(&nl);
-	rc_config_free(&c);
-	return err ? -1 : 0;
+	rc_config_free(&want);
+	return err;
 }

@@ -14,8 +14,8 @@
 
 #include "drain.h"
 #include "parse.h"
-#include "ringctl.h"
-#include "rsnl.h"
+#include "cli.h"
+#include "nl_ops.h"
 
 int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w)
 {
@@ -23,13 +23,13 @@ int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w)
 
 	memset(w, 0, sizeof(*w));
 	if (argc < 1 || strcmp(argv[0], "wait")) {
-		errorf("backend drain: unexpected argument '%s'", argc ? argv[0] : "");
+		cli_error("backend drain: unexpected argument '%s'", argc ? argv[0] : "");
 		return -EINVAL;
 	}
 	w->wait = true;
 	if (i < argc && strcmp(argv[i], "delete") && strcmp(argv[i], "del")) {
-		if (rc_parse_u32(argv[i], 1, 86400 * 365, &w->timeout)) {
-			errorf("backend drain wait: bad timeout '%s' (want 1 or more seconds)",
+		if (parse_u32(argv[i], 1, 86400 * 365, &w->timeout)) {
+			cli_error("backend drain wait: bad timeout '%s' (want 1 or more seconds)",
 			       argv[i]);
 			return -EINVAL;
 		}
@@ -40,7 +40,7 @@ int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w)
 		i++;
 	}
 	if (i < argc) {
-		errorf("backend drain wait: unexpected argument '%s' (want [TIMEOUT] [delete])",
+		cli_error("backend drain wait: unexpected argument '%s' (want [TIMEOUT] [delete])",
 		       argv[i]);
 		return -EINVAL;
 	}
@@ -79,7 +79,7 @@ static void pause_until(double t)
 		;
 }
 
-int rc_drain_wait(struct rs_nl *nl, const struct rc_service *s,
+int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 		  const struct rc_backend *b, const struct rc_drain_wait *w)
 {
 	char name[RC_SERVICE_NAME_LEN], be[RC_ENDPOINT_LEN], who[128];
@@ -93,9 +93,9 @@ int rc_drain_wait(struct rs_nl *nl, const struct rc_service *s,
 	rc_endpoint_format(be, &b->ep);
 	snprintf(who, sizeof(who), "%s %s", rc_service_name(name, s), be);
 	for (tick = 1;; tick++) {
-		err = rsnl_conns_get(nl, &svc, &got);
+		err = nl_conns_get(nl, &svc, &got);
 		if (err)
-			return nl_errorf(err, nl->ext_msg, "backend drain %s", who);
+			return cli_nl_error(err, nl->ext_msg, "backend drain %s", who);
 		t = now() - start;
 		progress(tty, who, &got, t);
 		if (!got.conns_established && !got.conns_other)
@@ -103,7 +103,7 @@ int rc_drain_wait(struct rs_nl *nl, const struct rc_service *s,
 		if (w->timeout && t >= w->timeout) {
 			if (tty)
 				putchar('\n');
-			errorf("backend drain %s: %llu connections left after %us", who,
+			cli_error("backend drain %s: %llu connections left after %us", who,
 			       (unsigned long long)(got.conns_established + got.conns_other),
 			       w->timeout);
 			return RC_EXIT_TIMEOUT;
@@ -113,9 +113,9 @@ int rc_drain_wait(struct rs_nl *nl, const struct rc_service *s,
 	printf("%sdrained %s after %.0fs\n", tty ? "\n" : "", who, now() - start);
 	if (!w->del)
 		return 0;
-	err = rsnl_backend_del(nl, s, b, 0);
+	err = nl_backend_del(nl, s, b, 0);
 	if (err)
-		return nl_errorf(err, nl->ext_msg, "backend del %s", who);
+		return cli_nl_error(err, nl->ext_msg, "backend del %s", who);
 	printf("deleted %s\n", who);
 	return 0;
 }

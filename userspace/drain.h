@@ -21,9 +21,9 @@ int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w);
 /*
  * Show the backend's connections once a second until none is left (then
  * delete it if asked): 0, RC_EXIT_TIMEOUT when the timeout passed first,
- * or -1 after printing an error.
+ * or -errno after printing an error.
  */
-int rc_drain_wait(struct rs_nl *nl, const struct rc_service *s,
+int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 		  const struct rc_backend *b, const struct rc_drain_wait *w);
 
 #endif /* RINGCTL_DRAIN_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Endpoints on the command line, in files and in output: "a.b.c.d:port"
- * and "[v6 address]:port". Shared by every ringctl command, the
- * configuration file and "ringctl simulate".
+ * Part of the model (prefix rc_): endpoints on the command line, in files
+ * and in output, "a.b.c.d:port" and "[v6 address]:port". Shared by every
+ * ringctl command, the configuration file and "ringctl simulate".
  */
 #ifndef RINGCTL_ENDPOINT_H
 #define RINGCTL_ENDPOINT_H

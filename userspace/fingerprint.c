@@ -12,15 +12,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cfgfile.h"
+#include "parse.h"
 #include "json.h"
 #include "parse.h"
-#include "plan.h"
-#include "ringctl.h"
-#include "rsnl.h"
-#include "show.h"
+#include "preview.h"
+#include "cli.h"
+#include "nl_ops.h"
+#include "print.h"
 
-static void usage(FILE *f)
+void cmd_fingerprint_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl fingerprint [-j]\n"
@@ -34,26 +34,20 @@ static void usage(FILE *f)
 "one given.\n");
 }
 
-const char *rc_fingerprint_format(char buf[RC_FINGERPRINT_LEN], uint64_t fp)
-{
-	snprintf(buf, RC_FINGERPRINT_LEN, "%016llx", (unsigned long long)fp);
-	return buf;
-}
-
 static void print(const struct rc_config *c)
 {
-	char ep[RC_ENDPOINT_LEN], fp[RC_FINGERPRINT_LEN], addr[RC_ADDR_LEN];
+	char ep[RC_ENDPOINT_LEN], fp[PRINT_FINGERPRINT_LEN], addr[RC_ADDR_LEN];
 	struct json j;
 	uint32_t i;
 
 	json_init(&j, stdout);
-	if (json_output)
+	if (cli_json)
 		json_arr_begin(&j, NULL);
 	for (i = 0; i < c->ns; i++) {
 		const struct rc_service *s = &c->s[i];
 
-		rc_fingerprint_format(fp, s->fingerprint);
-		if (!json_output) {
+		print_fingerprint(fp, s->fingerprint);
+		if (!cli_json) {
 			rc_endpoint_format(ep, &s->vip);
 			printf("%s %s %s\n", ep, rc_proto_name(s->proto), fp);
 			continue;
@@ -66,7 +60,7 @@ static void print(const struct rc_config *c)
 		json_str(&j, "fingerprint", fp);
 		json_obj_end(&j);
 	}
-	if (json_output) {
+	if (cli_json) {
 		json_arr_end(&j);
 		json_finish(&j);
 	}
@@ -98,51 +92,52 @@ static int from_file(const char *path, const char *key)
 	int err;
 
 	if (!f)
-		return errorf("fingerprint: %s: %s", path, strerror(errno));
-	err = rc_cfg_parse(f, "fingerprint", path, &c);
+		return cli_error("fingerprint: %s: %s", path, strerror(errno));
+	err = parse_config(f, "fingerprint", path, &c);
 	if (f != stdin)
 		fclose(f);
 	if (err)
-		return -1;
+		return err;
 	if (key) {
-		if (rc_parse_key(key, c.key)) {
+		if (parse_key(key, c.key)) {
 			rc_config_free(&c);
-			return errorf("fingerprint: bad key '%s' (want %d hex digits)", key,
+			return cli_error("fingerprint: bad key '%s' (want %d hex digits)", key,
 				      2 * RINGSTEER_KEY_LEN);
 		}
 		c.has_key = true;
 	}
 	if (!c.has_key) {
 		rc_config_free(&c);
-		return errorf("fingerprint: %s has no key line: give 'key HEX32'", path);
+		return cli_error("fingerprint: %s has no key line: give 'key HEX32'", path);
 	}
 	rc_config_sort(&c);
 	err = rc_config_fingerprints(&c);
 	if (!err)
 		print(&c);
 	rc_config_free(&c);
-	return err ? errorf("fingerprint: %s", strerror(-err)) : 0;
+	return err ? cli_error("fingerprint: %s", strerror(-err)) : 0;
 }
 
 static int live(void)
 {
 	struct rc_config c;
-	struct rs_nl nl;
+	struct nl_conn nl;
 	uint32_t i;
 	int err;
 
-	if (rc_nl_open(&nl))
-		return -1;
-	err = rsnl_config_get(&nl, &c, NULL, false);
+	err = cli_nl_open(&nl);
 	if (err)
-		nl_errorf(err, nl.ext_msg, "fingerprint");
-	rs_nl_close(&nl);
+		return err;
+	err = nl_config_get(&nl, &c, NULL, false);
 	if (err)
-		return -1;
+		cli_nl_error(err, nl.ext_msg, "fingerprint");
+	nl_close(&nl);
+	if (err)
+		return err;
 	for (i = 0; i < c.ns; i++)
 		if (!c.s[i].has_fingerprint) {
 			rc_config_free(&c);
-			return errorf("fingerprint: this ringsteer module reports no fingerprints");
+			return cli_error("fingerprint: this ringsteer module reports no fingerprints");
 		}
 	print(&c);
 	rc_config_free(&c);
@@ -156,23 +151,23 @@ int cmd_fingerprint(int argc, char **argv)
 
 	argc--;
 	argv++;
-	rc_take_json(&argc, &argv);
+	cli_take_json(&argc, &argv);
 	for (i = 0; i < argc; i++) {
-		if (rc_is_help(argv[i])) {
-			usage(stdout);
+		if (cli_is_help(argv[i])) {
+			cmd_fingerprint_usage(stdout);
 			return 0;
-		} else if (rc_is_json(argv[i])) {
-			json_output = true;
+		} else if (cli_is_json(argv[i])) {
+			cli_json = true;
 		} else if (!strcmp(argv[i], "file") && i + 1 < argc && !file) {
 			file = argv[++i];
 		} else if (!strcmp(argv[i], "key") && i + 1 < argc && !key) {
 			key = argv[++i];
 		} else {
-			usage(stderr);
-			return errorf("fingerprint: unexpected argument '%s'", argv[i]);
+			cmd_fingerprint_usage(stderr);
+			return cli_error("fingerprint: unexpected argument '%s'", argv[i]);
 		}
 	}
 	if (key && !file)
-		return errorf("fingerprint: 'key' goes with 'file'");
+		return cli_error("fingerprint: 'key' goes with 'file'");
 	return file ? from_file(file, key) : live();
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A minimal streaming JSON writer for -j output: one compact line per
- * document, keys in the order written. Inside objects pass a key, inside
+ * The print layer's JSON writer (prefix json_) for -j output: one compact
+ * line per document, keys in the order written. Inside objects pass a key, inside
  * arrays and at the top level pass NULL.
  */
 #ifndef RINGCTL_JSON_H

@@ -8,10 +8,11 @@
 
 #include "json.h"
 #include "parse.h"
-#include "ringctl.h"
-#include "rsnl.h"
+#include "cli.h"
+#include "cmd.h"
+#include "nl_ops.h"
 
-static void usage(FILE *f)
+void cmd_key_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl key [show] [-j]\n"
@@ -25,80 +26,84 @@ static void usage(FILE *f)
 		2 * RINGSTEER_KEY_LEN);
 }
 
-static int key_show(int argc, char **argv)
+static void print_key(const uint8_t key[RINGSTEER_KEY_LEN])
 {
 	char hex[2 * RINGSTEER_KEY_LEN + 1];
-	uint8_t key[RINGSTEER_KEY_LEN];
-	struct rc_args a;
-	struct rs_nl nl;
 	struct json j;
+
+	rc_key_format(hex, key);
+	if (!cli_json) {
+		printf("%s\n", hex);
+		return;
+	}
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "key", hex);
+	json_obj_end(&j);
+	json_finish(&j);
+}
+
+/* argv[0] is "show" or "key". */
+static int key_show(int argc, char **argv)
+{
+	uint8_t key[RINGSTEER_KEY_LEN];
+	struct parse_args a;
+	struct nl_conn nl;
 	int err;
 
-	if (rc_parse_keywords("key show", argc, argv, RC_KW_JSON, &a))
-		return -1;
-	if (a.seen & RC_KW_JSON)
-		json_output = true;
-	if (rc_nl_open(&nl))
-		return -1;
-	err = rsnl_key_get(&nl, key);
+	err = parse_keywords("key show", argc - 1, argv + 1, PARSE_KW_JSON, &a);
 	if (err)
-		nl_errorf(err, nl.ext_msg, "key show");
-	rs_nl_close(&nl);
+		return err;
+	err = cli_nl_open(&nl);
 	if (err)
-		return -1;
-	rc_format_key(hex, key);
-	if (json_output) {
-		json_init(&j, stdout);
-		json_obj_begin(&j, NULL);
-		json_str(&j, "key", hex);
-		json_obj_end(&j);
-		json_finish(&j);
-	} else {
-		printf("%s\n", hex);
-	}
-	return 0;
+		return err;
+	err = nl_key_get(&nl, key);
+	if (err)
+		err = cli_nl_error(err, nl.ext_msg, "key show");
+	nl_close(&nl);
+	if (!err)
+		print_key(key);
+	return err;
 }
 
 static int key_set(int argc, char **argv)
 {
 	uint8_t key[RINGSTEER_KEY_LEN];
-	struct rs_nl nl;
+	struct nl_conn nl;
 	int err;
 
-	if (argc < 1)
-		return errorf("key set: missing key (%d hex digits or 'random')",
-			      2 * RINGSTEER_KEY_LEN);
-	if (argc > 1)
-		return errorf("key set: unexpected argument '%s'", argv[1]);
-	if (!strcmp(argv[0], "random")) {
+	if (argc < 2)
+		return cli_error("key set: missing key (%d hex digits or 'random')",
+				 2 * RINGSTEER_KEY_LEN);
+	if (argc > 2)
+		return cli_error("key set: unexpected argument '%s'", argv[2]);
+	if (!strcmp(argv[1], "random")) {
 		if (getrandom(key, sizeof(key), 0) != sizeof(key))
-			return errorf("key set: getrandom: %s", strerror(errno));
-	} else if (rc_parse_key(argv[0], key)) {
-		return errorf("key set: bad key '%s' (want %d hex digits)", argv[0],
-			      2 * RINGSTEER_KEY_LEN);
+			return cli_error("key set: getrandom: %s", strerror(errno));
+	} else if (parse_key(argv[1], key)) {
+		return cli_error("key set: bad key '%s' (want %d hex digits)", argv[1],
+				 2 * RINGSTEER_KEY_LEN);
 	}
-	if (rc_nl_open(&nl))
-		return -1;
-	err = rsnl_key_set(&nl, key);
+	err = cli_nl_open(&nl);
 	if (err)
-		nl_errorf(err, nl.ext_msg, "key set");
-	rs_nl_close(&nl);
-	return err ? -1 : 0;
+		return err;
+	err = nl_key_set(&nl, key);
+	if (err)
+		err = cli_nl_error(err, nl.ext_msg, "key set");
+	nl_close(&nl);
+	return err;
 }
+
+static const struct cli_cmd cmds[] = {
+	{ "show", key_show, cmd_key_usage, "print the key" },
+	{ "set", key_set, cmd_key_usage, "set the key" },
+};
 
 int cmd_key(int argc, char **argv)
 {
-	const char *sub = argc > 1 ? argv[1] : "show";
-
-	if (rc_is_help(sub)) {
-		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(sub, "show"))
-		return key_show(argc > 1 ? argc - 2 : 0, argv + 2);
-	if (rc_is_json(sub))
-		return key_show(argc - 1, argv + 1);
-	if (!strcmp(sub, "set"))
-		return key_set(argc - 2, argv + 2);
-	return errorf("key: unknown subcommand '%s' (try 'ringctl key help')", sub);
+	/* "ringctl key" and "ringctl key -j" show it. */
+	if (argc < 2 || cli_is_json(argv[1]))
+		return key_show(argc, argv);
+	return cli_dispatch(cmds, sizeof(cmds) / sizeof(cmds[0]), cmd_key_usage,
+			    argc, argv);
 }

@@ -13,10 +13,11 @@
 
 #include "json.h"
 #include "parse.h"
-#include "ringctl.h"
-#include "rsnl.h"
+#include "cli.h"
+#include "cmd.h"
+#include "nl_ops.h"
 
-static void usage(FILE *f)
+void cmd_lookup_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl lookup [-j] VIP:PORT SRC:SPORT [proto tcp|udp]\n"
@@ -31,203 +32,209 @@ static void usage(FILE *f)
 "\"position\":\"0x...\"},...]}.\n");
 }
 
-/* Reads every source of PATH; 0 or -1 after printing the error. */
+struct batch {
+	const struct rc_service *s;
+	struct rc_lookup *v;
+	size_t n, cap;
+};
+
+static int batch_line(const char *ctx, int argc, char **argv, unsigned int lineno,
+		      void *data)
+{
+	struct batch *b = data;
+	struct rc_lookup *l, *nv;
+	int err;
+
+	if (argc > 1)
+		return cli_error("%s: unexpected '%s' (one SRC:SPORT a line)", ctx, argv[1]);
+	if (b->n == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 1024;
+		nv = realloc(b->v, b->cap * sizeof(*nv));
+		if (!nv)
+			return cli_error("lookup: out of memory");
+		b->v = nv;
+	}
+	l = &b->v[b->n];
+	memset(l, 0, sizeof(*l));
+	l->line = lineno;
+	err = parse_endpoint_arg(ctx, "source", argv[0], &l->src);
+	if (err)
+		return err;
+	if (l->src.family != b->s->vip.family)
+		return cli_error("%s: source %s is not of the service's address family",
+				 ctx, argv[0]);
+	b->n++;
+	return 0;
+}
+
+/* Reads every source of PATH. */
 static int read_batch(const char *path, const struct rc_service *s,
 		      struct rc_lookup **out, size_t *n)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
-	struct rc_lookup *v = NULL, *nv;
-	size_t cap = 0, len = 0;
-	char *line = NULL, *tok, *extra, *save;
-	char ctx[300];
-	unsigned int lineno = 0;
-	int ret = 0;
+	struct batch b = { .s = s };
+	int err;
 
-	if (!f)
-		return errorf("lookup: %s: %s", path, strerror(errno));
-	while (getline(&line, &len, f) > 0) {
-		lineno++;
-		line[strcspn(line, "#")] = '\0';
-		tok = strtok_r(line, " \t\r\n", &save);
-		if (!tok)
-			continue;
-		snprintf(ctx, sizeof(ctx), "lookup: %s:%u", name, lineno);
-		extra = strtok_r(NULL, " \t\r\n", &save);
-		if (extra) {
-			ret = errorf("%s: unexpected '%s' (one SRC:SPORT a line)", ctx, extra);
-			break;
-		}
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				ret = errorf("lookup: out of memory");
-				break;
-			}
-			v = nv;
-		}
-		memset(&v[*n], 0, sizeof(v[*n]));
-		v[*n].line = lineno;
-		if (rc_parse_endpoint_arg(ctx, "source", tok, &v[*n].src)) {
-			ret = -1;
-			break;
-		}
-		if (v[*n].src.family != s->vip.family) {
-			ret = errorf("%s: source %s is not of the service's address family",
-				     ctx, tok);
-			break;
-		}
-		(*n)++;
+	err = parse_file(path, "lookup", batch_line, &b);
+	if (err) {
+		free(b.v);
+		return err;
 	}
-	if (!ret && ferror(f))
-		ret = errorf("lookup: %s: %s", name, strerror(errno));
-	free(line);
-	if (f != stdin)
-		fclose(f);
-	if (ret)
-		free(v);
-	else
-		*out = v;
-	return ret;
+	*out = b.v;
+	*n = b.n;
+	return 0;
 }
 
-static void print_one(struct json *j, FILE *f, const struct rc_lookup *l, bool batch)
+static void print_text(FILE *f, const struct rc_lookup *v, size_t n, bool batch)
 {
-	char src[RC_ENDPOINT_LEN], be[RC_ENDPOINT_LEN], addr[RC_ADDR_LEN];
-	char pos[24];
+	char src[RC_ENDPOINT_LEN], be[RC_ENDPOINT_LEN];
+	size_t i;
 
-	if (!json_output) {
-		rc_endpoint_format(be, &l->b.ep);
-		if (batch) {
-			rc_endpoint_format(src, &l->src);
-			fprintf(f, "%s %s\n", src, be);
-		} else {
-			fprintf(f, "%s\n", be);
-		}
-		return;
+	for (i = 0; i < n; i++) {
+		rc_endpoint_format(be, &v[i].b.ep);
+		rc_endpoint_format(src, &v[i].src);
+		fprintf(f, "%s%s%s\n", batch ? src : "", batch ? " " : "", be);
 	}
-	snprintf(pos, sizeof(pos), "0x%016" PRIx64, l->position);
-	json_obj_begin(j, NULL);
+}
+
+static void print_json(FILE *f, const struct rc_lookup *v, size_t n, bool batch)
+{
+	char addr[RC_ADDR_LEN], pos[24];
+	struct json j;
+	size_t i;
+
+	json_init(&j, f);
 	if (batch) {
-		rc_addr_format(addr, &l->src);
-		json_str(j, "source", addr);
-		json_u64(j, "sport", l->src.port);
+		json_obj_begin(&j, NULL);
+		json_arr_begin(&j, "lookups");
 	}
-	rc_addr_format(addr, &l->b.ep);
-	json_str(j, "backend", addr);
-	json_u64(j, "port", l->b.ep.port);
-	json_str(j, "position", pos);
-	json_obj_end(j);
+	for (i = 0; i < n; i++) {
+		json_obj_begin(&j, NULL);
+		if (batch) {
+			rc_addr_format(addr, &v[i].src);
+			json_str(&j, "source", addr);
+			json_u64(&j, "sport", v[i].src.port);
+		}
+		rc_addr_format(addr, &v[i].b.ep);
+		json_str(&j, "backend", addr);
+		json_u64(&j, "port", v[i].b.ep.port);
+		snprintf(pos, sizeof(pos), "0x%016" PRIx64, v[i].position);
+		json_str(&j, "position", pos);
+		json_obj_end(&j);
+	}
+	if (batch) {
+		json_arr_end(&j);
+		json_obj_end(&j);
+	}
+	json_finish(&j);
+}
+
+/*
+ * Printed whole or not at all: output is built in memory first, so a
+ * failure leaves no partial answer on stdout.
+ */
+static int print(const struct rc_lookup *v, size_t n, bool batch)
+{
+	size_t outlen = 0;
+	char *out = NULL;
+	FILE *f;
+
+	f = open_memstream(&out, &outlen);
+	if (!f)
+		return cli_error("lookup: out of memory");
+	if (cli_json)
+		print_json(f, v, n, batch);
+	else
+		print_text(f, v, n, batch);
+	if (fclose(f)) {
+		free(out);
+		return cli_error("lookup: out of memory");
+	}
+	fwrite(out, 1, outlen, stdout);
+	free(out);
+	return 0;
+}
+
+/* One request, or many pipelined over the same socket. */
+static int ask(const struct rc_service *s, struct rc_lookup *v, size_t n, bool batch)
+{
+	char name[RC_SERVICE_NAME_LEN], src[RC_ENDPOINT_LEN], line[32] = "";
+	struct nl_conn nl;
+	size_t i = 0;
+	int err;
+
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
+	if (batch)
+		err = nl_lookup_many(&nl, s, v, n, &i);
+	else
+		err = nl_lookup(&nl, s, &v->src, &v->b, &v->position);
+	if (err) {
+		rc_endpoint_format(src, &v[i].src);
+		if (batch)
+			snprintf(line, sizeof(line), " (line %u)", v[i].line);
+		err = cli_nl_error(err, nl.ext_msg, "lookup %s from %s%s",
+				   rc_service_name(name, s), src, line);
+	}
+	nl_close(&nl);
+	return err;
+}
+
+/* "VIP:PORT { SRC:SPORT | batch FILE } [keywords]" */
+static int parse_cmdline(int argc, char **argv, struct rc_service *s,
+			 struct rc_lookup *one, const char **batch)
+{
+	struct parse_args a;
+	int err, used = 2;
+
+	memset(s, 0, sizeof(*s));
+	memset(one, 0, sizeof(*one));
+	if (argc < 2) {
+		cmd_lookup_usage(stderr);
+		return -EINVAL;
+	}
+	err = parse_endpoint_arg("lookup", "service", argv[0], &s->vip);
+	if (err)
+		return err;
+	if (!strcmp(argv[1], "batch")) {
+		if (argc < 3)
+			return cli_error("lookup: batch needs a file name (or - for standard input)");
+		*batch = argv[2];
+		used = 3;
+	} else {
+		err = parse_endpoint_arg("lookup", "source", argv[1], &one->src);
+		if (err)
+			return err;
+		if (one->src.family != s->vip.family)
+			return cli_error("lookup: source %s is not of the service's address family",
+					 argv[1]);
+	}
+	err = parse_keywords("lookup", argc - used, argv + used,
+			     PARSE_KW_PROTO | PARSE_KW_JSON, &a);
+	s->proto = a.proto;
+	return err;
 }
 
 int cmd_lookup(int argc, char **argv)
 {
-	char name[RC_SERVICE_NAME_LEN], src[RC_ENDPOINT_LEN];
-	struct rc_lookup one, *v = NULL;
+	struct rc_lookup one, *v = &one;
 	const char *batch = NULL;
-	char *out = NULL;
-	size_t n = 0, i, outlen = 0;
 	struct rc_service s;
-	struct rc_args a;
-	struct rs_nl nl;
-	struct json j;
-	FILE *f;
-	int err = 0;
+	size_t n = 1;
+	int err;
 
 	argc--;
 	argv++;
-	rc_take_json(&argc, &argv);
-	if (argc > 0 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "-h"))) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc < 2) {
-		usage(stderr);
-		return -1;
-	}
-	memset(&s, 0, sizeof(s));
-	if (rc_parse_endpoint_arg("lookup", "service", argv[0], &s.vip))
-		return -1;
-	if (!strcmp(argv[1], "batch")) {
-		if (argc < 3)
-			return errorf("lookup: batch needs a file name (or - for standard input)");
-		batch = argv[2];
-		argc -= 3;
-		argv += 3;
-	} else {
-		memset(&one, 0, sizeof(one));
-		if (rc_parse_endpoint_arg("lookup", "source", argv[1], &one.src))
-			return -1;
-		if (one.src.family != s.vip.family)
-			return errorf("lookup: source %s is not of the service's address family",
-				      argv[1]);
-		argc -= 2;
-		argv += 2;
-	}
-	if (rc_parse_keywords("lookup", argc, argv, RC_KW_PROTO | RC_KW_JSON, &a))
-		return -1;
-	s.proto = a.proto;
-	if (a.seen & RC_KW_JSON)
-		json_output = true;
-	if (batch) {
-		if (read_batch(batch, &s, &v, &n))
-			return -1;
-	} else {
-		v = &one;
-		n = 1;
-	}
-
-	if (rc_nl_open(&nl)) {
-		err = -1;
-		goto out;
-	}
-	/* One request, or many pipelined over the same socket. */
-	i = 0;
-	if (batch)
-		err = rsnl_lookup_many(&nl, &s, v, n, &i);
-	else
-		err = rsnl_lookup(&nl, &s, &v->src, &v->b, &v->position);
-	if (err) {
-		rc_endpoint_format(src, &v[i].src);
-		if (batch)
-			nl_errorf(err, nl.ext_msg, "lookup %s from %s (line %u)",
-				  rc_service_name(name, &s), src, v[i].line);
-		else
-			nl_errorf(err, nl.ext_msg, "lookup %s from %s",
-				  rc_service_name(name, &s), src);
-	}
-	rs_nl_close(&nl);
+	cli_take_json(&argc, &argv);
+	err = parse_cmdline(argc, argv, &s, &one, &batch);
+	if (!err && batch)
+		err = read_batch(batch, &s, &v, &n);
 	if (err)
-		goto out;
-
-	f = open_memstream(&out, &outlen);
-	if (!f) {
-		err = errorf("lookup: out of memory");
-		goto out;
-	}
-	json_init(&j, f);
-	if (json_output && batch) {
-		json_obj_begin(&j, NULL);
-		json_arr_begin(&j, "lookups");
-	}
-	for (i = 0; i < n; i++)
-		print_one(&j, f, &v[i], batch);
-	if (json_output) {
-		if (batch) {
-			json_arr_end(&j);
-			json_obj_end(&j);
-		}
-		json_finish(&j);
-	}
-	if (fclose(f)) {
-		err = errorf("lookup: out of memory");
-		goto out;
-	}
-	fwrite(out, 1, outlen, stdout);
-out:
-	free(out);
+		return err;
+	err = ask(&s, v, n, batch);
+	if (!err)
+		err = print(v, n, batch);
 	if (v != &one)
 		free(v);
-	return err ? -1 : 0;
+	return err;
 }

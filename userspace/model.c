@@ -2,6 +2,7 @@
 /* Services and backends in memory; see model.h. */
 
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -21,7 +22,7 @@ static void *grow(void *p, uint32_t n, uint32_t *cap, size_t size)
 	return p;
 }
 
-struct rc_service *rc_config_add(struct rc_config *c, const struct rc_service *s)
+struct rc_service *rc_config_add_service(struct rc_config *c, const struct rc_service *s)
 {
 	struct rc_service *n, *arr = grow(c->s, c->ns, &c->caps, sizeof(*c->s));
 
@@ -35,7 +36,7 @@ struct rc_service *rc_config_add(struct rc_config *c, const struct rc_service *s
 	return n;
 }
 
-struct rc_backend *rc_service_add(struct rc_service *s, const struct rc_backend *b)
+struct rc_backend *rc_service_add_backend(struct rc_service *s, const struct rc_backend *b)
 {
 	struct rc_backend *arr = grow(s->b, s->nb, &s->capb, sizeof(*s->b));
 
@@ -55,23 +56,25 @@ int rc_service_cmp(const struct rc_service *a, const struct rc_service *b)
 	return a->proto == b->proto ? 0 : a->proto < b->proto ? -1 : 1;
 }
 
-struct rc_service *rc_config_find(struct rc_config *c, const struct rc_service *id)
+struct rc_service *rc_config_find_service(const struct rc_config *c,
+					  const struct rc_service *id)
 {
 	uint32_t i;
 
 	for (i = 0; i < c->ns; i++)
 		if (!rc_service_cmp(&c->s[i], id))
-			return &c->s[i];
+			return (struct rc_service *)&c->s[i];
 	return NULL;
 }
 
-struct rc_backend *rc_service_find(struct rc_service *s, const struct rc_endpoint *ep)
+struct rc_backend *rc_service_find_backend(const struct rc_service *s,
+					   const struct rc_endpoint *ep)
 {
 	uint32_t i;
 
 	for (i = 0; i < s->nb; i++)
 		if (!rc_endpoint_cmp(&s->b[i].ep, ep))
-			return &s->b[i];
+			return (struct rc_backend *)&s->b[i];
 	return NULL;
 }
 
@@ -144,4 +147,32 @@ uint32_t rc_service_vnodes(const struct rc_service *s)
 uint32_t rc_backend_weight(const struct rc_backend *b)
 {
 	return b->has & RC_HAS_WEIGHT ? b->weight : 1;
+}
+
+uint32_t rc_service_hash(const struct rc_service *s)
+{
+	return s->has & RC_HAS_HASH ? s->hash : RINGSTEER_HASH_FLOW;
+}
+
+uint32_t rc_backend_state(const struct rc_backend *b)
+{
+	return b->has & RC_HAS_STATE ? b->state : RINGSTEER_STATE_ACTIVE;
+}
+
+const char *rc_service_name(char buf[RC_SERVICE_NAME_LEN], const struct rc_service *s)
+{
+	char ep[RC_ENDPOINT_LEN];
+
+	rc_endpoint_format(ep, &s->vip);
+	snprintf(buf, RC_SERVICE_NAME_LEN, "%s %s", ep, rc_proto_name(s->proto));
+	return buf;
+}
+
+void rc_key_format(char buf[2 * RINGSTEER_KEY_LEN + 1],
+		   const uint8_t key[RINGSTEER_KEY_LEN])
+{
+	int i;
+
+	for (i = 0; i < RINGSTEER_KEY_LEN; i++)
+		sprintf(buf + 2 * i, "%02x", key[i]);
 }

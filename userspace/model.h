@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What ringctl reads from and writes to the kernel: services, backends and
- * the key, as plain structs. The parsers (parse.c, cfgfile.c) fill them,
- * rsnl.c turns them into attributes and back, show.c prints them.
+ * The model (prefix rc_): what ringctl reads from and writes to the
+ * kernel, services, backends and the key, as plain structs. The parse
+ * layer (parse.h) fills them, the netlink layer (nl_ops.h) turns them into
+ * attributes and back, the print layer (print.h) prints them.
  */
 #ifndef RINGCTL_MODEL_H
 #define RINGCTL_MODEL_H
@@ -63,18 +64,34 @@ struct rc_lookup {
 	uint64_t position;
 };
 
+/* The namespace's state (RINGSTEER_CMD_NET_GET). */
+struct rc_net {
+	uint32_t services;
+	uint64_t points;	/* ring points of every service */
+	uint64_t points_max;	/* the namespace's budget */
+	bool hooks;		/* NAT hooks registered */
+	uint32_t kept;		/* services gone whose kept flows hold the hooks */
+	uint32_t generation;	/* configuration changes committed */
+};
+
 struct rc_config {
 	bool has_key;
 	uint8_t key[RINGSTEER_KEY_LEN];
+	/* Read by "show"; kernels before NET_GET report none. */
+	bool has_net;
+	struct rc_net net;
 	struct rc_service *s;
 	uint32_t ns, caps;
 };
 
-/* Append a copy (backends not copied); NULL when out of memory. */
-struct rc_service *rc_config_add(struct rc_config *c, const struct rc_service *s);
-struct rc_backend *rc_service_add(struct rc_service *s, const struct rc_backend *b);
-struct rc_service *rc_config_find(struct rc_config *c, const struct rc_service *id);
-struct rc_backend *rc_service_find(struct rc_service *s, const struct rc_endpoint *ep);
+/* Append a copy (a service's backends not copied); NULL when out of memory. */
+struct rc_service *rc_config_add_service(struct rc_config *c, const struct rc_service *s);
+struct rc_backend *rc_service_add_backend(struct rc_service *s, const struct rc_backend *b);
+/* Like strchr(), const in and not out: the caller knows what it may change. */
+struct rc_service *rc_config_find_service(const struct rc_config *c,
+					  const struct rc_service *id);
+struct rc_backend *rc_service_find_backend(const struct rc_service *s,
+					   const struct rc_endpoint *ep);
 /* Services by family, address, port, protocol; backends by identity. */
 void rc_config_sort(struct rc_config *c);
 int rc_service_cmp(const struct rc_service *a, const struct rc_service *b);
@@ -89,5 +106,14 @@ const char *rc_family_name(uint8_t family);
 /* Effective values: the request's, else the kernel's defaults. */
 uint32_t rc_service_vnodes(const struct rc_service *s);
 uint32_t rc_backend_weight(const struct rc_backend *b);
+uint32_t rc_service_hash(const struct rc_service *s);
+uint32_t rc_backend_state(const struct rc_backend *b);
+
+#define RC_SERVICE_NAME_LEN 64
+/* "10.0.0.1:80 tcp", for messages. */
+const char *rc_service_name(char buf[RC_SERVICE_NAME_LEN], const struct rc_service *s);
+/* 2 * RINGSTEER_KEY_LEN lowercase hex digits. */
+void rc_key_format(char buf[2 * RINGSTEER_KEY_LEN + 1],
+		   const uint8_t key[RINGSTEER_KEY_LEN]);
 
 #endif /* RINGCTL_MODEL_H */

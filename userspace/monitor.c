@@ -11,15 +11,16 @@
 
 #include "json.h"
 #include "parse.h"
-#include "ringctl.h"
-#include "rsnl.h"
+#include "cli.h"
+#include "cmd.h"
+#include "nl_ops.h"
 
 struct monitor {
 	uint32_t left;		/* events still to print; 0: no limit */
 	struct json j;
 };
 
-static void usage(FILE *f)
+void cmd_monitor_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl monitor [-j] [count N]\n"
@@ -108,12 +109,12 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	struct monitor *m = data;
 	struct rc_event ev;
 
-	if (rsnl_event_parse(nlh, &ev) || ev.cmd >= sizeof(verbs) / sizeof(verbs[0]) ||
+	if (nl_event_parse(nlh, &ev) || ev.cmd >= sizeof(verbs) / sizeof(verbs[0]) ||
 	    !verbs[ev.cmd]) {
-		errorf("monitor: ignoring a notification this ringctl does not understand");
+		cli_error("monitor: ignoring a notification this ringctl does not understand");
 		return MNL_CB_OK;
 	}
-	if (json_output)
+	if (cli_json)
 		print_json(&m->j, &ev, verbs[ev.cmd]);
 	else
 		print_text(&ev, verbs[ev.cmd]);
@@ -128,32 +129,24 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 int cmd_monitor(int argc, char **argv)
 {
 	struct monitor m = { 0 };
-	struct rs_nl nl;
-	int i, err;
+	struct parse_args a;
+	struct nl_conn nl;
+	int err;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "-j")) {
-			json_output = true;
-		} else if (!strcmp(argv[i], "count") && i + 1 < argc) {
-			if (rc_parse_u32(argv[++i], 1, UINT32_MAX, &m.left))
-				return errorf("monitor: bad count '%s' (want 1 or more)",
-					      argv[i]);
-		} else {
-			usage(stderr);
-			return errorf("monitor: unexpected argument '%s'", argv[i]);
-		}
-	}
-	json_init(&m.j, stdout);
-	if (rc_nl_open(&nl))
-		return -1;
-	err = rs_nl_listen(&nl, event_cb, &m);
-	rs_nl_close(&nl);
-	if (err == -EOPNOTSUPP)
-		return errorf("monitor: this ringsteer module announces no changes");
+	err = parse_keywords("monitor", argc - 1, argv + 1,
+			     PARSE_KW_COUNT | PARSE_KW_JSON, &a);
 	if (err)
-		return nl_errorf(err, "", "monitor");
+		return err;
+	m.left = a.count;
+	json_init(&m.j, stdout);
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
+	err = nl_listen(&nl, event_cb, &m);
+	nl_close(&nl);
+	if (err == -EOPNOTSUPP)
+		return cli_error("monitor: this ringsteer module announces no changes");
+	if (err)
+		return cli_nl_error(err, "", "monitor");
 	return 0;
 }

@@ -15,7 +15,7 @@
 #include "nl.h"
 
 /* One CTRL_ATTR_MCAST_GROUPS entry: remember the group we listen to. */
-static void mcast_group(struct rs_nl *nl, const struct nlattr *group)
+static void mcast_group(struct nl_conn *nl, const struct nlattr *group)
 {
 	const struct nlattr *a, *name = NULL, *id = NULL;
 
@@ -34,7 +34,7 @@ static void mcast_group(struct rs_nl *nl, const struct nlattr *group)
 static int family_attr_cb(const struct nlattr *attr, void *data)
 {
 	const struct nlattr *group;
-	struct rs_nl *nl = data;
+	struct nl_conn *nl = data;
 
 	switch (mnl_attr_get_type(attr)) {
 	case CTRL_ATTR_FAMILY_ID:
@@ -61,7 +61,7 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* Copy the extended ack message, if the kernel sent one after OFFSET. */
-static void save_ext_msg(struct rs_nl *nl, const struct nlmsghdr *nlh,
+static void save_ext_msg(struct nl_conn *nl, const struct nlmsghdr *nlh,
 			 unsigned int offset)
 {
 	const struct nlattr *attr;
@@ -79,7 +79,7 @@ static void save_ext_msg(struct rs_nl *nl, const struct nlmsghdr *nlh,
 	}
 }
 
-static void save_ext_ack(struct rs_nl *nl, const struct nlmsghdr *nlh)
+static void save_ext_ack(struct nl_conn *nl, const struct nlmsghdr *nlh)
 {
 	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
 	unsigned int offset = sizeof(*err);
@@ -91,7 +91,7 @@ static void save_ext_ack(struct rs_nl *nl, const struct nlmsghdr *nlh)
 
 /* libmnl hands the same data pointer to data and control callbacks. */
 struct request {
-	struct rs_nl *nl;
+	struct nl_conn *nl;
 	mnl_cb_t cb;
 	void *data;
 };
@@ -141,7 +141,7 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_ERROR;
 }
 
-struct nlmsghdr *rs_nl_msg(struct rs_nl *nl, void *buf, uint8_t cmd, uint16_t flags)
+struct nlmsghdr *nl_msg(struct nl_conn *nl, void *buf, uint8_t cmd, uint16_t flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *genl;
@@ -155,7 +155,7 @@ struct nlmsghdr *rs_nl_msg(struct rs_nl *nl, void *buf, uint8_t cmd, uint16_t fl
 	return nlh;
 }
 
-int rs_nl_request(struct rs_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+int nl_request(struct nl_conn *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
 	/* Dumps fill messages up to 32 KiB (the kernel's default). */
 	static char buf[32768];
@@ -192,8 +192,8 @@ int rs_nl_request(struct rs_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *dat
  */
 #define PIPELINE_WINDOW 64
 
-static int pipeline_window(struct rs_nl *nl, size_t first, size_t count,
-			   rs_nl_build_t build, rs_nl_reply_t cb, void *data,
+static int pipeline_window(struct nl_conn *nl, size_t first, size_t count,
+			   nl_build_t build, nl_reply_t cb, void *data,
 			   size_t *failed)
 {
 	static char out[PIPELINE_WINDOW * 512], in[32768];
@@ -250,8 +250,8 @@ static int pipeline_window(struct rs_nl *nl, size_t first, size_t count,
 	return 0;
 }
 
-int rs_nl_pipeline(struct rs_nl *nl, size_t n, rs_nl_build_t build,
-		   rs_nl_reply_t cb, void *data, size_t *failed)
+int nl_pipeline(struct nl_conn *nl, size_t n, nl_build_t build,
+		   nl_reply_t cb, void *data, size_t *failed)
 {
 	size_t first, count;
 	int err;
@@ -266,7 +266,7 @@ int rs_nl_pipeline(struct rs_nl *nl, size_t n, rs_nl_build_t build,
 	return 0;
 }
 
-int rs_nl_open(struct rs_nl *nl)
+int nl_open(struct nl_conn *nl)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
@@ -286,11 +286,11 @@ int rs_nl_open(struct rs_nl *nl)
 	nl->seq = time(NULL);
 
 	nl->family_id = GENL_ID_CTRL;
-	nlh = rs_nl_msg(nl, buf, CTRL_CMD_GETFAMILY, 0);
+	nlh = nl_msg(nl, buf, CTRL_CMD_GETFAMILY, 0);
 	((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, RINGSTEER_GENL_NAME);
 	nl->family_id = 0;
-	ret = rs_nl_request(nl, nlh, family_cb, nl);
+	ret = nl_request(nl, nlh, family_cb, nl);
 	if (ret == 0 && !nl->family_id)
 		ret = -EPROTO;
 	if (ret < 0) {
@@ -306,14 +306,14 @@ err:
 	return ret;
 }
 
-void rs_nl_close(struct rs_nl *nl)
+void nl_close(struct nl_conn *nl)
 {
 	if (nl->sock)
 		mnl_socket_close(nl->sock);
 	nl->sock = NULL;
 }
 
-int rs_nl_listen(struct rs_nl *nl, mnl_cb_t cb, void *data)
+int nl_listen(struct nl_conn *nl, mnl_cb_t cb, void *data)
 {
 	static char buf[32768];
 	ssize_t len;

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The netlink layer (prefix nl_), transport half: one generic netlink
+ * socket bound to the ringsteer family, requests, dumps, pipelines and
+ * extended acks. The ringsteer messages are in nl_ops.h. No printing.
+ */
 #ifndef RINGCTL_NL_H
 #define RINGCTL_NL_H
 
@@ -8,7 +13,7 @@
 #include <libmnl/libmnl.h>
 
 /* One generic netlink socket bound to the ringsteer family. */
-struct rs_nl {
+struct nl_conn {
 	struct mnl_socket *sock;
 	uint32_t portid;
 	uint32_t seq;
@@ -23,17 +28,17 @@ struct rs_nl {
 };
 
 /* Returns 0, -ENOENT when the module is not loaded, or another -errno. */
-int rs_nl_open(struct rs_nl *nl);
-void rs_nl_close(struct rs_nl *nl);
+int nl_open(struct nl_conn *nl);
+void nl_close(struct nl_conn *nl);
 
 /*
  * Join the configuration change notifications, then hand each one to CB
  * until CB returns MNL_CB_STOP (0) or an error (-errno).
  */
-int rs_nl_listen(struct rs_nl *nl, mnl_cb_t cb, void *data);
+int nl_listen(struct nl_conn *nl, mnl_cb_t cb, void *data);
 
 /* Start a request for CMD in BUF (MNL_SOCKET_BUFFER_SIZE bytes at least). */
-struct nlmsghdr *rs_nl_msg(struct rs_nl *nl, void *buf, uint8_t cmd, uint16_t flags);
+struct nlmsghdr *nl_msg(struct nl_conn *nl, void *buf, uint8_t cmd, uint16_t flags);
 
 /*
  * Send NLH and process replies until the ack or the end of a dump, calling
@@ -42,18 +47,18 @@ struct nlmsghdr *rs_nl_msg(struct rs_nl *nl, void *buf, uint8_t cmd, uint16_t fl
  * then holds its extended ack message. nl->dump_intr tells whether a dump
  * was inconsistent.
  */
-int rs_nl_request(struct rs_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
+int nl_request(struct nl_conn *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 
 /*
  * Many requests with one answer each (a doit with a reply), pipelined:
- * BUILD(i) builds request i in BUF with rs_nl_msg(), and they are sent in
+ * BUILD(i) builds request i in BUF with nl_msg(), and they are sent in
  * windows of several messages at a time, without acks. CB(i) gets the
  * reply to request i, in order. Stops at the first error: returns its
  * -errno (nl->ext_msg holds the kernel's message) and *failed its index.
  */
-typedef void (*rs_nl_build_t)(struct rs_nl *nl, void *buf, size_t i, void *data);
-typedef int (*rs_nl_reply_t)(const struct nlmsghdr *nlh, size_t i, void *data);
-int rs_nl_pipeline(struct rs_nl *nl, size_t n, rs_nl_build_t build,
-		   rs_nl_reply_t cb, void *data, size_t *failed);
+typedef void (*nl_build_t)(struct nl_conn *nl, void *buf, size_t i, void *data);
+typedef int (*nl_reply_t)(const struct nlmsghdr *nlh, size_t i, void *data);
+int nl_pipeline(struct nl_conn *nl, size_t n, nl_build_t build,
+		   nl_reply_t cb, void *data, size_t *failed);
 
 #endif /* RINGCTL_NL_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Command line words to model structs; see parse.h. */
+/* The parse layer: words and lines to model structs; see parse.h. */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -8,12 +9,12 @@
 #include <string.h>
 
 #include "parse.h"
-#include "ringctl.h"
+#include "cli.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-int rc_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
+int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
 {
 	unsigned long long x;
 	char *e;
@@ -30,7 +31,7 @@ int rc_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
 	return 0;
 }
 
-int rc_parse_proto(const char *s, uint8_t *proto)
+int parse_proto(const char *s, uint8_t *proto)
 {
 	if (!strcmp(s, "tcp"))
 		*proto = IPPROTO_TCP;
@@ -41,7 +42,7 @@ int rc_parse_proto(const char *s, uint8_t *proto)
 	return 0;
 }
 
-int rc_parse_hash(const char *s, uint32_t *hash)
+int parse_hash(const char *s, uint32_t *hash)
 {
 	if (!strcmp(s, "flow"))
 		*hash = RINGSTEER_HASH_FLOW;
@@ -52,7 +53,7 @@ int rc_parse_hash(const char *s, uint32_t *hash)
 	return 0;
 }
 
-int rc_parse_state(const char *s, uint32_t *state)
+int parse_state(const char *s, uint32_t *state)
 {
 	if (!strcmp(s, "active"))
 		*state = RINGSTEER_STATE_ACTIVE;
@@ -74,7 +75,7 @@ static int hexval(char c)
 	return -1;
 }
 
-int rc_parse_key(const char *s, uint8_t key[RINGSTEER_KEY_LEN])
+int parse_key(const char *s, uint8_t key[RINGSTEER_KEY_LEN])
 {
 	uint8_t k[RINGSTEER_KEY_LEN];
 	int i, hi, lo;
@@ -92,30 +93,21 @@ int rc_parse_key(const char *s, uint8_t key[RINGSTEER_KEY_LEN])
 	return 0;
 }
 
-void rc_format_key(char buf[2 * RINGSTEER_KEY_LEN + 1],
-		   const uint8_t key[RINGSTEER_KEY_LEN])
-{
-	int i;
-
-	for (i = 0; i < RINGSTEER_KEY_LEN; i++)
-		sprintf(buf + 2 * i, "%02x", key[i]);
-}
-
-int rc_parse_endpoint_arg(const char *ctx, const char *what, const char *s,
+int parse_endpoint_arg(const char *ctx, const char *what, const char *s,
 			  struct rc_endpoint *ep)
 {
 	const char *why;
 
 	if (!s) {
-		errorf("%s: missing %s (ADDR:PORT or [ADDR]:PORT)", ctx, what);
+		cli_error("%s: missing %s (ADDR:PORT or [ADDR]:PORT)", ctx, what);
 		return -EINVAL;
 	}
 	if (rc_endpoint_parse(s, ep, &why)) {
-		errorf("%s: bad %s '%s': %s", ctx, what, s, why);
+		cli_error("%s: bad %s '%s': %s", ctx, what, s, why);
 		return -EINVAL;
 	}
 	if (!ep->port) {
-		errorf("%s: bad %s '%s': port 0 is not allowed", ctx, what, s);
+		cli_error("%s: bad %s '%s': port 0 is not allowed", ctx, what, s);
 		return -EINVAL;
 	}
 	return 0;
@@ -126,58 +118,67 @@ static const struct {
 	unsigned int kw;
 	bool has_value;
 } keywords[] = {
-	{ "proto", RC_KW_PROTO, true },
-	{ "vnodes", RC_KW_VNODES, true },
-	{ "hash", RC_KW_HASH, true },
-	{ "weight", RC_KW_WEIGHT, true },
-	{ "state", RC_KW_STATE, true },
-	{ "keep-flows", RC_KW_KEEP_FLOWS, false },
-	{ "-j", RC_KW_JSON, false },
-	{ "--json", RC_KW_JSON, false },
+	{ "proto", PARSE_KW_PROTO, true },
+	{ "vnodes", PARSE_KW_VNODES, true },
+	{ "hash", PARSE_KW_HASH, true },
+	{ "weight", PARSE_KW_WEIGHT, true },
+	{ "state", PARSE_KW_STATE, true },
+	{ "keep-flows", PARSE_KW_KEEP_FLOWS, false },
+	{ "count", PARSE_KW_COUNT, true },
+	{ "-j", PARSE_KW_JSON, false },
+	{ "--json", PARSE_KW_JSON, false },
 };
 
-static int bad_value(const char *ctx, const char *kw, const char *v, int err,
-		     const char *want)
+int parse_bad_value(const char *ctx, const char *what, const char *v, int err,
+		    const char *want)
 {
-	errorf("%s: %s '%s' %s (%s)", ctx, kw, v,
-	       err == -ERANGE ? "out of range" : "is not valid", want);
+	if (!v)
+		cli_error("%s: missing %s (%s)", ctx, what, want);
+	else
+		cli_error("%s: %s '%s' %s (%s)", ctx, what, v,
+			  err == -ERANGE ? "out of range" : "is not valid", want);
 	return err;
 }
 
 static int parse_value(const char *ctx, unsigned int kw, const char *name,
-		       const char *v, struct rc_args *a)
+		       const char *v, struct parse_args *a)
 {
 	int err;
 
 	switch (kw) {
-	case RC_KW_PROTO:
-		if (rc_parse_proto(v, &a->proto))
-			return bad_value(ctx, name, v, -EINVAL, "tcp or udp");
+	case PARSE_KW_PROTO:
+		if (parse_proto(v, &a->proto))
+			return parse_bad_value(ctx, name, v, -EINVAL, "tcp or udp");
 		break;
-	case RC_KW_VNODES:
-		err = rc_parse_u32(v, 1, RINGSTEER_MAX_VNODES, &a->vnodes);
+	case PARSE_KW_VNODES:
+		err = parse_u32(v, 1, RINGSTEER_MAX_VNODES, &a->vnodes);
 		if (err)
-			return bad_value(ctx, name, v, err, "1.." STR(RINGSTEER_MAX_VNODES));
+			return parse_bad_value(ctx, name, v, err, "1.." STR(RINGSTEER_MAX_VNODES));
 		break;
-	case RC_KW_HASH:
-		if (rc_parse_hash(v, &a->hash))
-			return bad_value(ctx, name, v, -EINVAL, "flow or source");
+	case PARSE_KW_HASH:
+		if (parse_hash(v, &a->hash))
+			return parse_bad_value(ctx, name, v, -EINVAL, "flow or source");
 		break;
-	case RC_KW_WEIGHT:
-		err = rc_parse_u32(v, 1, RINGSTEER_MAX_WEIGHT, &a->weight);
+	case PARSE_KW_WEIGHT:
+		err = parse_u32(v, 1, RINGSTEER_MAX_WEIGHT, &a->weight);
 		if (err)
-			return bad_value(ctx, name, v, err, "1.." STR(RINGSTEER_MAX_WEIGHT));
+			return parse_bad_value(ctx, name, v, err, "1.." STR(RINGSTEER_MAX_WEIGHT));
 		break;
-	case RC_KW_STATE:
-		if (rc_parse_state(v, &a->state))
-			return bad_value(ctx, name, v, -EINVAL, "active or draining");
+	case PARSE_KW_STATE:
+		if (parse_state(v, &a->state))
+			return parse_bad_value(ctx, name, v, -EINVAL, "active or draining");
+		break;
+	case PARSE_KW_COUNT:
+		err = parse_u32(v, 1, UINT32_MAX, &a->count);
+		if (err)
+			return parse_bad_value(ctx, name, v, err, "1 or more");
 		break;
 	}
 	return 0;
 }
 
-int rc_parse_keywords(const char *ctx, int argc, char **argv,
-		      unsigned int allowed, struct rc_args *a)
+int parse_keywords(const char *ctx, int argc, char **argv,
+		      unsigned int allowed, struct parse_args *a)
 {
 	size_t k;
 	int i, err;
@@ -190,18 +191,20 @@ int rc_parse_keywords(const char *ctx, int argc, char **argv,
 				break;
 		if (k == sizeof(keywords) / sizeof(keywords[0]) ||
 		    !(allowed & keywords[k].kw)) {
-			errorf("%s: unexpected argument '%s'", ctx, argv[i]);
+			cli_error("%s: unexpected argument '%s'", ctx, argv[i]);
 			return -EINVAL;
 		}
 		if (a->seen & keywords[k].kw) {
-			errorf("%s: '%s' given twice", ctx, argv[i]);
+			cli_error("%s: '%s' given twice", ctx, argv[i]);
 			return -EINVAL;
 		}
 		a->seen |= keywords[k].kw;
+		if (keywords[k].kw == PARSE_KW_JSON)
+			cli_json = true;
 		if (!keywords[k].has_value)
 			continue;
 		if (i + 1 >= argc) {
-			errorf("%s: '%s' needs a value", ctx, argv[i]);
+			cli_error("%s: '%s' needs a value", ctx, argv[i]);
 			return -EINVAL;
 		}
 		err = parse_value(ctx, keywords[k].kw, argv[i], argv[i + 1], a);
@@ -212,83 +215,210 @@ int rc_parse_keywords(const char *ctx, int argc, char **argv,
 	return 0;
 }
 
-int rc_parse_service_args(const char *ctx, int argc, char **argv,
+int parse_service_args(const char *ctx, int argc, char **argv,
 			  unsigned int allowed, struct rc_service *s,
-			  struct rc_args *a)
+			  struct parse_args *a)
 {
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	err = rc_parse_endpoint_arg(ctx, "service", argc > 0 ? argv[0] : NULL,
+	err = parse_endpoint_arg(ctx, "service", argc > 0 ? argv[0] : NULL,
 				    &s->vip);
 	if (err)
 		return err;
-	err = rc_parse_keywords(ctx, argc - 1, argv + 1, allowed, a);
+	err = parse_keywords(ctx, argc - 1, argv + 1, allowed, a);
 	if (err)
 		return err;
 	s->proto = a->proto;
-	if (a->seen & RC_KW_VNODES) {
+	if (a->seen & PARSE_KW_VNODES) {
 		s->vnodes = a->vnodes;
 		s->has |= RC_HAS_VNODES;
 	}
-	if (a->seen & RC_KW_HASH) {
+	if (a->seen & PARSE_KW_HASH) {
 		s->hash = a->hash;
 		s->has |= RC_HAS_HASH;
 	}
 	return 0;
 }
 
-int rc_parse_backend_args(const char *ctx, int argc, char **argv,
-			  unsigned int allowed, struct rc_service *s,
-			  struct rc_backend *b, struct rc_args *a)
+int parse_backend(const char *ctx, int argc, char **argv, unsigned int allowed,
+		  const struct rc_service *s, struct rc_backend *b,
+		  struct parse_args *a)
 {
+	char vip[RC_ENDPOINT_LEN];
 	int err;
 
-	memset(s, 0, sizeof(*s));
 	memset(b, 0, sizeof(*b));
-	err = rc_parse_endpoint_arg(ctx, "service", argc > 0 ? argv[0] : NULL,
-				    &s->vip);
-	if (err)
-		return err;
-	err = rc_parse_endpoint_arg(ctx, "backend", argc > 1 ? argv[1] : NULL,
-				    &b->ep);
+	err = parse_endpoint_arg(ctx, "backend", argc > 0 ? argv[0] : NULL, &b->ep);
 	if (err)
 		return err;
 	if (b->ep.family != s->vip.family) {
-		errorf("%s: backend %s and service %s are of different address families",
-		       ctx, argv[1], argv[0]);
+		rc_endpoint_format(vip, &s->vip);
+		cli_error("%s: backend %s and service %s are of different address families",
+			  ctx, argv[0], vip);
 		return -EINVAL;
 	}
-	err = rc_parse_keywords(ctx, argc - 2, argv + 2, allowed, a);
+	err = parse_keywords(ctx, argc - 1, argv + 1, allowed, a);
 	if (err)
 		return err;
-	s->proto = a->proto;
-	if (a->seen & RC_KW_WEIGHT) {
+	if (a->seen & PARSE_KW_WEIGHT) {
 		b->weight = a->weight;
 		b->has |= RC_HAS_WEIGHT;
 	}
-	if (a->seen & RC_KW_STATE) {
+	if (a->seen & PARSE_KW_STATE) {
 		b->state = a->state;
 		b->has |= RC_HAS_STATE;
 	}
 	return 0;
 }
 
-bool rc_is_help(const char *word)
+int parse_backend_args(const char *ctx, int argc, char **argv,
+		       unsigned int allowed, struct rc_service *s,
+		       struct rc_backend *b, struct parse_args *a)
 {
-	return !strcmp(word, "help") || !strcmp(word, "-h") || !strcmp(word, "--help");
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	err = parse_endpoint_arg(ctx, "service", argc > 0 ? argv[0] : NULL,
+				 &s->vip);
+	if (err)
+		return err;
+	err = parse_backend(ctx, argc - 1, argv + 1, allowed, s, b, a);
+	if (err)
+		return err;
+	s->proto = a->proto;
+	return 0;
 }
 
-bool rc_is_json(const char *word)
+int parse_wire_endpoint(const char *s, u8 *family, u8 addr[16], __be16 *port)
 {
-	return !strcmp(word, "-j") || !strcmp(word, "--json");
-}
+	struct rc_endpoint ep;
+	const char *why;
 
-void rc_take_json(int *argc, char ***argv)
-{
-	while (*argc > 0 && rc_is_json((*argv)[0])) {
-		json_output = true;
-		(*argc)--;
-		(*argv)++;
+	if (rc_endpoint_parse(s, &ep, &why)) {
+		memset(addr, 0, 16);
+		return -EINVAL;
 	}
+	*family = ep.family;
+	memcpy(addr, ep.addr, 16);
+	*port = htons(ep.port);
+	return 0;
+}
+
+int parse_member(const char *s, struct rs_member *m)
+{
+	char buf[RC_ENDPOINT_LEN + 16];
+	const char *at = strchr(s, '@');
+	uint32_t w = 1;
+	int err;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	if (at) {
+		buf[at - s] = '\0';
+		err = parse_u32(at + 1, 1, RINGSTEER_MAX_WEIGHT, &w);
+		if (err)
+			return err;
+	}
+	memset(m, 0, sizeof(*m));
+	m->weight = w;
+	return parse_wire_endpoint(buf, &m->family, m->addr, &m->port);
+}
+
+#define MAX_WORDS 32
+
+/* Split LINE in place into words; '#' starts a comment. -E2BIG if over MAX. */
+static int split(char *line, char **argv, int max)
+{
+	char *save, *w;
+	int argc = 0;
+
+	line[strcspn(line, "#")] = '\0';
+	for (w = strtok_r(line, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
+		if (argc == max)
+			return -E2BIG;
+		argv[argc++] = w;
+	}
+	return argc;
+}
+
+int parse_flow_words(int argc, char **argv, struct rs_flow *f, const char **why)
+{
+	uint32_t p;
+	u8 fam2;
+
+	memset(f, 0, sizeof(*f));
+	*why = "want SRC:SPORT DST:DPORT PROTO";
+	if (argc != 3)
+		return -EINVAL;
+	*why = "bad address";
+	if (parse_wire_endpoint(argv[0], &f->family, f->saddr, &f->sport) ||
+	    parse_wire_endpoint(argv[1], &fam2, f->daddr, &f->dport))
+		return -EINVAL;
+	*why = "source and destination families differ";
+	if (fam2 != f->family)
+		return -EINVAL;
+	*why = "bad protocol";
+	if (!strcmp(argv[2], "tcp"))
+		f->proto = IPPROTO_TCP;
+	else if (!strcmp(argv[2], "udp"))
+		f->proto = IPPROTO_UDP;
+	else if (!strcmp(argv[2], "sctp"))
+		f->proto = IPPROTO_SCTP;
+	else if (!parse_u32(argv[2], 0, 255, &p))
+		f->proto = p;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int parse_flow(const char *line, struct rs_flow *f, const char **why)
+{
+	char buf[512], *argv[4];
+	int argc;
+
+	if (strlen(line) >= sizeof(buf)) {
+		*why = "line too long";
+		return -EINVAL;
+	}
+	strcpy(buf, line);
+	argc = split(buf, argv, 4);
+	return parse_flow_words(argc < 0 ? 4 : argc, argv, f, why);
+}
+
+int parse_lines(FILE *f, const char *ctx, const char *name, parse_line_t cb,
+		void *data)
+{
+	char lctx[512], *line = NULL, *argv[MAX_WORDS];
+	unsigned int lineno = 0;
+	size_t len = 0;
+	int argc, ret = 0;
+
+	while (!ret && getline(&line, &len, f) > 0) {
+		lineno++;
+		snprintf(lctx, sizeof(lctx), "%s: %s:%u", ctx, name, lineno);
+		argc = split(line, argv, MAX_WORDS);
+		if (argc < 0)
+			ret = cli_error("%s: too many words", lctx);
+		else if (argc > 0)
+			ret = cb(lctx, argc, argv, lineno, data);
+	}
+	if (!ret && ferror(f))
+		ret = cli_error("%s: %s: %s", ctx, name, strerror(errno));
+	free(line);
+	return ret;
+}
+
+int parse_file(const char *path, const char *ctx, parse_line_t cb, void *data)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	int err;
+
+	if (!f)
+		return cli_error("%s: %s: %s", ctx, path, strerror(errno));
+	err = parse_lines(f, ctx, f == stdin ? "<stdin>" : path, cb, data);
+	if (f != stdin)
+		fclose(f);
+	return err;
 }

@@ -1,67 +1,113 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The command line parsing layer: words to model structs, before any
- * netlink I/O. Errors are printed as "ringctl: CTX: what is wrong" and
- * returned as -EINVAL (bad syntax) or -ERANGE (number out of range).
+ * The parse layer (prefix parse_): command line words and files to model
+ * structs, before any netlink I/O, for every command simulate included.
+ * Functions taking a CTX print their errors as "ringctl: CTX: what is
+ * wrong"; all return -EINVAL (bad syntax) or -ERANGE (number out of range).
  * The configuration file parser uses the same functions for its lines.
  */
 #ifndef RINGCTL_PARSE_H
 #define RINGCTL_PARSE_H
 
+#include <stdio.h>
+
 #include "model.h"
+#include "ring.h"
 
 /* Keywords a command accepts, and those it was given. */
-#define RC_KW_PROTO		(1U << 0)
-#define RC_KW_VNODES		(1U << 1)
-#define RC_KW_HASH		(1U << 2)
-#define RC_KW_WEIGHT		(1U << 3)
-#define RC_KW_STATE		(1U << 4)
-#define RC_KW_KEEP_FLOWS	(1U << 5)
-#define RC_KW_JSON		(1U << 6)
+#define PARSE_KW_PROTO		(1U << 0)
+#define PARSE_KW_VNODES		(1U << 1)
+#define PARSE_KW_HASH		(1U << 2)
+#define PARSE_KW_WEIGHT		(1U << 3)
+#define PARSE_KW_STATE		(1U << 4)
+#define PARSE_KW_KEEP_FLOWS	(1U << 5)
+#define PARSE_KW_JSON		(1U << 6)
+#define PARSE_KW_COUNT		(1U << 7)
 
-struct rc_args {
-	unsigned int seen;	/* RC_KW_* */
+struct parse_args {
+	unsigned int seen;	/* PARSE_KW_* */
 	uint8_t proto;		/* IPPROTO_TCP unless "proto udp" */
 	uint32_t vnodes;
 	uint32_t hash;
 	uint32_t weight;
 	uint32_t state;
+	uint32_t count;
 };
 
-/* "help", "-h" or "--help". */
-bool rc_is_help(const char *word);
-/* "-j" or "--json". */
-bool rc_is_json(const char *word);
-/* Consume leading -j/--json words (setting json_output). */
-void rc_take_json(int *argc, char ***argv);
-
-int rc_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);
-int rc_parse_proto(const char *s, uint8_t *proto);
-int rc_parse_hash(const char *s, uint32_t *hash);
-int rc_parse_state(const char *s, uint32_t *state);
+int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);
+/*
+ * Print "ringctl: CTX: WHAT 'V' is not valid (WANT)", or "out of range"
+ * for ERR -ERANGE, or "missing WHAT (WANT)" when V is NULL; returns ERR.
+ */
+int parse_bad_value(const char *ctx, const char *what, const char *v, int err,
+		    const char *want);
+int parse_proto(const char *s, uint8_t *proto);
+int parse_hash(const char *s, uint32_t *hash);
+int parse_state(const char *s, uint32_t *state);
 /* Exactly 2 * RINGSTEER_KEY_LEN hex digits, either case. */
-int rc_parse_key(const char *s, uint8_t key[RINGSTEER_KEY_LEN]);
-void rc_format_key(char buf[2 * RINGSTEER_KEY_LEN + 1],
-		   const uint8_t key[RINGSTEER_KEY_LEN]);
+int parse_key(const char *s, uint8_t key[RINGSTEER_KEY_LEN]);
 
 /* An endpoint naming a service or backend: port 0 is rejected. */
-int rc_parse_endpoint_arg(const char *ctx, const char *what, const char *s,
+int parse_endpoint_arg(const char *ctx, const char *what, const char *s,
 			  struct rc_endpoint *ep);
 
-/* Keywords in ARGV, any order, each at most once, only those ALLOWED. */
-int rc_parse_keywords(const char *ctx, int argc, char **argv,
-		      unsigned int allowed, struct rc_args *a);
+/*
+ * Keywords in ARGV, any order, each at most once, only those ALLOWED;
+ * PARSE_KW_JSON (-j, --json) also sets cli_json.
+ */
+int parse_keywords(const char *ctx, int argc, char **argv,
+		      unsigned int allowed, struct parse_args *a);
 
 /*
  * "VIP:PORT [keywords]": the service (with RC_HAS_* for the settings
  * given) and the keywords seen in *a.
  */
-int rc_parse_service_args(const char *ctx, int argc, char **argv,
+int parse_service_args(const char *ctx, int argc, char **argv,
 			  unsigned int allowed, struct rc_service *s,
-			  struct rc_args *a);
+			  struct parse_args *a);
+/*
+ * "BACKEND:PORT [keywords]" of service *s (the families must agree), with
+ * RC_HAS_WEIGHT and RC_HAS_STATE for the settings given.
+ */
+int parse_backend(const char *ctx, int argc, char **argv, unsigned int allowed,
+		  const struct rc_service *s, struct rc_backend *b,
+		  struct parse_args *a);
 /* "VIP:PORT BACKEND:PORT [keywords]"; the families must agree. */
-int rc_parse_backend_args(const char *ctx, int argc, char **argv,
+int parse_backend_args(const char *ctx, int argc, char **argv,
 			  unsigned int allowed, struct rc_service *s,
-			  struct rc_backend *b, struct rc_args *a);
+			  struct rc_backend *b, struct parse_args *a);
+
+/*
+ * Files of lines of words ('#' starts a comment, blank lines skipped): CB
+ * gets each line's words, with "CTX: NAME:LINE" as its context for
+ * messages; the first error it returns stops the reading.
+ */
+typedef int (*parse_line_t)(const char *ctx, int argc, char **argv,
+			    unsigned int lineno, void *data);
+int parse_lines(FILE *f, const char *ctx, const char *name, parse_line_t cb,
+		void *data);
+/* The same for the file at PATH, or standard input for "-". */
+int parse_file(const char *path, const char *ctx, parse_line_t cb, void *data);
+
+/*
+ * Parse and validate all of F (NAME for messages) into *c: syntax, ranges,
+ * duplicates, families and the kernel's limits (format in cfgfile.c). On
+ * error prints "ringctl: CTX: NAME:LINE: what" and returns -EINVAL (c is
+ * then empty).
+ */
+int parse_config(FILE *f, const char *ctx, const char *name, struct rc_config *c);
+
+/* For simulate's ring members and flows, in the kernel's ring types. */
+/* "a.b.c.d:port" or "[v6]:port"; returns 0 or -EINVAL. */
+int parse_wire_endpoint(const char *s, u8 *family, u8 addr[16], __be16 *port);
+/* "ENDPOINT[@WEIGHT]", weight 1 if omitted. */
+int parse_member(const char *s, struct rs_member *m);
+/*
+ * A flow line "SRC:SPORT DST:DPORT PROTO", PROTO tcp, udp, sctp or a
+ * number; on error *why says what is wrong.
+ */
+int parse_flow(const char *line, struct rs_flow *f, const char **why);
+/* The same, split into words. */
+int parse_flow_words(int argc, char **argv, struct rs_flow *f, const char **why);
 
 #endif /* RINGCTL_PARSE_H */

@@ -1,231 +1,251 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * What a change would move, from two snapshots of a service: the rings
- * are built with the kernel's own code (kmod/ring.c) exactly as the kernel
- * builds them, and compared arc by arc (rm_diff), so the moved fraction is
- * exact, not sampled. See plan.h.
- */
+/* What restore changes, and in which order; see plan.h. */
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan.h"
-#include "ringmath.h"
 
-#define TWO64 18446744073709551616.0
-
-void rc_member_of(struct rs_member *m, const struct rc_endpoint *ep, uint32_t weight)
+const char *rc_op_name(enum rc_op_kind kind)
 {
-	memset(m, 0, sizeof(*m));
-	m->family = ep->family;
-	memcpy(m->addr, ep->addr, sizeof(m->addr));
-	m->port = htons(ep->port);
-	m->weight = weight;
+	static const char *const names[] = {
+		[RC_OP_KEY_SET] = "key set",
+		[RC_OP_SERVICE_NEW] = "service add",
+		[RC_OP_SERVICE_SET] = "service set",
+		[RC_OP_SERVICE_DEL] = "service del",
+		[RC_OP_BACKEND_NEW] = "backend add",
+		[RC_OP_BACKEND_SET] = "backend set",
+		[RC_OP_BACKEND_DEL] = "backend del",
+	};
+
+	return names[kind];
 }
 
-static bool owns_points(const struct rc_backend *b)
+static int push(struct rc_plan *p, enum rc_op_kind kind, const struct rc_service *s,
+		const struct rc_backend *b, uint32_t flags)
 {
-	return !(b->has & RC_HAS_STATE) || b->state == RINGSTEER_STATE_ACTIVE;
-}
+	struct rc_op *op;
 
-struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
-				const struct rc_service *s, int *err)
-{
-	struct rs_member *m = calloc(s->nb ? s->nb : 1, sizeof(*m));
-	struct rs_ring *r;
-	uint32_t i, n = 0;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
 
-	if (!m) {
-		*err = -ENOMEM;
-		return NULL;
+		op = realloc(p->ops, cap * sizeof(*op));
+		if (!op)
+			return -ENOMEM;
+		p->ops = op;
+		p->cap = cap;
 	}
-	for (i = 0; i < s->nb; i++)
-		if (owns_points(&s->b[i]))
-			rc_member_of(&m[n++], &s->b[i].ep, rc_backend_weight(&s->b[i]));
-	r = rs_ring_build(key, m, n, rc_service_vnodes(s), err);
-	free(m);
-	return r;
-}
-
-static uint32_t hash_of(const struct rc_service *s)
-{
-	return s->has & RC_HAS_HASH ? s->hash : RINGSTEER_HASH_FLOW;
-}
-
-/* Each backend's exact fraction of the hash space, by member index. */
-static double *shares(const struct rs_ring *r)
-{
-	double *sh = calloc(r->nmembers ? r->nmembers : 1, sizeof(*sh));
-	u64 *arcs = calloc(r->nmembers ? r->nmembers : 1, sizeof(*arcs));
-	u32 i;
-
-	if (sh && arcs && r->nmembers && !rs_ring_arcs(r, arcs))
-		for (i = 0; i < r->nmembers; i++)
-			sh[i] = arcs[i] / TWO64;
-	free(arcs);
-	return sh;
-}
-
-static int index_in(const struct rs_ring *r, const struct rc_endpoint *ep)
-{
-	struct rs_member m;
-
-	rc_member_of(&m, ep, 1);
-	return rs_ring_find_member(r, &m);
-}
-
-/* The union of both backend lists, with shares; conns from A. */
-static int fill_backends(const struct rc_service *a, const struct rc_service *b,
-			 const struct rs_ring *ra, const struct rs_ring *rb,
-			 const double *sa, const double *sb, struct rc_plan *p)
-{
-	uint32_t i, n = 0;
-	int ia, ib;
-
-	p->b = calloc(a->nb + b->nb + 1, sizeof(*p->b));
-	if (!p->b)
-		return -ENOMEM;
-	for (i = 0; i < a->nb + b->nb; i++) {
-		const struct rc_backend *be = i < a->nb ? &a->b[i] : &b->b[i - a->nb];
-		struct rc_plan_backend *pb = &p->b[n];
-		bool in_b = rc_service_find((struct rc_service *)b, &be->ep);
-
-		if (i >= a->nb && rc_service_find((struct rc_service *)a, &be->ep))
-			continue;
-		pb->ep = be->ep;
-		pb->gone = !in_b;
-		if (i < a->nb && be->has_conns)
-			pb->conns = be->conns_established + be->conns_other;
-		ia = index_in(ra, &be->ep);
-		ib = index_in(rb, &be->ep);
-		pb->before = ia >= 0;
-		pb->after = ib >= 0;
-		pb->share_before = ia >= 0 ? sa[ia] : 0;
-		pb->share_after = ib >= 0 ? sb[ib] : 0;
-		n++;
+	op = &p->ops[p->n++];
+	memset(op, 0, sizeof(*op));
+	op->kind = kind;
+	if (s) {
+		op->s = *s;
+		op->s.b = NULL;
+		op->s.nb = op->s.capb = 0;
 	}
-	p->nb = n;
+	if (b)
+		op->b = *b;
+	op->flags = flags;
 	return 0;
 }
 
-/* Exact: the arcs whose owner differs (positions of flows unchanged). */
-static int exact_moves(const struct rs_ring *ra, const struct rs_ring *rb,
-		       const struct rc_endpoint *x, struct rc_plan *p)
+/*
+ * Each backend added re-places the whole ring, so n backends at v points
+ * per unit of weight cost O(n^2 v) in the kernel (minutes for thousands of
+ * backends). Built at one point per unit of weight and then set to v
+ * once, the ring comes out the same, as it depends only on the key, v and
+ * the set of active backends, for O(n^2 + n v log(n v)).
+ */
+static int new_service(struct rc_plan *p, const struct rc_service *s)
 {
-	struct rm_diff d = { 0 };
-	struct rs_member xm;
-	uint32_t i;
-	int err, k;
+	bool staged = s->nb > 1 && rc_service_vnodes(s) > 1;
+	struct rc_service first = *s, final = *s;
+	uint32_t k;
+	int err;
 
-	d.from = calloc(ra->nmembers + 1, sizeof(double));
-	d.to = calloc(rb->nmembers + 1, sizeof(double));
-	if (x)
-		rc_member_of(&xm, x, 1);
-	err = d.from && d.to ? rm_diff(ra, rb, x ? &xm : NULL, &d) : -ENOMEM;
-	if (!err) {
-		p->moved = d.moved;
-		p->collateral = d.collateral;
-		p->collateral_exact = d.collateral_exact;
-		for (i = 0; i < p->nb; i++) {
-			k = index_in(ra, &p->b[i].ep);
-			p->b[i].leaves = k >= 0 ? d.from[k] : 0;
-			k = index_in(rb, &p->b[i].ep);
-			p->b[i].arrives = k >= 0 ? d.to[k] : 0;
-		}
+	if (staged) {
+		first.vnodes = 1;
+		first.has |= RC_HAS_VNODES;
+		final.vnodes = rc_service_vnodes(s);
+		final.has = RC_HAS_VNODES;
 	}
-	free(d.from);
-	free(d.to);
+	err = push(p, RC_OP_SERVICE_NEW, &first, NULL, 0);
+	for (k = 0; !err && k < s->nb; k++)
+		err = push(p, RC_OP_BACKEND_NEW, s, &s->b[k], 0);
+	if (!err && staged)
+		err = push(p, RC_OP_SERVICE_SET, &final, NULL, 0);
 	return err;
 }
 
+static uint32_t active_weight(const struct rc_backend *b)
+{
+	return b && rc_backend_state(b) == RINGSTEER_STATE_ACTIVE ? rc_backend_weight(b) : 0;
+}
+
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
 /*
- * The flows' positions are drawn anew (another key or hash mode): a flow
- * keeps its backend with probability sum(share before * share after).
+ * Whether LIVE's backends, WANT's added and the changes between could
+ * pass the kernel's limits for a moment: backends of the service, or ring
+ * points (every backend at the larger of its two weights, at the larger
+ * vnodes). Then the deletes go first.
  */
-static void expected_moves(struct rc_plan *p)
+static bool deletes_first(const struct rc_service *live, const struct rc_service *want)
 {
-	double stay = 0;
-	uint32_t i;
+	uint64_t points = 0;
+	uint32_t i, n = live->nb;
 
-	for (i = 0; i < p->nb; i++) {
-		struct rc_plan_backend *pb = &p->b[i];
-
-		stay += pb->share_before * pb->share_after;
-		pb->leaves = pb->share_before * (1 - pb->share_after);
-		pb->arrives = pb->share_after * (1 - pb->share_before);
-	}
-	p->moved = 1 - stay;
-	p->expected = true;
+	for (i = 0; i < want->nb; i++)
+		if (!rc_service_find_backend(live, &want->b[i].ep))
+			n++;
+	if (n > RINGSTEER_MAX_BACKENDS)
+		return true;
+	for (i = 0; i < live->nb; i++)
+		points += max_u32(active_weight(&live->b[i]),
+				  active_weight(rc_service_find_backend(want, &live->b[i].ep)));
+	for (i = 0; i < want->nb; i++)
+		if (!rc_service_find_backend(live, &want->b[i].ep))
+			points += active_weight(&want->b[i]);
+	points *= max_u32(rc_service_vnodes(live), rc_service_vnodes(want));
+	return points > RINGSTEER_MAX_POINTS;
 }
 
-/* A backend's connections in the moving part: exact when all or none. */
-static void conns_moving(struct rc_plan *p)
+static int backend_deletes(struct rc_plan *p, const struct rc_service *live,
+			   const struct rc_service *want, uint32_t flags)
 {
 	uint32_t i;
+	int err = 0;
 
-	p->conns_exact = true;
-	for (i = 0; i < p->nb; i++) {
-		struct rc_plan_backend *pb = &p->b[i];
-
-		pb->conns_exact = true;
-		if (pb->gone || (pb->before && !pb->after)) {
-			pb->conns_moving = pb->conns;
-		} else if (!pb->before || pb->leaves <= 0) {
-			pb->conns_moving = 0;
-		} else if (pb->leaves >= pb->share_before) {
-			pb->conns_moving = pb->conns;
-		} else {
-			/* Connections spread over its arcs like positions do. */
-			pb->conns_moving = pb->conns * (pb->leaves / pb->share_before);
-			pb->conns_exact = !pb->conns;
-		}
-		p->conns_moving += pb->conns_moving;
-		p->conns_exact &= pb->conns_exact;
-	}
+	for (i = 0; !err && i < live->nb; i++)
+		if (!rc_service_find_backend(want, &live->b[i].ep))
+			err = push(p, RC_OP_BACKEND_DEL, live, &live->b[i], flags);
+	return err;
 }
 
-int rc_plan_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_service *a,
-		    const uint8_t key_b[RINGSTEER_KEY_LEN], const struct rc_service *b,
-		    const struct rc_endpoint *x, struct rc_plan *p)
+static int backend_set(struct rc_plan *p, const struct rc_service *want,
+		       const struct rc_backend *old, const struct rc_backend *new)
 {
-	struct rs_ring *ra = NULL, *rb = NULL;
-	double *sa = NULL, *sb = NULL;
+	struct rc_backend b = { .ep = new->ep };
+
+	if (rc_backend_weight(old) != rc_backend_weight(new)) {
+		b.weight = rc_backend_weight(new);
+		b.has |= RC_HAS_WEIGHT;
+	}
+	if (rc_backend_state(old) != rc_backend_state(new)) {
+		b.state = rc_backend_state(new);
+		b.has |= RC_HAS_STATE;
+	}
+	return b.has ? push(p, RC_OP_BACKEND_SET, want, &b, 0) : 0;
+}
+
+static int service_set(struct rc_plan *p, const struct rc_service *live,
+		       const struct rc_service *want)
+{
+	struct rc_service s = *want;
+
+	s.has = 0;
+	if (rc_service_vnodes(live) != rc_service_vnodes(want)) {
+		s.vnodes = rc_service_vnodes(want);
+		s.has |= RC_HAS_VNODES;
+	}
+	if (rc_service_hash(live) != rc_service_hash(want)) {
+		s.hash = rc_service_hash(want);
+		s.has |= RC_HAS_HASH;
+	}
+	return s.has ? push(p, RC_OP_SERVICE_SET, &s, NULL, 0) : 0;
+}
+
+/* Steps 3 (and 4 if the deletes go first) for a service both have. */
+static int kept_service(struct rc_plan *p, const struct rc_service *live,
+			const struct rc_service *want, uint32_t flags)
+{
+	const struct rc_backend *old;
+	uint32_t i;
+	int err = 0;
+
+	if (deletes_first(live, want))
+		err = backend_deletes(p, live, want, flags);
+	for (i = 0; !err && i < want->nb; i++)
+		if (!rc_service_find_backend(live, &want->b[i].ep))
+			err = push(p, RC_OP_BACKEND_NEW, want, &want->b[i], 0);
+	for (i = 0; !err && i < want->nb; i++) {
+		old = rc_service_find_backend(live, &want->b[i].ep);
+		if (old)
+			err = backend_set(p, want, old, &want->b[i]);
+	}
+	return err ? err : service_set(p, live, want);
+}
+
+static int service_deletes(struct rc_plan *p, const struct rc_config *live,
+			   const struct rc_config *want, uint32_t flags)
+{
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < live->ns; i++)
+		if (!rc_config_find_service(want, &live->s[i]))
+			err = push(p, RC_OP_SERVICE_DEL, &live->s[i], NULL, flags);
+	return err;
+}
+
+/* Whether live and new services together pass the kernel's limit. */
+static bool services_over(const struct rc_config *live, const struct rc_config *want)
+{
+	uint32_t i, n = live->ns;
+
+	for (i = 0; i < want->ns; i++)
+		n += !rc_config_find_service(live, &want->s[i]);
+	return n > RINGSTEER_MAX_SERVICES;
+}
+
+/* Steps 2 and 3. */
+static int adds_and_changes(struct rc_plan *p, const struct rc_config *live,
+			    const struct rc_config *want, uint32_t flags)
+{
+	const struct rc_service *old;
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < want->ns; i++)
+		if (!rc_config_find_service(live, &want->s[i]))
+			err = new_service(p, &want->s[i]);
+	for (i = 0; !err && i < want->ns; i++) {
+		old = rc_config_find_service(live, &want->s[i]);
+		if (old)
+			err = kept_service(p, old, &want->s[i], flags);
+	}
+	return err;
+}
+
+int rc_plan_restore(const struct rc_config *live, const struct rc_config *want,
+		    uint32_t del_flags, struct rc_plan *p)
+{
+	bool svc_del_first = services_over(live, want);
+	const struct rc_service *old;
 	uint32_t i;
 	int err = 0;
 
 	memset(p, 0, sizeof(*p));
-	ra = rc_service_ring(key_a, a, &err);
-	if (ra)
-		rb = rc_service_ring(key_b, b, &err);
-	if (!ra || !rb)
-		goto out;
-	sa = shares(ra);
-	sb = shares(rb);
-	err = sa && sb ? fill_backends(a, b, ra, rb, sa, sb, p) : -ENOMEM;
-	if (err)
-		goto out;
-	if (ra->npoints && rb->npoints) {
-		if (memcmp(key_a, key_b, RINGSTEER_KEY_LEN) || hash_of(a) != hash_of(b))
-			expected_moves(p);
-		else
-			err = exact_moves(ra, rb, x, p);
-	} else if (ra->npoints || rb->npoints) {
-		/* From or to no backend at all: every flow changes. */
-		p->moved = 1;
-		for (i = 0; i < p->nb; i++) {
-			p->b[i].leaves = p->b[i].share_before;
-			p->b[i].arrives = p->b[i].share_after;
-		}
+	if (want->has_key && (!live->has_key || memcmp(live->key, want->key, sizeof(want->key)))) {
+		err = push(p, RC_OP_KEY_SET, NULL, NULL, 0);
+		if (!err)
+			memcpy(p->ops[0].key, want->key, sizeof(want->key));
 	}
+	if (!err && svc_del_first)
+		err = service_deletes(p, live, want, del_flags);
 	if (!err)
-		conns_moving(p);
-out:
-	rs_ring_free(ra);
-	rs_ring_free(rb);
-	free(sa);
-	free(sb);
+		err = adds_and_changes(p, live, want, del_flags);
+	for (i = 0; !err && i < want->ns; i++) {
+		old = rc_config_find_service(live, &want->s[i]);
+		if (old && !deletes_first(old, &want->s[i]))
+			err = backend_deletes(p, old, &want->s[i], del_flags);
+	}
+	if (!err && !svc_del_first)
+		err = service_deletes(p, live, want, del_flags);
 	if (err)
 		rc_plan_free(p);
 	return err;
@@ -233,7 +253,6 @@ out:
 
 void rc_plan_free(struct rc_plan *p)
 {
-	free(p->b);
-	p->b = NULL;
-	p->nb = 0;
+	free(p->ops);
+	memset(p, 0, sizeof(*p));
 }

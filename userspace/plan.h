@@ -1,80 +1,70 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * "ringctl plan": what a change would do to a live service, computed with
- * the kernel's ring code from the live key, backends and connections, and
- * nothing changed. The computation (rc_plan_compute) is pure, so that host
- * tests check it against the ring code directly.
+ * Part of the model (prefix rc_): what "ringctl restore" must change to
+ * turn the live configuration into the file's, as a list of operations.
+ * A pure function of the two configurations, so it is unit-tested on the
+ * host; config.c sends the operations.
  */
 #ifndef RINGCTL_PLAN_H
 #define RINGCTL_PLAN_H
 
+#include <stddef.h>
+
 #include "model.h"
-#include "ring.h"
 
-/* The ring the kernel builds for S under KEY: its active backends. */
-struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
-				const struct rc_service *s, int *err);
-void rc_member_of(struct rs_member *m, const struct rc_endpoint *ep, uint32_t weight);
-
-struct rc_plan_backend {
-	struct rc_endpoint ep;
-	bool before, after;	/* owns points before / after the change */
-	bool gone;		/* deleted by the change */
-	double share_before, share_after;
-	double leaves, arrives;	/* hash space leaving it / reaching it */
-	uint64_t conns;		/* connections it serves now */
-	/* Of those, in the hash space that moves (exact or estimated). */
-	double conns_moving;
-	bool conns_exact;
-};
-
-struct rc_plan {
-	double moved;
-	double collateral;
-	unsigned long long collateral_exact;	/* positions, saturated */
-	/*
-	 * The flows' positions change too (key or hash mode): moved is what
-	 * independent positions give, not an exact count of arcs.
-	 */
-	bool expected;
-	struct rc_plan_backend *b;	/* before's backends then the new ones */
-	uint32_t nb;
-	double conns_moving;		/* sum over the backends */
-	bool conns_exact;		/* every term exact */
+enum rc_op_kind {
+	RC_OP_KEY_SET,
+	RC_OP_SERVICE_NEW,
+	RC_OP_SERVICE_SET,
+	RC_OP_SERVICE_DEL,
+	RC_OP_BACKEND_NEW,
+	RC_OP_BACKEND_SET,
+	RC_OP_BACKEND_DEL,
 };
 
 /*
- * Compare service A under KEY_A with B under KEY_B (same service, backends
- * by identity; conns read from A). X names the backend a backend command
- * changes (NULL for service and key changes): moves touching neither X's
- * old nor new points count as collateral. 0 or -errno.
+ * One request. s names the service (no backends attached) and carries
+ * the settings of SERVICE_NEW and SERVICE_SET (s.has); s.line is the
+ * file's line of the service, 0 for deletes. b is the backend
+ * of the BACKEND_* operations, with b.has the settings to send. flags go
+ * with the deletes (RINGSTEER_F_KEEP_FLOWS).
  */
-int rc_plan_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_service *a,
-		    const uint8_t key_b[RINGSTEER_KEY_LEN], const struct rc_service *b,
-		    const struct rc_endpoint *x, struct rc_plan *p);
+struct rc_op {
+	enum rc_op_kind kind;
+	struct rc_service s;
+	struct rc_backend b;
+	uint32_t flags;
+	uint8_t key[RINGSTEER_KEY_LEN];	/* of KEY_SET */
+};
+
+struct rc_plan {
+	struct rc_op *ops;
+	size_t n, cap;
+};
+
+/*
+ * The operations that turn LIVE into WANT, in an order that never leaves
+ * the namespace without a service, nor a kept service without backends,
+ * and never deletes a service or backend that both have:
+ *
+ *   1. the key, if WANT has one and it differs;
+ *   2. services only WANT has, each built at one vnode per unit of weight
+ *      and then set to its vnodes once (see config.c);
+ *   3. in services both have: backends added, backends changed, then the
+ *      service's vnodes or hash changed;
+ *   4. backends only LIVE has, deleted with DEL_FLAGS;
+ *   5. services only LIVE has, deleted with DEL_FLAGS.
+ *
+ * Where adding first would pass a kernel limit for a moment (backends or
+ * ring points of a service, number of services) although WANT is within
+ * it, the deletes of that service (or the service deletes) go first. An
+ * empty plan means the two are the same. 0 or -ENOMEM.
+ */
+int rc_plan_restore(const struct rc_config *live, const struct rc_config *want,
+		    uint32_t del_flags, struct rc_plan *p);
 void rc_plan_free(struct rc_plan *p);
 
-/* "ringctl plan ...": argv[0] is "plan". 0 or -1. */
-int cmd_plan(int argc, char **argv);
-
-
-/* A parsed "plan" command line, before any netlink I/O. */
-enum rc_plan_op {
-	RC_PLAN_BACKEND_ADD, RC_PLAN_BACKEND_SET, RC_PLAN_BACKEND_DRAIN,
-	RC_PLAN_BACKEND_ACTIVATE, RC_PLAN_BACKEND_DEL, RC_PLAN_SERVICE_SET,
-	RC_PLAN_KEY_SET,
-};
-
-struct rc_plan_req {
-	enum rc_plan_op op;
-	const char *what;		/* "backend add", for output */
-	struct rc_service s;		/* not for key set */
-	struct rc_backend b;		/* backend commands */
-	bool keep_flows;
-	uint8_t key[RINGSTEER_KEY_LEN];	/* key set */
-};
-
-/* argv[0] is "plan". 0, 1 for help (printed), or -EINVAL (printed). */
-int rc_plan_parse(int argc, char **argv, struct rc_plan_req *r);
+/* "service add", "backend del", ...: the ringctl command of KIND. */
+const char *rc_op_name(enum rc_op_kind kind);
 
 #endif /* RINGCTL_PLAN_H */

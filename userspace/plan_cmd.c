@@ -13,11 +13,11 @@
 
 #include "json.h"
 #include "parse.h"
-#include "plan.h"
-#include "ringctl.h"
-#include "rsnl.h"
+#include "preview.h"
+#include "cli.h"
+#include "nl_ops.h"
 
-static void usage(FILE *f)
+void cmd_plan_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl plan [-j] backend add|set|drain|activate|del ARGS...\n"
@@ -38,22 +38,22 @@ static void usage(FILE *f)
 
 static const struct {
 	const char *name;
-	enum rc_plan_op op;
+	enum rc_preview_op op;
 	unsigned int allowed;
 } backend_ops[] = {
-	{ "add", RC_PLAN_BACKEND_ADD, RC_KW_PROTO | RC_KW_WEIGHT | RC_KW_STATE },
-	{ "set", RC_PLAN_BACKEND_SET, RC_KW_PROTO | RC_KW_WEIGHT | RC_KW_STATE },
-	{ "drain", RC_PLAN_BACKEND_DRAIN, RC_KW_PROTO },
-	{ "activate", RC_PLAN_BACKEND_ACTIVATE, RC_KW_PROTO },
-	{ "undrain", RC_PLAN_BACKEND_ACTIVATE, RC_KW_PROTO },
-	{ "del", RC_PLAN_BACKEND_DEL, RC_KW_PROTO | RC_KW_KEEP_FLOWS },
-	{ "delete", RC_PLAN_BACKEND_DEL, RC_KW_PROTO | RC_KW_KEEP_FLOWS },
+	{ "add", RC_PREVIEW_BACKEND_ADD, PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE },
+	{ "set", RC_PREVIEW_BACKEND_SET, PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE },
+	{ "drain", RC_PREVIEW_BACKEND_DRAIN, PARSE_KW_PROTO },
+	{ "activate", RC_PREVIEW_BACKEND_ACTIVATE, PARSE_KW_PROTO },
+	{ "undrain", RC_PREVIEW_BACKEND_ACTIVATE, PARSE_KW_PROTO },
+	{ "del", RC_PREVIEW_BACKEND_DEL, PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS },
+	{ "delete", RC_PREVIEW_BACKEND_DEL, PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS },
 };
 
-static int parse_backend(int argc, char **argv, struct rc_plan_req *r)
+static int backend_words(int argc, char **argv, struct rc_preview_req *r)
 {
 	const char *sub = argc > 0 ? argv[0] : "";
-	struct rc_args a;
+	struct parse_args a;
 	char ctx[40];
 	size_t i;
 
@@ -61,63 +61,63 @@ static int parse_backend(int argc, char **argv, struct rc_plan_req *r)
 		if (!strcmp(sub, backend_ops[i].name))
 			break;
 	if (i == sizeof(backend_ops) / sizeof(backend_ops[0])) {
-		errorf("plan backend: unknown subcommand '%s' (want add, set, drain, activate or del)",
+		cli_error("plan backend: unknown subcommand '%s' (want add, set, drain, activate or del)",
 		       sub);
 		return -EINVAL;
 	}
 	r->op = backend_ops[i].op;
 	snprintf(ctx, sizeof(ctx), "plan backend %s", sub);
-	if (rc_parse_backend_args(ctx, argc - 1, argv + 1,
-				  backend_ops[i].allowed | RC_KW_JSON, &r->s, &r->b, &a))
+	if (parse_backend_args(ctx, argc - 1, argv + 1,
+				  backend_ops[i].allowed | PARSE_KW_JSON, &r->s, &r->b, &a))
 		return -EINVAL;
-	if (a.seen & RC_KW_JSON)
-		json_output = true;
-	r->keep_flows = a.seen & RC_KW_KEEP_FLOWS;
-	if (r->op == RC_PLAN_BACKEND_SET && !(r->b.has & (RC_HAS_WEIGHT | RC_HAS_STATE))) {
-		errorf("%s: nothing to change (give weight and/or state)", ctx);
+	if (a.seen & PARSE_KW_JSON)
+		cli_json = true;
+	r->keep_flows = a.seen & PARSE_KW_KEEP_FLOWS;
+	if (r->op == RC_PREVIEW_BACKEND_SET && !(r->b.has & (RC_HAS_WEIGHT | RC_HAS_STATE))) {
+		cli_error("%s: nothing to change (give weight and/or state)", ctx);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int parse_service(int argc, char **argv, struct rc_plan_req *r)
+static int service_words(int argc, char **argv, struct rc_preview_req *r)
 {
-	struct rc_args a;
+	struct parse_args a;
 
 	if (argc < 1 || strcmp(argv[0], "set")) {
-		errorf("plan service: only 'set' can be planned");
+		cli_error("plan service: only 'set' can be planned");
 		return -EINVAL;
 	}
-	r->op = RC_PLAN_SERVICE_SET;
-	if (rc_parse_service_args("plan service set", argc - 1, argv + 1,
-				  RC_KW_PROTO | RC_KW_VNODES | RC_KW_HASH | RC_KW_JSON,
+	r->op = RC_PREVIEW_SERVICE_SET;
+	if (parse_service_args("plan service set", argc - 1, argv + 1,
+				  PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH | PARSE_KW_JSON,
 				  &r->s, &a))
 		return -EINVAL;
-	if (a.seen & RC_KW_JSON)
-		json_output = true;
+	if (a.seen & PARSE_KW_JSON)
+		cli_json = true;
 	if (!(r->s.has & (RC_HAS_VNODES | RC_HAS_HASH))) {
-		errorf("plan service set: nothing to change (give vnodes and/or hash)");
+		cli_error("plan service set: nothing to change (give vnodes and/or hash)");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int parse_key(int argc, char **argv, struct rc_plan_req *r)
+static int key_words(int argc, char **argv, struct rc_preview_req *r)
 {
 	if (argc < 1 || strcmp(argv[0], "set")) {
-		errorf("plan key: only 'set' can be planned");
+		cli_error("plan key: only 'set' can be planned");
 		return -EINVAL;
 	}
-	r->op = RC_PLAN_KEY_SET;
-	if (argc != 2 || rc_parse_key(argv[1], r->key)) {
-		errorf("plan key set: want one key of %d hex digits",
+	r->op = RC_PREVIEW_KEY_SET;
+	if (argc != 2 || parse_key(argv[1], r->key)) {
+		cli_error("plan key set: want one key of %d hex digits",
 		       2 * RINGSTEER_KEY_LEN);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int rc_plan_parse(int argc, char **argv, struct rc_plan_req *r)
+int parse_preview(int argc, char **argv, struct rc_preview_req *r)
 {
 	static char what[32];
 	int err;
@@ -125,24 +125,24 @@ int rc_plan_parse(int argc, char **argv, struct rc_plan_req *r)
 	memset(r, 0, sizeof(*r));
 	argc--;
 	argv++;
-	rc_take_json(&argc, &argv);
-	if (argc > 0 && rc_is_help(argv[0])) {
-		usage(stdout);
+	cli_take_json(&argc, &argv);
+	if (argc > 0 && cli_is_help(argv[0])) {
+		cmd_plan_usage(stdout);
 		return 1;
 	}
 	if (argc < 2) {
-		usage(stderr);
-		errorf("plan: what change? (try 'ringctl plan help')");
+		cmd_plan_usage(stderr);
+		cli_error("plan: what change? (try 'ringctl plan help')");
 		return -EINVAL;
 	}
 	if (!strcmp(argv[0], "backend"))
-		err = parse_backend(argc - 1, argv + 1, r);
+		err = backend_words(argc - 1, argv + 1, r);
 	else if (!strcmp(argv[0], "service"))
-		err = parse_service(argc - 1, argv + 1, r);
+		err = service_words(argc - 1, argv + 1, r);
 	else if (!strcmp(argv[0], "key"))
-		err = parse_key(argc - 1, argv + 1, r);
+		err = key_words(argc - 1, argv + 1, r);
 	else
-		err = errorf("plan: cannot plan '%s' (want backend, service or key)",
+		err = cli_error("plan: cannot plan '%s' (want backend, service or key)",
 			     argv[0]) ? -EINVAL : 0;
 	snprintf(what, sizeof(what), "%s %s", argv[0], argv[1]);
 	r->what = what;
@@ -150,7 +150,7 @@ int rc_plan_parse(int argc, char **argv, struct rc_plan_req *r)
 }
 
 /* The service after the change: a copy of the live one, changed. */
-static int apply(const struct rc_plan_req *r, const struct rc_service *live,
+static int apply(const struct rc_preview_req *r, const struct rc_service *live,
 		 struct rc_service *after)
 {
 	char name[RC_SERVICE_NAME_LEN], be[RC_ENDPOINT_LEN];
@@ -161,11 +161,11 @@ static int apply(const struct rc_plan_req *r, const struct rc_service *live,
 	after->b = NULL;
 	after->nb = after->capb = 0;
 	for (i = 0; i < live->nb; i++)
-		if (!rc_service_add(after, &live->b[i]))
-			return errorf("plan: out of memory");
-	if (r->op == RC_PLAN_KEY_SET)
+		if (!rc_service_add_backend(after, &live->b[i]))
+			return cli_error("plan: out of memory");
+	if (r->op == RC_PREVIEW_KEY_SET)
 		return 0;
-	if (r->op == RC_PLAN_SERVICE_SET) {
+	if (r->op == RC_PREVIEW_SERVICE_SET) {
 		if (r->s.has & RC_HAS_VNODES)
 			after->vnodes = r->s.vnodes;
 		if (r->s.has & RC_HAS_HASH)
@@ -173,26 +173,26 @@ static int apply(const struct rc_plan_req *r, const struct rc_service *live,
 		return 0;
 	}
 	rc_endpoint_format(be, &r->b.ep);
-	b = rc_service_find(after, &r->b.ep);
-	if (r->op == RC_PLAN_BACKEND_ADD) {
+	b = rc_service_find_backend(after, &r->b.ep);
+	if (r->op == RC_PREVIEW_BACKEND_ADD) {
 		if (b)
-			return errorf("plan backend add: %s is already a backend of %s", be,
+			return cli_error("plan backend add: %s is already a backend of %s", be,
 				      rc_service_name(name, live));
 		nb = r->b;
 		nb.weight = rc_backend_weight(&r->b);
 		nb.state = r->b.has & RC_HAS_STATE ? r->b.state : RINGSTEER_STATE_ACTIVE;
 		nb.has = RC_HAS_WEIGHT | RC_HAS_STATE;
-		return rc_service_add(after, &nb) ? 0 : errorf("plan: out of memory");
+		return rc_service_add_backend(after, &nb) ? 0 : cli_error("plan: out of memory");
 	}
 	if (!b)
-		return errorf("plan %s: %s is not a backend of %s", r->what, be,
+		return cli_error("plan %s: %s is not a backend of %s", r->what, be,
 			      rc_service_name(name, live));
-	if (r->op == RC_PLAN_BACKEND_DEL) {
+	if (r->op == RC_PREVIEW_BACKEND_DEL) {
 		*b = after->b[--after->nb];
 		return 0;
 	}
-	if (r->op == RC_PLAN_BACKEND_DRAIN || r->op == RC_PLAN_BACKEND_ACTIVATE)
-		b->state = r->op == RC_PLAN_BACKEND_DRAIN ? RINGSTEER_STATE_DRAINING :
+	if (r->op == RC_PREVIEW_BACKEND_DRAIN || r->op == RC_PREVIEW_BACKEND_ACTIVATE)
+		b->state = r->op == RC_PREVIEW_BACKEND_DRAIN ? RINGSTEER_STATE_DRAINING :
 							    RINGSTEER_STATE_ACTIVE;
 	if (r->b.has & RC_HAS_WEIGHT)
 		b->weight = r->b.weight;
@@ -202,12 +202,12 @@ static int apply(const struct rc_plan_req *r, const struct rc_service *live,
 	return 0;
 }
 
-static const char *conns_effect(const struct rc_plan_req *r)
+static const char *conns_effect(const struct rc_preview_req *r)
 {
-	return r->op == RC_PLAN_BACKEND_DEL && !r->keep_flows ? "reset" : "pinned";
+	return r->op == RC_PREVIEW_BACKEND_DEL && !r->keep_flows ? "reset" : "pinned";
 }
 
-static uint32_t count_in(const struct rc_plan *p, bool after)
+static uint32_t count_in(const struct rc_preview *p, bool after)
 {
 	uint32_t i, n = 0;
 
@@ -217,13 +217,13 @@ static uint32_t count_in(const struct rc_plan *p, bool after)
 }
 
 /* Moves between X and the others, when only X's points changed. */
-static bool pairwise(const struct rc_plan_req *r, const struct rc_plan *p)
+static bool pairwise(const struct rc_preview_req *r, const struct rc_preview *p)
 {
-	return r->op <= RC_PLAN_BACKEND_DEL && !p->expected && !p->collateral_exact;
+	return r->op <= RC_PREVIEW_BACKEND_DEL && !p->expected && !p->collateral_exact;
 }
 
-static void print_text(const struct rc_plan_req *r, const struct rc_service *s,
-		       const struct rc_plan *p)
+static void print_text(const struct rc_preview_req *r, const struct rc_service *s,
+		       const struct rc_preview *p)
 {
 	char name[RC_SERVICE_NAME_LEN], ep[RC_ENDPOINT_LEN], x[RC_ENDPOINT_LEN];
 	uint32_t i;
@@ -232,12 +232,12 @@ static void print_text(const struct rc_plan_req *r, const struct rc_service *s,
 	       rc_service_name(name, s), count_in(p, false), count_in(p, true));
 	printf("  hash space moving: %.6f%%%s\n", 100 * p->moved,
 	       p->expected ? " (expected: every flow's position is drawn anew)" : "");
-	if (r->op <= RC_PLAN_BACKEND_DEL)
+	if (r->op <= RC_PREVIEW_BACKEND_DEL)
 		printf("  collateral (between backends the change does not touch): %.6f%% (%llu positions)\n",
 		       100 * p->collateral, p->collateral_exact);
 	rc_endpoint_format(x, &r->b.ep);
 	for (i = 0; i < p->nb; i++) {
-		const struct rc_plan_backend *pb = &p->b[i];
+		const struct rc_preview_backend *pb = &p->b[i];
 
 		rc_endpoint_format(ep, &pb->ep);
 		if (pairwise(r, p) && strcmp(ep, x)) {
@@ -254,7 +254,7 @@ static void print_text(const struct rc_plan_req *r, const struct rc_service *s,
 	       p->conns_exact ? 0 : 1, p->conns_moving,
 	       p->conns_exact ? "" : " (estimate)", conns_effect(r));
 	for (i = 0; i < p->nb; i++) {
-		const struct rc_plan_backend *pb = &p->b[i];
+		const struct rc_preview_backend *pb = &p->b[i];
 
 		if (!pb->conns && !pb->conns_moving)
 			continue;
@@ -265,8 +265,8 @@ static void print_text(const struct rc_plan_req *r, const struct rc_service *s,
 	}
 }
 
-static void print_json(struct json *j, const struct rc_plan_req *r,
-		       const struct rc_service *s, const struct rc_plan *p)
+static void print_json(struct json *j, const struct rc_preview_req *r,
+		       const struct rc_service *s, const struct rc_preview *p)
 {
 	char addr[RC_ADDR_LEN];
 	uint32_t i;
@@ -281,7 +281,7 @@ static void print_json(struct json *j, const struct rc_plan_req *r,
 	json_u64(j, "active_after", count_in(p, true));
 	json_double(j, "moved", p->moved);
 	json_bool(j, "expected", p->expected);
-	if (r->op <= RC_PLAN_BACKEND_DEL) {
+	if (r->op <= RC_PREVIEW_BACKEND_DEL) {
 		json_double(j, "collateral", p->collateral);
 		json_u64(j, "collateral_positions", p->collateral_exact);
 	}
@@ -290,7 +290,7 @@ static void print_json(struct json *j, const struct rc_plan_req *r,
 	json_str(j, "connections_effect", conns_effect(r));
 	json_arr_begin(j, "backends");
 	for (i = 0; i < p->nb; i++) {
-		const struct rc_plan_backend *pb = &p->b[i];
+		const struct rc_preview_backend *pb = &p->b[i];
 
 		json_obj_begin(j, NULL);
 		rc_addr_format(addr, &pb->ep);
@@ -309,64 +309,66 @@ static void print_json(struct json *j, const struct rc_plan_req *r,
 	json_obj_end(j);
 }
 
-static int plan_one(const struct rc_plan_req *r, const struct rc_config *c,
+static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
 		    const struct rc_service *s, struct json *j)
 {
-	const uint8_t *key_b = r->op == RC_PLAN_KEY_SET ? r->key : c->key;
-	const struct rc_endpoint *x = r->op <= RC_PLAN_BACKEND_DEL ? &r->b.ep : NULL;
+	const uint8_t *key_b = r->op == RC_PREVIEW_KEY_SET ? r->key : c->key;
+	const struct rc_endpoint *x = r->op <= RC_PREVIEW_BACKEND_DEL ? &r->b.ep : NULL;
 	struct rc_service after;
-	struct rc_plan p;
+	struct rc_preview p;
 	int err;
 
-	if (apply(r, s, &after)) {
+	err = apply(r, s, &after);
+	if (err) {
 		rc_service_free(&after);
-		return -1;
+		return err;
 	}
-	err = rc_plan_compute(c->key, s, key_b, &after, x, &p);
+	err = rc_preview_compute(c->key, s, key_b, &after, x, &p);
 	rc_service_free(&after);
 	if (err)
-		return errorf("plan: computing the rings: %s", strerror(-err));
-	if (json_output)
+		return cli_error("plan: computing the rings: %s", strerror(-err));
+	if (cli_json)
 		print_json(j, r, s, &p);
 	else
 		print_text(r, s, &p);
-	rc_plan_free(&p);
+	rc_preview_free(&p);
 	return 0;
 }
 
 int cmd_plan(int argc, char **argv)
 {
 	char name[RC_SERVICE_NAME_LEN];
-	struct rc_plan_req r;
+	struct rc_preview_req r;
 	struct rc_config c;
-	struct rs_nl nl;
+	struct nl_conn nl;
 	struct json j;
 	uint32_t i;
 	int err;
 
-	err = rc_plan_parse(argc, argv, &r);
+	err = parse_preview(argc, argv, &r);
 	if (err)
-		return err > 0 ? 0 : -1;
-	if (rc_nl_open(&nl))
-		return -1;
-	err = rsnl_config_get(&nl, &c, r.op == RC_PLAN_KEY_SET ? NULL : &r.s, true);
+		return err > 0 ? 0 : err;
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
+	err = nl_config_get(&nl, &c, r.op == RC_PREVIEW_KEY_SET ? NULL : &r.s, true);
 	if (!err) {
-		err = rsnl_config_conns(&nl, &c);
+		err = nl_config_conns(&nl, &c);
 		if (err)
 			rc_config_free(&c);
 	}
 	if (err) {
-		if (r.op == RC_PLAN_KEY_SET)
-			nl_errorf(err, nl.ext_msg, "plan: reading the configuration");
+		if (r.op == RC_PREVIEW_KEY_SET)
+			cli_nl_error(err, nl.ext_msg, "plan: reading the configuration");
 		else
-			nl_errorf(err, nl.ext_msg, "plan: reading %s",
+			cli_nl_error(err, nl.ext_msg, "plan: reading %s",
 				  rc_service_name(name, &r.s));
 	}
-	rs_nl_close(&nl);
+	nl_close(&nl);
 	if (err)
-		return -1;
+		return err;
 	json_init(&j, stdout);
-	if (json_output) {
+	if (cli_json) {
 		json_obj_begin(&j, NULL);
 		json_str(&j, "change", r.what);
 		json_arr_begin(&j, "services");
@@ -375,7 +377,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	for (i = 0; i < c.ns && !err; i++)
 		err = plan_one(&r, &c, &c.s[i], &j);
-	if (json_output && !err) {
+	if (cli_json && !err) {
 		json_arr_end(&j);
 		json_obj_end(&j);
 		json_finish(&j);

@@ -13,9 +13,10 @@
 
 #include "json.h"
 #include "parse.h"
-#include "ringctl.h"
-#include "rsnl.h"
-#include "show.h"
+#include "cli.h"
+#include "cmd.h"
+#include "nl_ops.h"
+#include "print.h"
 
 static double now(void)
 {
@@ -27,16 +28,17 @@ static double now(void)
 
 static int sample(struct rc_config *c, double *t)
 {
-	struct rs_nl nl;
+	struct nl_conn nl;
 	int err;
 
-	if (rc_nl_open(&nl))
-		return -1;
-	err = rsnl_config_get(&nl, c, NULL, false);
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
+	err = nl_config_get(&nl, c, NULL, false);
 	*t = now();
 	if (err)
-		nl_errorf(err, nl.ext_msg, "show rate");
-	rs_nl_close(&nl);
+		cli_nl_error(err, nl.ext_msg, "show rate");
+	nl_close(&nl);
 	return err ? -1 : 0;
 }
 
@@ -55,14 +57,14 @@ static void print_text(struct rc_config *a, const struct rc_config *b, double dt
 	printf("  -> %-21s %12s\n", "Backend:Port", "NewFlows/s");
 	for (i = 0; i < b->ns; i++) {
 		const struct rc_service *s = &b->s[i];
-		struct rc_service *old = rc_config_find(a, s);
+		struct rc_service *old = rc_config_find_service(a, s);
 
 		rc_endpoint_format(ep, &s->vip);
 		printf("%-4s %-21s %12.1f %12.1f\n", s->proto == IPPROTO_UDP ? "UDP" : "TCP",
 		       ep, rate(old ? old->flows : 0, s->flows, old, dt),
 		       rate(old ? old->no_backend : 0, s->no_backend, old, dt));
 		for (k = 0; k < s->nb; k++) {
-			struct rc_backend *ob = old ? rc_service_find(old, &s->b[k].ep) : NULL;
+			struct rc_backend *ob = old ? rc_service_find_backend(old, &s->b[k].ep) : NULL;
 
 			rc_endpoint_format(ep, &s->b[k].ep);
 			printf("  -> %-21s %12.1f\n", ep,
@@ -83,7 +85,7 @@ static void print_json(struct rc_config *a, const struct rc_config *b, double dt
 	json_arr_begin(&j, "services");
 	for (i = 0; i < b->ns; i++) {
 		const struct rc_service *s = &b->s[i];
-		struct rc_service *old = rc_config_find(a, s);
+		struct rc_service *old = rc_config_find_service(a, s);
 
 		json_obj_begin(&j, NULL);
 		rc_addr_format(addr, &s->vip);
@@ -96,7 +98,7 @@ static void print_json(struct rc_config *a, const struct rc_config *b, double dt
 			    rate(old ? old->no_backend : 0, s->no_backend, old, dt));
 		json_arr_begin(&j, "backends");
 		for (k = 0; k < s->nb; k++) {
-			struct rc_backend *ob = old ? rc_service_find(old, &s->b[k].ep) : NULL;
+			struct rc_backend *ob = old ? rc_service_find_backend(old, &s->b[k].ep) : NULL;
 
 			json_obj_begin(&j, NULL);
 			rc_addr_format(addr, &s->b[k].ep);
@@ -114,32 +116,38 @@ static void print_json(struct rc_config *a, const struct rc_config *b, double dt
 	json_finish(&j);
 }
 
-int rc_show_rate(int argc, char **argv)
+int cmd_show_rate(int argc, char **argv)
 {
 	struct rc_config a, b;
 	uint32_t interval = 1;
 	struct timespec ts;
 	double ta, tb;
-	int i;
+	int i, err;
 
 	for (i = 1; i < argc; i++) {
-		if (rc_is_json(argv[i]))
-			json_output = true;
-		else if (rc_parse_u32(argv[i], 1, 3600, &interval))
-			return errorf("show rate: bad interval '%s' (want 1..3600 seconds)",
+		if (cli_is_help(argv[i])) {
+			cmd_show_usage(stdout);
+			return 0;
+		}
+		if (cli_is_json(argv[i]))
+			cli_json = true;
+		else if (parse_u32(argv[i], 1, 3600, &interval))
+			return cli_error("show rate: bad interval '%s' (want 1..3600 seconds)",
 				      argv[i]);
 	}
-	if (sample(&a, &ta))
-		return -1;
+	err = sample(&a, &ta);
+	if (err)
+		return err;
 	ts.tv_sec = interval;
 	ts.tv_nsec = 0;
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-	if (sample(&b, &tb)) {
+	err = sample(&b, &tb);
+	if (err) {
 		rc_config_free(&a);
-		return -1;
+		return err;
 	}
-	if (json_output)
+	if (cli_json)
 		print_json(&a, &b, tb - ta);
 	else
 		print_text(&a, &b, tb - ta);

@@ -12,100 +12,22 @@ typedef unsigned __int128 u128;
 
 #define TWO64 18446744073709551616.0
 
-/* The parser is shared with the rest of ringctl (endpoint.c). */
-int rm_parse_endpoint(const char *s, u8 *family, u8 addr[16], __be16 *port)
+/* The endpoint format of the rest of ringctl (endpoint.c). */
+void sim_endpoint_format(char buf[RC_ENDPOINT_LEN], u8 family, const u8 addr[16],
+			 __be16 port)
 {
-	struct rc_endpoint ep;
-	const char *why;
+	struct rc_endpoint ep = { .family = family, .port = ntohs(port) };
 
-	if (rc_endpoint_parse(s, &ep, &why)) {
-		memset(addr, 0, 16);
-		return -EINVAL;
-	}
-	*family = ep.family;
-	memcpy(addr, ep.addr, 16);
-	*port = htons(ep.port);
-	return 0;
+	memcpy(ep.addr, addr, sizeof(ep.addr));
+	rc_endpoint_format(buf, &ep);
 }
 
-int rm_parse_backend(const char *s, struct rs_member *m)
+void sim_member_format(char buf[RC_ENDPOINT_LEN], const struct rs_member *m)
 {
-	char buf[RM_ENDPOINT_LEN + 16];
-	const char *at = strchr(s, '@');
-	unsigned long w = 1;
-	char *e;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	if (at) {
-		buf[at - s] = '\0';
-		if (at[1] < '0' || at[1] > '9')
-			return -EINVAL;
-		errno = 0;
-		w = strtoul(at + 1, &e, 10);
-		if (errno || *e)
-			return -EINVAL;
-		if (w < 1 || w > RINGSTEER_MAX_WEIGHT)
-			return -ERANGE;
-	}
-	memset(m, 0, sizeof(*m));
-	m->weight = w;
-	return rm_parse_endpoint(buf, &m->family, m->addr, &m->port);
+	sim_endpoint_format(buf, m->family, m->addr, m->port);
 }
 
-void rm_format_endpoint(char *buf, u8 family, const u8 addr[16],
-			__be16 port)
-{
-	char host[INET6_ADDRSTRLEN];
-
-	inet_ntop(family, addr, host, sizeof(host));
-	snprintf(buf, RM_ENDPOINT_LEN, family == AF_INET6 ? "[%s]:%u" : "%s:%u",
-		 host, ntohs(port));
-}
-
-void rm_format_member(char *buf, const struct rs_member *m)
-{
-	rm_format_endpoint(buf, m->family, m->addr, m->port);
-}
-
-int rm_parse_flow(const char *line, struct rs_flow *f, const char **why)
-{
-	char src[128], dst[128], proto[32], extra[2];
-	unsigned long p;
-	u8 fam2;
-	char *e;
-
-	memset(f, 0, sizeof(*f));
-	*why = "want SRC:SPORT DST:DPORT PROTO";
-	if (sscanf(line, "%127s %127s %31s %1s", src, dst, proto, extra) != 3)
-		return -EINVAL;
-	*why = "bad address";
-	if (rm_parse_endpoint(src, &f->family, f->saddr, &f->sport) ||
-	    rm_parse_endpoint(dst, &fam2, f->daddr, &f->dport))
-		return -EINVAL;
-	*why = "source and destination families differ";
-	if (fam2 != f->family)
-		return -EINVAL;
-	*why = "bad protocol";
-	if (!strcmp(proto, "tcp")) {
-		f->proto = IPPROTO_TCP;
-	} else if (!strcmp(proto, "udp")) {
-		f->proto = IPPROTO_UDP;
-	} else if (!strcmp(proto, "sctp")) {
-		f->proto = IPPROTO_SCTP;
-	} else {
-		if (proto[0] < '0' || proto[0] > '9')
-			return -EINVAL;
-		p = strtoul(proto, &e, 10);
-		if (*e || p > 255)
-			return -EINVAL;
-		f->proto = p;
-	}
-	return 0;
-}
-
-const char *rm_proto_name(u8 proto, char buf[8])
+const char *sim_proto_name(u8 proto, char buf[8])
 {
 	if (proto == IPPROTO_TCP)
 		return "tcp";
@@ -117,7 +39,7 @@ const char *rm_proto_name(u8 proto, char buf[8])
 	return buf;
 }
 
-int rm_shares(const struct rs_ring *r, double *share, struct rm_stats *st)
+int sim_shares(const struct rs_ring *r, double *share, struct sim_stats *st)
 {
 	u64 *arcs = calloc(r->nmembers + 1, sizeof(u64));
 	double wsum = 0, sq = 0;
@@ -178,8 +100,8 @@ static int find_or_none(const struct rs_ring *r, const struct rs_member *x)
 	return i < 0 ? -1 : i;
 }
 
-int rm_diff(const struct rs_ring *a, const struct rs_ring *b,
-	    const struct rs_member *x, struct rm_diff *d)
+int sim_ring_diff(const struct rs_ring *a, const struct rs_ring *b,
+	    const struct rs_member *x, struct sim_diff *d)
 {
 	u32 i = 0, j = 0, na = a->npoints, nb = b->npoints, k;
 	struct walk w = { 0 };
@@ -282,7 +204,7 @@ static unsigned long long gcd(unsigned long long a, unsigned long long b)
 	return a;
 }
 
-double rm_mod_moved(const struct rs_member *a, u32 na,
+double sim_mod_moved(const struct rs_member *a, u32 na,
 		    const struct rs_member *b, u32 nb,
 		    unsigned long long max_period, u32 samples, bool *exact)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Exact arithmetic on rings for "ringctl simulate": shares from arc
- * lengths, the hash space that moves between two rings, and what the same
- * change does to "hash mod N". Plus endpoint parsing and printing.
+ * simulate's compute layer (prefix sim_): exact arithmetic on rings for
+ * "ringctl simulate", shares from arc lengths, the hash space that moves
+ * between two rings, and what the same change does to "hash mod N"; plus
+ * names for ring members and protocols. Parsing them is in parse.h.
  */
 #ifndef RINGCTL_RINGMATH_H
 #define RINGCTL_RINGMATH_H
@@ -10,30 +11,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "endpoint.h"
 #include "ring.h"
 
-#define RM_ENDPOINT_LEN 56	/* "[v6 address]:65535" and a NUL */
 
-/* "a.b.c.d:port" or "[v6]:port"; returns 0 or -EINVAL. */
-int rm_parse_endpoint(const char *s, u8 *family, u8 addr[16], __be16 *port);
-/* "ENDPOINT[@WEIGHT]", weight 1 if omitted. */
-int rm_parse_backend(const char *s, struct rs_member *m);
-void rm_format_endpoint(char *buf, u8 family, const u8 addr[16],
-			__be16 port);
-void rm_format_member(char *buf, const struct rs_member *m);
-/*
- * A flow line "SRC:SPORT DST:DPORT PROTO", PROTO tcp, udp, sctp or a
- * number; on error *why says what is wrong.
- */
-int rm_parse_flow(const char *line, struct rs_flow *f, const char **why);
-const char *rm_proto_name(u8 proto, char buf[8]);
+void sim_endpoint_format(char buf[RC_ENDPOINT_LEN], u8 family, const u8 addr[16],
+			 __be16 port);
+void sim_member_format(char buf[RC_ENDPOINT_LEN], const struct rs_member *m);
+const char *sim_proto_name(u8 proto, char buf[8]);
 
 /*
  * Shares relative to weights: ratio = share / (weight / total weight);
  * peak_mean = max ratio, max_min = max ratio / min ratio, stddev = the
  * standard deviation of the ratios (mean 1).
  */
-struct rm_stats {
+struct sim_stats {
 	double min_ratio;
 	double max_ratio;
 	double max_min;
@@ -42,7 +34,7 @@ struct rm_stats {
 };
 
 /* @share[nmembers] gets each member's exact fraction of the hash space. */
-int rm_shares(const struct rs_ring *r, double *share, struct rm_stats *st);
+int sim_shares(const struct rs_ring *r, double *share, struct sim_stats *st);
 
 /*
  * The hash space whose owner differs between @a and @b, by walking the
@@ -52,7 +44,7 @@ int rm_shares(const struct rs_ring *r, double *share, struct rm_stats *st);
  * @from[a->nmembers] and @to[b->nmembers] (may be NULL) get the fraction
  * that leaves / reaches each member. Fractions of 2^64, summed exactly.
  */
-struct rm_diff {
+struct sim_diff {
 	double moved;
 	double collateral;
 	unsigned long long collateral_exact;	/* in positions, saturated */
@@ -60,8 +52,8 @@ struct rm_diff {
 	double *to;
 };
 
-int rm_diff(const struct rs_ring *a, const struct rs_ring *b,
-	    const struct rs_member *x, struct rm_diff *d);
+int sim_ring_diff(const struct rs_ring *a, const struct rs_ring *b,
+	    const struct rs_member *x, struct sim_diff *d);
 
 /*
  * Fraction of flows that change backend when "hash mod N" over the slot
@@ -70,7 +62,7 @@ int rm_diff(const struct rs_ring *a, const struct rs_ring *b,
  * lcm(Na, Nb) when that is at most @max_period, else sampled with
  * @samples hashes; *exact tells which.
  */
-double rm_mod_moved(const struct rs_member *a, u32 na,
+double sim_mod_moved(const struct rs_member *a, u32 na,
 		    const struct rs_member *b, u32 nb,
 		    unsigned long long max_period, u32 samples, bool *exact);
 

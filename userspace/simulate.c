@@ -12,35 +12,25 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "cli.h"
+#include "cmd.h"
+#include "parse.h"
+#include "print.h"
 #include "simulate.h"
-#include "simulate_int.h"
+#include "cli.h"
+#include "cmd.h"
+#include "parse.h"
+#include "print.h"
+#include "simulate.h"
 
-/*
- * No dependency on ringctl.c, so that this file also links into tests
- * and tools without it: errors are printed here, and ringctl's global -j
- * is read through a weak reference.
- */
-extern bool json_output __attribute__((weak));
-
-static int errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int errorf(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("ringctl: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
+#define CTX "simulate"
+#define TRY "try 'ringctl simulate help'"
 
 const char *const sim_change_names[] = {
 	"none", "add", "remove", "drain", "weight",
 };
 
-static void usage(FILE *f)
+void cmd_simulate_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl simulate [-j] [key HEX32] [vnodes N] [hash flow|source]\n"
@@ -71,41 +61,6 @@ static void usage(FILE *f)
 		RINGSTEER_DEFAULT_VNODES, RINGSTEER_MAX_VNODES);
 }
 
-static int parse_u32(const char *s, u32 min, u32 max, u32 *out)
-{
-	unsigned long v;
-	char *e;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &e, 10);
-	if (errno || *e)
-		return -EINVAL;
-	if (v < min || v > max)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-static int parse_key(const char *s, u8 *key)
-{
-	int i;
-
-	if (!s || strlen(s) != 2 * RINGSTEER_KEY_LEN)
-		return -EINVAL;
-	for (i = 0; i < RINGSTEER_KEY_LEN; i++) {
-		unsigned int b;
-
-		if (!isxdigit((unsigned char)s[2 * i]) ||
-		    !isxdigit((unsigned char)s[2 * i + 1]) ||
-		    sscanf(s + 2 * i, "%2x", &b) != 1)
-			return -EINVAL;
-		key[i] = b;
-	}
-	return 0;
-}
-
 int sim_find(const struct rs_member *m, u32 n, const struct rs_member *x)
 {
 	u32 i;
@@ -119,19 +74,19 @@ int sim_find(const struct rs_member *m, u32 n, const struct rs_member *x)
 
 static int add_backend(struct sim *s, const struct rs_member *m)
 {
-	char buf[RM_ENDPOINT_LEN];
+	char buf[RC_ENDPOINT_LEN];
 	struct rs_member *nm;
 
 	if (sim_find(s->m, s->n, m) >= 0) {
-		rm_format_member(buf, m);
-		return errorf("simulate: duplicate backend %s", buf);
+		sim_member_format(buf, m);
+		return cli_error(CTX ": duplicate backend %s", buf);
 	}
 	if (s->n >= RINGSTEER_MAX_BACKENDS)
-		return errorf("simulate: more than %u backends",
+		return cli_error(CTX ": more than %u backends",
 			      RINGSTEER_MAX_BACKENDS);
 	nm = realloc(s->m, (s->n + 1) * sizeof(*nm));
 	if (!nm)
-		return errorf("simulate: out of memory");
+		return cli_error(CTX ": out of memory");
 	s->m = nm;
 	s->m[s->n++] = *m;
 	return 0;
@@ -152,190 +107,203 @@ static struct rs_member step_addr(const struct rs_member *m, u32 i)
 
 static int bad(const char *what, const char *arg, int err)
 {
-	if (!arg)
-		return errorf("simulate: missing %s (try 'ringctl simulate help')",
-			      what);
-	return errorf("simulate: %s %s '%s' (try 'ringctl simulate help')",
-		      err == -ERANGE ? "out of range:" : "bad", what, arg);
+	parse_bad_value(CTX, what, arg, err, TRY);
+	return err ? err : -EINVAL;
 }
 
-static int read_flows(struct sim *s)
+static int flow_line(const char *ctx, int argc, char **argv, unsigned int lineno,
+		     void *data)
 {
-	FILE *f = strcmp(s->flows_path, "-") ? fopen(s->flows_path, "r") : stdin;
-	char line[512];
-	int lineno = 0, ret = 0;
+	struct sim *s = data;
+	struct rs_flow *nf;
 	const char *why;
-	u32 cap = 0;
 
-	if (!f)
-		return errorf("simulate: %s: %s", s->flows_path, strerror(errno));
-	while (!ret && fgets(line, sizeof(line), f)) {
-		char *p = line;
-
-		lineno++;
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p || *p == '#')
-			continue;
-		if (s->nflows == cap) {
-			struct rs_flow *nf;
-
-			cap = cap ? 2 * cap : 1024;
-			nf = realloc(s->flows, cap * sizeof(*nf));
-			if (!nf) {
-				ret = errorf("simulate: out of memory");
-				break;
-			}
-			s->flows = nf;
-		}
-		if (rm_parse_flow(p, &s->flows[s->nflows], &why))
-			ret = errorf("simulate: flows line %d: %s", lineno, why);
-		else
-			s->nflows++;
+	(void)lineno;
+	if (s->nflows == s->capflows) {
+		s->capflows = s->capflows ? 2 * s->capflows : 1024;
+		nf = realloc(s->flows, s->capflows * sizeof(*nf));
+		if (!nf)
+			return cli_error(CTX ": out of memory");
+		s->flows = nf;
 	}
-	if (f != stdin)
-		fclose(f);
-	return ret;
-}
-
-static int parse_change(struct sim *s, int argc, char **argv, int *i)
-{
-	const char *w = argv[*i], *arg = *i + 1 < argc ? argv[*i + 1] : NULL;
-	int err;
-
-	if (s->change != CH_NONE)
-		return errorf("simulate: only one change per run");
-	if (!strcmp(w, "add"))
-		s->change = CH_ADD;
-	else if (!strcmp(w, "remove"))
-		s->change = CH_REMOVE;
-	else if (!strcmp(w, "drain"))
-		s->change = CH_DRAIN;
-	else
-		s->change = CH_WEIGHT;
-	err = arg ? rm_parse_backend(arg, &s->cm) : -EINVAL;
-	if (err || (s->change != CH_ADD && strchr(arg, '@')))
-		return bad("backend", arg, err);
-	(*i)++;
-	if (s->change == CH_WEIGHT) {
-		arg = *i + 1 < argc ? argv[*i + 1] : NULL;
-		err = parse_u32(arg, 1, RINGSTEER_MAX_WEIGHT, &s->cm.weight);
-		if (err)
-			return bad("weight", arg, err);
-		(*i)++;
-	}
+	if (parse_flow_words(argc, argv, &s->flows[s->nflows], &why))
+		return cli_error("%s: %s", ctx, why);
+	s->nflows++;
 	return 0;
 }
 
-static int parse_sweep(struct sim *s, const char *list)
+/*
+ * Each keyword's handler gets the words from the keyword on and returns
+ * how many it used, or -errno after printing why.
+ */
+static int kw_key(struct sim *s, int argc, char **argv)
+{
+	if (argc < 2 || parse_key(argv[1], s->key))
+		return bad("key (32 hex digits)", argv[1], -EINVAL);
+	return 2;
+}
+
+static int kw_vnodes(struct sim *s, int argc, char **argv)
+{
+	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], 1, RINGSTEER_MAX_VNODES, &s->vnodes);
+
+	return err ? bad("vnodes", argv[1], err) : 2;
+}
+
+static int kw_hash(struct sim *s, int argc, char **argv)
+{
+	uint32_t mode;
+
+	if (argc < 2 || parse_hash(argv[1], &mode))
+		return bad("hash mode", argv[1], -EINVAL);
+	s->mode = mode;
+	return 2;
+}
+
+static int kw_backends(struct sim *s, int argc, char **argv)
+{
+	struct rs_member m, first;
+	int err, used = 2;
+	u32 k, count;
+
+	err = argc < 2 ? -EINVAL : parse_u32(argv[1], 1, RINGSTEER_MAX_BACKENDS, &count);
+	if (err)
+		return bad("backend count", argv[1], err);
+	parse_member("10.0.0.1:80", &first);
+	if (argc > 2 && strchr(argv[2], ':')) {
+		err = parse_member(argv[2], &first);
+		if (err)
+			return bad("first backend", argv[2], err);
+		used++;
+	}
+	for (k = 0; k < count; k++) {
+		m = step_addr(&first, k);
+		err = add_backend(s, &m);
+		if (err)
+			return err;
+	}
+	return used;
+}
+
+static int kw_backend(struct sim *s, int argc, char **argv)
+{
+	struct rs_member m;
+	int err = argc < 2 ? -EINVAL : parse_member(argv[1], &m);
+
+	if (err)
+		return bad("backend", argv[1], err);
+	err = add_backend(s, &m);
+	return err ? err : 2;
+}
+
+static int kw_change(struct sim *s, int argc, char **argv)
+{
+	static const char *const words[] = {
+		[CH_ADD] = "add", [CH_REMOVE] = "remove",
+		[CH_DRAIN] = "drain", [CH_WEIGHT] = "weight",
+	};
+	int err;
+
+	if (s->change != CH_NONE)
+		return cli_error(CTX ": only one change per run");
+	for (s->change = CH_ADD; strcmp(argv[0], words[s->change]); s->change++)
+		;
+	err = argc < 2 ? -EINVAL : parse_member(argv[1], &s->cm);
+	if (err || (s->change != CH_ADD && strchr(argv[1], '@')))
+		return bad("backend", argv[1], err);
+	if (s->change != CH_WEIGHT)
+		return 2;
+	err = argc < 3 ? -EINVAL : parse_u32(argv[2], 1, RINGSTEER_MAX_WEIGHT, &s->cm.weight);
+	return err ? bad("weight", argv[2], err) : 3;
+}
+
+static int kw_shares(struct sim *s, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	s->shares = true;
+	return 1;
+}
+
+static int kw_sweep(struct sim *s, int argc, char **argv)
 {
 	char buf[256], *tok, *save = NULL;
 	int err;
 
-	if (strlen(list) >= sizeof(buf))
-		return bad("sweep list", list, -EINVAL);
-	strcpy(buf, list);
-	s->nsweep = 0;
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	s->sweep = true;
+	if (argc < 2 || !isdigit((unsigned char)*argv[1]))
+		return 1;
+	if (strlen(argv[1]) >= sizeof(buf))
+		return bad("sweep list", argv[1], -EINVAL);
+	strcpy(buf, argv[1]);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (s->nsweep == MAX_SWEEP)
-			return bad("sweep list (too long)", list, -EINVAL);
-		err = parse_u32(tok, 1, RINGSTEER_MAX_VNODES,
-				&s->sweep_v[s->nsweep++]);
+			return bad("sweep list (too long)", argv[1], -EINVAL);
+		err = parse_u32(tok, 1, RINGSTEER_MAX_VNODES, &s->sweep_v[s->nsweep++]);
 		if (err)
 			return bad("sweep vnodes", tok, err);
 	}
-	return s->nsweep ? 0 : bad("sweep list", list, -EINVAL);
+	return s->nsweep ? 2 : bad("sweep list", argv[1], -EINVAL);
 }
 
-/* 0, 1 after printing the usage, or -1 after printing an error. */
+static int kw_need(struct sim *s, int argc, char **argv)
+{
+	char *e;
+
+	s->need = argc > 1 ? strtod(argv[1], &e) : 0;
+	if (argc < 2 || *e || !(s->need > 1.0) || s->need > 1000)
+		return bad("need-vnodes target (> 1)", argv[1], -EINVAL);
+	return 2;
+}
+
+static int kw_flows(struct sim *s, int argc, char **argv)
+{
+	if (argc < 2)
+		return bad("flows file", NULL, -EINVAL);
+	s->flows_path = argv[1];
+	return 2;
+}
+
+static int kw_json(struct sim *s, int argc, char **argv)
+{
+	(void)s;
+	(void)argc;
+	(void)argv;
+	cli_json = true;
+	return 1;
+}
+
+static const struct {
+	const char *name;
+	int (*parse)(struct sim *s, int argc, char **argv);
+} keywords[] = {
+	{ "-j", kw_json }, { "--json", kw_json },
+	{ "key", kw_key }, { "vnodes", kw_vnodes }, { "hash", kw_hash },
+	{ "backends", kw_backends }, { "backend", kw_backend },
+	{ "add", kw_change }, { "remove", kw_change }, { "drain", kw_change },
+	{ "weight", kw_change }, { "shares", kw_shares }, { "sweep", kw_sweep },
+	{ "need-vnodes", kw_need }, { "flows", kw_flows },
+};
+
 static int parse(struct sim *s, int argc, char **argv)
 {
-	struct rs_member m, first;
-	int i, err;
-	u32 k, count;
+	size_t k;
+	int i, used;
 
-	for (i = 1; i < argc; i++) {
-		const char *w = argv[i], *arg = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(w, "-j") || !strcmp(w, "--json")) {
-			s->json = true;
-		} else if (!strcmp(w, "help") || !strcmp(w, "-h")) {
-			usage(stdout);
-			return 1;
-		} else if (!strcmp(w, "key")) {
-			if (parse_key(arg, s->key))
-				return bad("key (32 hex digits)", arg, -EINVAL);
-			i++;
-		} else if (!strcmp(w, "vnodes")) {
-			err = parse_u32(arg, 1, RINGSTEER_MAX_VNODES, &s->vnodes);
-			if (err)
-				return bad("vnodes", arg, err);
-			i++;
-		} else if (!strcmp(w, "hash")) {
-			if (arg && !strcmp(arg, "flow"))
-				s->mode = RINGSTEER_HASH_FLOW;
-			else if (arg && !strcmp(arg, "source"))
-				s->mode = RINGSTEER_HASH_SOURCE;
-			else
-				return bad("hash mode", arg, -EINVAL);
-			i++;
-		} else if (!strcmp(w, "backends")) {
-			err = parse_u32(arg, 1, RINGSTEER_MAX_BACKENDS, &count);
-			if (err)
-				return bad("backend count", arg, err);
-			i++;
-			rm_parse_backend("10.0.0.1:80", &first);
-			if (i + 1 < argc && strchr(argv[i + 1], ':')) {
-				err = rm_parse_backend(argv[i + 1], &first);
-				if (err)
-					return bad("first backend", argv[i + 1], err);
-				i++;
-			}
-			for (k = 0; k < count; k++) {
-				m = step_addr(&first, k);
-				if (add_backend(s, &m))
-					return -1;
-			}
-		} else if (!strcmp(w, "backend")) {
-			err = arg ? rm_parse_backend(arg, &m) : -EINVAL;
-			if (err)
-				return bad("backend", arg, err);
-			if (add_backend(s, &m))
-				return -1;
-			i++;
-		} else if (!strcmp(w, "add") || !strcmp(w, "remove") ||
-			   !strcmp(w, "drain") || !strcmp(w, "weight")) {
-			if (parse_change(s, argc, argv, &i))
-				return -1;
-		} else if (!strcmp(w, "shares")) {
-			s->shares = true;
-		} else if (!strcmp(w, "sweep")) {
-			s->sweep = true;
-			if (arg && isdigit((unsigned char)*arg)) {
-				if (parse_sweep(s, arg))
-					return -1;
-				i++;
-			}
-		} else if (!strcmp(w, "need-vnodes")) {
-			char *e;
-
-			s->need = arg ? strtod(arg, &e) : 0;
-			if (!arg || *e || !(s->need > 1.0) || s->need > 1000)
-				return bad("need-vnodes target (> 1)", arg, -EINVAL);
-			i++;
-		} else if (!strcmp(w, "flows")) {
-			if (!arg)
-				return bad("flows file", arg, -EINVAL);
-			s->flows_path = arg;
-			i++;
-		} else {
-			return errorf("simulate: unknown argument '%s' (try 'ringctl simulate help')",
-				      w);
-		}
+	for (i = 1; i < argc; i += used) {
+		for (k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
+			if (!strcmp(argv[i], keywords[k].name))
+				break;
+		if (k == sizeof(keywords) / sizeof(keywords[0]))
+			return cli_error(CTX ": unknown argument '%s' (" TRY ")", argv[i]);
+		used = keywords[k].parse(s, argc - i, argv + i);
+		if (used < 0)
+			return used;
 	}
 	if (!s->n)
-		return errorf("simulate: no backends (try 'ringctl simulate help')");
+		return cli_error(CTX ": no backends (" TRY ")");
+	if (s->flows_path)
+		return parse_file(s->flows_path, CTX ": flows", flow_line, s);
 	return 0;
 }
 
@@ -343,21 +311,21 @@ static int parse(struct sim *s, int argc, char **argv)
 static int plan_change(struct sim *s, const struct rs_member *x,
 		       enum change_kind c, struct rs_member **out, u32 *nout)
 {
-	char buf[RM_ENDPOINT_LEN];
+	char buf[RC_ENDPOINT_LEN];
 	int at = sim_find(s->m, s->n, x);
 	struct rs_member *a;
 
-	rm_format_member(buf, x);
+	sim_member_format(buf, x);
 	if (c == CH_ADD && at >= 0)
-		return errorf("simulate: %s is already a backend", buf);
+		return cli_error(CTX ": %s is already a backend", buf);
 	if (c != CH_ADD && at < 0)
-		return errorf("simulate: %s is not a backend", buf);
+		return cli_error(CTX ": %s is not a backend", buf);
 	if (c == CH_ADD && s->n >= RINGSTEER_MAX_BACKENDS)
-		return errorf("simulate: more than %u backends",
+		return cli_error(CTX ": more than %u backends",
 			      RINGSTEER_MAX_BACKENDS);
 	a = malloc((s->n + 1) * sizeof(*a));
 	if (!a)
-		return errorf("simulate: out of memory");
+		return cli_error(CTX ": out of memory");
 	memcpy(a, s->m, s->n * sizeof(*a));
 	*nout = s->n;
 	if (c == CH_ADD) {
@@ -430,9 +398,9 @@ static struct rs_ring *apply(const struct rs_ring *r, enum change_kind c,
 
 /* Builds at @v, and the change if @x: skew, memory, moved space. */
 static int measure(const struct sim *s, u32 v, enum change_kind c,
-		   const struct rs_member *x, struct row *row)
+		   const struct rs_member *x, struct sim_row *row)
 {
-	struct rm_diff d = { 0 };
+	struct sim_diff d = { 0 };
 	struct rs_ring *r, *r2;
 	double *share;
 	int err;
@@ -447,7 +415,7 @@ static int measure(const struct sim *s, u32 v, enum change_kind c,
 	row->points = r->npoints;
 	row->bytes = r->size;
 	share = calloc(r->nmembers, sizeof(*share));
-	err = share ? rm_shares(r, share, &row->st) : -ENOMEM;
+	err = share ? sim_shares(r, share, &row->st) : -ENOMEM;
 	free(share);
 	if (!err && x) {
 		r2 = apply(r, c, x, &err);
@@ -455,7 +423,7 @@ static int measure(const struct sim *s, u32 v, enum change_kind c,
 			row->over = err == -E2BIG;
 			err = row->over ? 0 : err;
 		} else {
-			err = rm_diff(r, r2, x, &d);
+			err = sim_ring_diff(r, r2, x, &d);
 			row->moved = d.moved;
 			row->collateral = d.collateral;
 			rs_ring_free(r2);
@@ -466,11 +434,11 @@ static int measure(const struct sim *s, u32 v, enum change_kind c,
 }
 
 /* need-vnodes: doubling until the target is met, then bisection. */
-static int need_vnodes(const struct sim *s, struct row *best)
+static int need_vnodes(const struct sim *s, struct sim_row *best)
 {
 	u64 w = sim_total_weight(s->m, s->n);
 	u32 vmax = RINGSTEER_MAX_POINTS / w, lo = 0, hi = 0, v;
-	struct row row;
+	struct sim_row row;
 	int err;
 
 	if (vmax > RINGSTEER_MAX_VNODES)
@@ -506,31 +474,31 @@ static const u32 default_sweep[] = {
 	1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096,
 };
 
-static int compute(struct sim *s, struct report *p)
+static int compute(struct sim *s, struct sim_report *p)
 {
 	struct rs_member *after = s->after;
 	u32 nafter = s->nafter, i;
 	int err;
 
 	p->share = calloc(p->r->nmembers, sizeof(double));
-	if (!p->share || rm_shares(p->r, p->share, &p->st))
-		return errorf("simulate: out of memory");
+	if (!p->share || sim_shares(p->r, p->share, &p->st))
+		return cli_error(CTX ": out of memory");
 	if (p->r2) {
 		double *sh2 = calloc(p->r2->nmembers + 1, sizeof(double));
 
 		p->d.from = calloc(p->r->nmembers, sizeof(double));
 		p->d.to = calloc(p->r2->nmembers, sizeof(double));
 		if (!sh2 || !p->d.from || !p->d.to)
-			return errorf("simulate: out of memory");
-		if (rm_shares(p->r2, sh2, &p->st2) || rm_diff(p->r, p->r2, &s->cm, &p->d))
-			err = errorf("simulate: the change leaves the ring empty");
+			return cli_error(CTX ": out of memory");
+		if (sim_shares(p->r2, sh2, &p->st2) || sim_ring_diff(p->r, p->r2, &s->cm, &p->d))
+			err = cli_error(CTX ": the change leaves the ring empty");
 		else
 			err = 0;
 		free(sh2);
 		if (err)
 			return err;
 		p->ideal = ideal_move(s, &s->cm, s->after, s->nafter);
-		p->mod = rm_mod_moved(s->m, s->n, s->after, s->nafter,
+		p->mod = sim_mod_moved(s->m, s->n, s->after, s->nafter,
 				      MOD_MAX_PERIOD, MOD_SAMPLES, &p->mod_exact);
 	}
 	if (s->sweep) {
@@ -540,11 +508,12 @@ static int compute(struct sim *s, struct report *p)
 			p->sc = CH_ADD;
 			p->sx = next_backend(s);
 			after = NULL;
-			if (plan_change(s, &p->sx, CH_ADD, &after, &nafter))
-				return -1;
+			err = plan_change(s, &p->sx, CH_ADD, &after, &nafter);
+			if (err)
+				return err;
 		}
 		p->sweep_ideal = ideal_move(s, &p->sx, after, nafter);
-		p->sweep_mod = rm_mod_moved(s->m, s->n, after, nafter,
+		p->sweep_mod = sim_mod_moved(s->m, s->n, after, nafter,
 					    MOD_MAX_PERIOD, MOD_SAMPLES,
 					    &p->sweep_mod_exact);
 		if (after != s->after)
@@ -555,18 +524,70 @@ static int compute(struct sim *s, struct report *p)
 		}
 		p->rows = calloc(s->nsweep, sizeof(*p->rows));
 		if (!p->rows)
-			return errorf("simulate: out of memory");
+			return cli_error(CTX ": out of memory");
 		for (i = 0; i < s->nsweep; i++, p->nrows++) {
 			err = measure(s, s->sweep_v[i], p->sc, &p->sx, &p->rows[i]);
 			if (err)
-				return errorf("simulate: sweep: %s", strerror(-err));
+				return cli_error(CTX ": sweep: %s", strerror(-err));
 		}
 	}
 	if (s->need > 0) {
 		err = need_vnodes(s, &p->need);
 		if (err)
-			return errorf("simulate: need-vnodes: %s", strerror(-err));
+			return cli_error(CTX ": need-vnodes: %s", strerror(-err));
 	}
+	return 0;
+}
+
+/* The rings before and after the change. */
+static int build_rings(struct sim *s, struct sim_report *p)
+{
+	int err;
+
+	if (s->change != CH_NONE) {
+		err = plan_change(s, &s->cm, s->change, &s->after, &s->nafter);
+		if (err)
+			return err;
+	}
+	p->r = build(s, s->m, s->n, s->vnodes, &err);
+	if (!p->r) {
+		if (err == -E2BIG)
+			return cli_error(CTX ": weights x vnodes exceed the %u point limit",
+					 RINGSTEER_MAX_POINTS);
+		return cli_error(CTX ": cannot build the ring: %s", strerror(-err));
+	}
+	if (s->change == CH_NONE)
+		return 0;
+	p->r2 = apply(p->r, s->change, &s->cm, &err);
+	if (!p->r2)
+		return cli_error(CTX ": cannot apply the change: %s",
+				 err == -E2BIG ? "over the point limit" : strerror(-err));
+	return 0;
+}
+
+static int run(struct sim *s, struct sim_report *p, int argc, char **argv)
+{
+	int err;
+
+	err = parse(s, argc, argv);
+	if (!err)
+		err = build_rings(s, p);
+	if (err)
+		return err;
+	if (s->flows_path) {
+		if (cli_json)
+			print_sim_flows_json(s, p->r, p->r2);
+		else
+			print_sim_flows_text(s, p->r, p->r2);
+		return 0;
+	}
+	err = compute(s, p);
+	if (err)
+		return err;
+	if (cli_json)
+		print_sim_json(s, p);
+	else
+		print_sim_text(s, p);
 	return 0;
 }
 
@@ -574,52 +595,12 @@ int cmd_simulate(int argc, char **argv)
 {
 	struct sim s = { .vnodes = RINGSTEER_DEFAULT_VNODES,
 			 .mode = RINGSTEER_HASH_FLOW };
-	struct report p = { 0 };
-	int err, ret = -1, i;
+	struct sim_report p = { 0 };
+	int err, i;
 
-	s.json = &json_output && json_output;
 	for (i = 0; i < RINGSTEER_KEY_LEN; i++)
 		s.key[i] = i;
-	ret = parse(&s, argc, argv);
-	if (ret) {
-		ret = ret > 0 ? 0 : -1;	/* help */
-		goto out;
-	}
-	ret = -1;
-	if (s.flows_path && read_flows(&s))
-		goto out;
-	if (s.change != CH_NONE &&
-	    plan_change(&s, &s.cm, s.change, &s.after, &s.nafter))
-		goto out;
-	p.r = build(&s, s.m, s.n, s.vnodes, &err);
-	if (!p.r) {
-		if (err == -E2BIG)
-			errorf("simulate: weights x vnodes exceed the %u point limit",
-			       RINGSTEER_MAX_POINTS);
-		else
-			errorf("simulate: cannot build the ring: %s",
-			       strerror(-err));
-		goto out;
-	}
-	if (s.change != CH_NONE) {
-		p.r2 = apply(p.r, s.change, &s.cm, &err);
-		if (!p.r2) {
-			errorf("simulate: cannot apply the change: %s",
-			       err == -E2BIG ? "over the point limit" :
-			       strerror(-err));
-			goto out;
-		}
-	}
-	if (s.flows_path) {
-		sim_print_flows(&s, p.r, p.r2);
-		ret = 0;
-		goto out;
-	}
-	if (compute(&s, &p))
-		goto out;
-	sim_print_report(&s, &p);
-	ret = 0;
-out:
+	err = run(&s, &p, argc, argv);
 	rs_ring_free(p.r);
 	rs_ring_free(p.r2);
 	free(p.share);
@@ -629,5 +610,5 @@ out:
 	free(s.m);
 	free(s.after);
 	free(s.flows);
-	return ret;
+	return err;
 }

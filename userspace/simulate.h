@@ -1,8 +1,71 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef RINGCTL_SIMULATE_H
-#define RINGCTL_SIMULATE_H
+/*
+ * Internal to "ringctl simulate": simulate.c parses the command line and
+ * computes (prefix sim_), simulate_print.c prints (prefix print_sim_).
+ */
+#ifndef RINGCTL_SIMULATE_INT_H
+#define RINGCTL_SIMULATE_INT_H
 
-/* "ringctl simulate ...": argv[0] is "simulate". Returns 0 or -1. */
-int cmd_simulate(int argc, char **argv);
+#include <stdbool.h>
 
-#endif /* RINGCTL_SIMULATE_H */
+#include "ringmath.h"
+
+enum change_kind { CH_NONE, CH_ADD, CH_REMOVE, CH_DRAIN, CH_WEIGHT };
+extern const char *const sim_change_names[];
+
+#define MAX_SWEEP	32
+#define MOD_MAX_PERIOD	200000000ULL
+#define MOD_SAMPLES	10000000U
+
+struct sim {
+	u8 key[RINGSTEER_KEY_LEN];
+	u32 vnodes;
+	enum ringsteer_hash_mode mode;
+	struct rs_member *m;		/* backends, in the order given */
+	u32 n;
+	enum change_kind change;
+	struct rs_member cm;		/* changed backend, new weight */
+	struct rs_member *after;	/* backends after the change */
+	u32 nafter;
+	bool sweep;
+	u32 sweep_v[MAX_SWEEP];
+	u32 nsweep;
+	double need;			/* need-vnodes target, 0 if not asked */
+	const char *flows_path;
+	struct rs_flow *flows;
+	u32 nflows, capflows;
+	bool shares;			/* full share table in text mode */
+};
+
+/* One vnodes value of a sweep, or the need-vnodes answer. */
+struct sim_row {
+	u32 vnodes;
+	bool over;		/* beyond RINGSTEER_MAX_POINTS */
+	u32 points;
+	size_t bytes;
+	struct sim_stats st;
+	double moved;
+	double collateral;
+};
+
+/* Everything computed before printing. */
+struct sim_report {
+	struct rs_ring *r, *r2;
+	double *share;
+	struct sim_stats st, st2;
+	struct sim_diff d;
+	double ideal, mod;
+	bool mod_exact;
+	struct sim_row *rows;
+	u32 nrows;
+	struct rs_member sx;		/* change the sweep measures */
+	enum change_kind sc;
+	double sweep_ideal, sweep_mod;
+	bool sweep_mod_exact;
+	struct sim_row need;
+};
+
+int sim_find(const struct rs_member *m, u32 n, const struct rs_member *x);
+u64 sim_total_weight(const struct rs_member *m, u32 n);
+
+#endif /* RINGCTL_SIMULATE_INT_H */

@@ -1,69 +1,96 @@
 // SPDX-License-Identifier: GPL-2.0
-/* "ringctl simulate" output: text for people, -j JSON for scripts. */
+/*
+ * The print layer of "ringctl simulate": text for people, -j JSON for
+ * scripts, each its own set of functions over the same computed report.
+ */
 
 #include <stdio.h>
 
 #include "json.h"
-#include "simulate_int.h"
+#include "print.h"
+#include "simulate.h"
 
 #define TOP 10	/* per-backend moves listed in text mode */
 
-void sim_print_flows(const struct sim *s, const struct rs_ring *r,
-			const struct rs_ring *r2)
+struct flow_owner {
+	char src[RC_ENDPOINT_LEN], dst[RC_ENDPOINT_LEN];
+	char b1[RC_ENDPOINT_LEN], b2[RC_ENDPOINT_LEN];
+	char proto_buf[8];
+	const char *proto;
+	u64 pos;
+	bool after;		/* b2 holds the owner after the change */
+};
+
+static void flow_owner(const struct sim *s, const struct rs_key *k, u32 i,
+		       const struct rs_ring *r, const struct rs_ring *r2,
+		       struct flow_owner *o)
 {
-	char src[RM_ENDPOINT_LEN], dst[RM_ENDPOINT_LEN];
-	char b1[RM_ENDPOINT_LEN], b2[RM_ENDPOINT_LEN], pb[8], hex[20];
-	struct json j;
+	const struct rs_flow *f = &s->flows[i];
+	int o2;
+
+	o->pos = rs_flow_position(k, f, s->mode);
+	o->proto = sim_proto_name(f->proto, o->proto_buf);
+	sim_endpoint_format(o->src, f->family, f->saddr, f->sport);
+	sim_endpoint_format(o->dst, f->family, f->daddr, f->dport);
+	sim_member_format(o->b1, &r->members[rs_ring_lookup(r, o->pos)]);
+	o2 = r2 ? rs_ring_lookup(r2, o->pos) : -1;
+	o->after = o2 >= 0;
+	if (o->after)
+		sim_member_format(o->b2, &r2->members[o2]);
+	else
+		strcpy(o->b2, "-");
+}
+
+void print_sim_flows_text(const struct sim *s, const struct rs_ring *r,
+			  const struct rs_ring *r2)
+{
+	struct flow_owner o;
 	struct rs_key k;
 	u32 i;
 
 	rs_key_init(&k, s->key);
-	json_init(&j, stdout);
-	if (s->json) {
-		json_obj_begin(&j, NULL);
-		json_arr_begin(&j, "flows");
-	}
 	for (i = 0; i < s->nflows; i++) {
-		const struct rs_flow *f = &s->flows[i];
-		u64 pos = rs_flow_position(&k, f, s->mode);
-		int o = rs_ring_lookup(r, pos);
-		int o2 = r2 ? rs_ring_lookup(r2, pos) : -1;
-		const char *proto = rm_proto_name(f->proto, pb);
+		flow_owner(s, &k, i, r, r2, &o);
+		printf("%s %s %s %s%s%s\n", o.src, o.dst, o.proto, o.b1,
+		       r2 ? " " : "", r2 ? o.b2 : "");
+	}
+}
 
-		rm_format_endpoint(src, f->family, f->saddr, f->sport);
-		rm_format_endpoint(dst, f->family, f->daddr, f->dport);
-		rm_format_member(b1, &r->members[o]);
-		if (o2 >= 0)
-			rm_format_member(b2, &r2->members[o2]);
-		else
-			strcpy(b2, "-");
-		if (!s->json) {
-			printf("%s %s %s %s%s%s\n", src, dst, proto, b1,
-			       r2 ? " " : "", r2 ? b2 : "");
-			continue;
-		}
+void print_sim_flows_json(const struct sim *s, const struct rs_ring *r,
+			  const struct rs_ring *r2)
+{
+	struct flow_owner o;
+	struct rs_key k;
+	struct json j;
+	char hex[20];
+	u32 i;
+
+	rs_key_init(&k, s->key);
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_arr_begin(&j, "flows");
+	for (i = 0; i < s->nflows; i++) {
+		flow_owner(s, &k, i, r, r2, &o);
 		json_obj_begin(&j, NULL);
-		json_str(&j, "src", src);
-		json_str(&j, "dst", dst);
-		json_str(&j, "proto", proto);
-		snprintf(hex, sizeof(hex), "%016llx", pos);
+		json_str(&j, "src", o.src);
+		json_str(&j, "dst", o.dst);
+		json_str(&j, "proto", o.proto);
+		snprintf(hex, sizeof(hex), "%016llx", o.pos);
 		json_str(&j, "position", hex);
-		json_str(&j, "backend", b1);
-		if (r2 && o2 >= 0)
-			json_str(&j, "backend_after", b2);
+		json_str(&j, "backend", o.b1);
+		if (r2 && o.after)
+			json_str(&j, "backend_after", o.b2);
 		else if (r2)
 			json_null(&j, "backend_after");
 		json_obj_end(&j);
 	}
-	if (s->json) {
-		json_arr_end(&j);
-		json_obj_end(&j);
-		json_finish(&j);
-	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_finish(&j);
 }
 
 static void print_stats(struct json *j, const char *key,
-			const struct rm_stats *st)
+			const struct sim_stats *st)
 {
 	json_obj_begin(j, key);
 	json_double(j, "min_ratio", st->min_ratio);
@@ -74,238 +101,308 @@ static void print_stats(struct json *j, const char *key,
 	json_obj_end(j);
 }
 
-static void text_stats(const char *what, const struct rm_stats *st)
+static void text_stats(const char *what, const struct sim_stats *st)
 {
 	printf("%s: share/expected min %.3f max %.3f, max/min %.3f, peak/mean %.3f, stddev %.3f\n",
 	       what, st->min_ratio, st->max_ratio, st->max_min, st->peak_mean,
 	       st->stddev);
 }
 
-/* Per-backend flows of the change, largest first, X itself excluded. */
-static void print_moves(struct json *j, const char *key, bool json,
-			const struct rs_ring *r, const double *frac,
-			const struct rs_member *x)
+/*
+ * The members of R by FRAC, largest first; only the first TOP sorted
+ * unless ALL. Returns the order (caller frees) or NULL.
+ */
+static u32 *by_fraction(const struct rs_ring *r, const double *frac, bool all)
 {
-	char buf[RM_ENDPOINT_LEN];
-	u32 i, k, shown = 0, *ord = malloc(r->nmembers * sizeof(*ord));
+	u32 i, k, t, *ord = malloc(r->nmembers * sizeof(*ord));
 
 	if (!ord)
-		return;
+		return NULL;
 	for (i = 0; i < r->nmembers; i++)
 		ord[i] = i;
-	for (i = 0; i < r->nmembers; i++)	/* selection: only TOP in text */
-		for (k = i + 1; k < r->nmembers && (json || i < TOP); k++)
+	for (i = 0; i < r->nmembers; i++)	/* selection sort */
+		for (k = i + 1; k < r->nmembers && (all || i < TOP); k++)
 			if (frac[ord[k]] > frac[ord[i]]) {
-				u32 t = ord[i];
-
+				t = ord[i];
 				ord[i] = ord[k];
 				ord[k] = t;
 			}
-	if (json)
-		json_arr_begin(j, key);
-	for (i = 0; i < r->nmembers && frac[ord[i]] > 0; i++) {
-		const struct rs_member *m = &r->members[ord[i]];
+	return ord;
+}
 
-		if (sim_find(m, 1, x) == 0)
+/* Per-backend flows of the change, largest first, X itself excluded. */
+static void text_moves(const struct rs_ring *r, const double *frac,
+		       const struct rs_member *x)
+{
+	u32 i, shown = 0, *ord = by_fraction(r, frac, false);
+	char buf[RC_ENDPOINT_LEN];
+
+	for (i = 0; ord && i < r->nmembers && frac[ord[i]] > 0 && shown < TOP; i++) {
+		if (sim_find(&r->members[ord[i]], 1, x) == 0)
 			continue;
-		rm_format_member(buf, m);
-		if (json) {
-			json_obj_begin(j, NULL);
-			json_str(j, "backend", buf);
-			json_double(j, "fraction", frac[ord[i]]);
-			json_obj_end(j);
-		} else if (shown++ < TOP) {
-			printf("    %-24s %9.4f%%\n", buf, 100 * frac[ord[i]]);
-		}
+		sim_member_format(buf, &r->members[ord[i]]);
+		printf("    %-24s %9.4f%%\n", buf, 100 * frac[ord[i]]);
+		shown++;
 	}
-	if (json)
-		json_arr_end(j);
 	free(ord);
 }
 
+static void json_moves(struct json *j, const char *key, const struct rs_ring *r,
+		       const double *frac, const struct rs_member *x)
+{
+	u32 i, *ord = by_fraction(r, frac, true);
+	char buf[RC_ENDPOINT_LEN];
 
-void sim_print_report(const struct sim *s, const struct report *p)
+	json_arr_begin(j, key);
+	for (i = 0; ord && i < r->nmembers && frac[ord[i]] > 0; i++) {
+		if (sim_find(&r->members[ord[i]], 1, x) == 0)
+			continue;
+		sim_member_format(buf, &r->members[ord[i]]);
+		json_obj_begin(j, NULL);
+		json_str(j, "backend", buf);
+		json_double(j, "fraction", frac[ord[i]]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	free(ord);
+}
+
+/* Whether the change gives the changed backend more of the ring. */
+static bool change_grows(const struct sim *s, const struct sim_report *p)
+{
+	int before, after;
+
+	if (s->change == CH_ADD)
+		return true;
+	if (s->change != CH_WEIGHT)
+		return false;
+	before = rs_ring_find_member(p->r, &s->cm);
+	after = rs_ring_find_member(p->r2, &s->cm);
+	return before >= 0 && after >= 0 &&
+	       p->r2->members[after].weight > p->r->members[before].weight;
+}
+
+static const char *hash_name(const struct sim *s)
+{
+	return s->mode == RINGSTEER_HASH_FLOW ? "flow" : "source";
+}
+
+static void text_ring(const struct sim *s, const struct sim_report *p)
 {
 	const struct rs_ring *r = p->r;
-	char buf[RM_ENDPOINT_LEN], hex[2 * RINGSTEER_KEY_LEN + 1];
+	char buf[RC_ENDPOINT_LEN], hex[2 * RINGSTEER_KEY_LEN + 1];
 	u64 w = sim_total_weight(s->m, s->n);
-	bool js = s->json;
-	struct json j;
+	double want;
 	u32 i;
 
-	for (i = 0; i < RINGSTEER_KEY_LEN; i++)
-		sprintf(hex + 2 * i, "%02x", s->key[i]);
-	json_init(&j, stdout);
-	if (js) {
-		json_obj_begin(&j, NULL);
-		json_str(&j, "key", hex);
-		json_str(&j, "hash", s->mode == RINGSTEER_HASH_FLOW ? "flow" : "source");
-		json_u64(&j, "vnodes", s->vnodes);
-		json_u64(&j, "backends", r->nmembers);
-		json_u64(&j, "points", r->npoints);
-		json_u64(&j, "bytes", r->size);
-		json_double(&j, "bytes_per_point", (double)r->size / r->npoints);
-		print_stats(&j, "skew", &p->st);
-		json_arr_begin(&j, "shares");
-	} else {
-		printf("ring: %u backends, %u points (%u per unit of weight), %zu bytes (%.2f per point)\n",
-		       r->nmembers, r->npoints, s->vnodes, r->size,
-		       (double)r->size / r->npoints);
-		printf("key %s, hash %s\n", hex,
-		       s->mode == RINGSTEER_HASH_FLOW ? "flow" : "source");
-		text_stats("skew", &p->st);
-		if (s->shares)
-			printf("  %-24s %6s %10s %10s %7s\n", "backend", "weight",
-			       "share", "expected", "ratio");
+	rc_key_format(hex, s->key);
+	printf("ring: %u backends, %u points (%u per unit of weight), %zu bytes (%.2f per point)\n",
+	       r->nmembers, r->npoints, s->vnodes, r->size,
+	       (double)r->size / r->npoints);
+	printf("key %s, hash %s\n", hex, hash_name(s));
+	text_stats("skew", &p->st);
+	if (!s->shares)
+		return;
+	printf("  %-24s %6s %10s %10s %7s\n", "backend", "weight",
+	       "share", "expected", "ratio");
+	for (i = 0; i < r->nmembers; i++) {
+		want = (double)r->members[i].weight / w;
+		sim_member_format(buf, &r->members[i]);
+		printf("  %-24s %6u %9.4f%% %9.4f%% %7.3f\n", buf,
+		       r->members[i].weight, 100 * p->share[i], 100 * want,
+		       p->share[i] / want);
 	}
-	for (i = 0; i < r->nmembers && (js || s->shares); i++) {
-		const struct rs_member *m = &r->members[i];
-		double want = (double)m->weight / w;
+}
 
-		rm_format_member(buf, m);
-		if (js) {
-			json_obj_begin(&j, NULL);
-			json_str(&j, "backend", buf);
-			json_u64(&j, "weight", m->weight);
-			json_double(&j, "share", p->share[i]);
-			json_double(&j, "expected", want);
-			json_double(&j, "ratio", p->share[i] / want);
-			json_obj_end(&j);
-		} else {
-			printf("  %-24s %6u %9.4f%% %9.4f%% %7.3f\n", buf,
-			       m->weight, 100 * p->share[i], 100 * want,
-			       p->share[i] / want);
-		}
-	}
-	if (js)
-		json_arr_end(&j);
+static void text_change(const struct sim *s, const struct sim_report *p)
+{
+	bool grow = change_grows(s, p);
+	char buf[RC_ENDPOINT_LEN];
 
-	if (s->change != CH_NONE) {
-		bool grow = s->change == CH_ADD ||
-			    (s->change == CH_WEIGHT &&
-			     rs_ring_find_member(p->r2, &s->cm) >= 0 &&
-			     p->r2->members[rs_ring_find_member(p->r2, &s->cm)].weight >
-			     r->members[rs_ring_find_member(r, &s->cm)].weight);
+	sim_member_format(buf, &s->cm);
+	printf("\nchange: %s %s", sim_change_names[s->change], buf);
+	if (s->change == CH_ADD || s->change == CH_WEIGHT)
+		printf(" weight %u", s->cm.weight);
+	printf("\n  moved:       %9.4f%% of the hash space (ideal %.4f%%)\n",
+	       100 * p->d.moved, 100 * p->ideal);
+	printf("  collateral:  %9.4f%% (between other backends: %llu positions)\n",
+	       100 * p->d.collateral, p->d.collateral_exact);
+	printf("  %s %s %s:\n", grow ? "to" : "from", buf, grow ? "from" : "to");
+	if (grow)
+		text_moves(p->r, p->d.from, &s->cm);
+	else
+		text_moves(p->r2, p->d.to, &s->cm);
+	printf("  hash mod N:  %9.4f%% moved (%llu -> %llu slots, %s)\n",
+	       100 * p->mod, (unsigned long long)sim_total_weight(s->m, s->n),
+	       (unsigned long long)sim_total_weight(s->after, s->nafter),
+	       p->mod_exact ? "exact over one period" : "sampled");
+	text_stats("  skew after", &p->st2);
+}
 
-		rm_format_member(buf, &s->cm);
-		if (js) {
-			json_obj_begin(&j, "change");
-			json_str(&j, "type", sim_change_names[s->change]);
-			json_str(&j, "backend", buf);
-			if (s->change == CH_ADD || s->change == CH_WEIGHT)
-				json_u64(&j, "weight", s->cm.weight);
-			json_double(&j, "moved", p->d.moved);
-			json_double(&j, "ideal", p->ideal);
-			json_double(&j, "collateral", p->d.collateral);
-			json_u64(&j, "collateral_positions", p->d.collateral_exact);
-			print_stats(&j, "skew_after", &p->st2);
-		} else {
-			printf("\nchange: %s %s", sim_change_names[s->change], buf);
-			if (s->change == CH_ADD || s->change == CH_WEIGHT)
-				printf(" weight %u", s->cm.weight);
-			printf("\n  moved:       %9.4f%% of the hash space (ideal %.4f%%)\n",
-			       100 * p->d.moved, 100 * p->ideal);
-			printf("  collateral:  %9.4f%% (between other backends: %llu positions)\n",
-			       100 * p->d.collateral, p->d.collateral_exact);
-			printf("  %s %s %s:\n", grow ? "to" : "from", buf,
-			       grow ? "from" : "to");
-		}
-		if (grow)
-			print_moves(&j, "from", js, r, p->d.from, &s->cm);
+static void text_sweep(const struct sim_report *p)
+{
+	char buf[RC_ENDPOINT_LEN];
+	const struct sim_row *rw;
+	u32 i;
+
+	sim_member_format(buf, &p->sx);
+	printf("\nsweep: %s %s; ideal move %.4f%%, hash mod N moves %.4f%%\n",
+	       sim_change_names[p->sc], buf, 100 * p->sweep_ideal,
+	       100 * p->sweep_mod);
+	printf("  %6s %8s %10s %8s %9s %7s %9s %10s\n", "vnodes", "points",
+	       "bytes", "max/min", "peak/mean", "stddev", "moved%", "collateral");
+	for (i = 0; i < p->nrows; i++) {
+		rw = &p->rows[i];
+		if (rw->over)
+			printf("  %6u   over the %u point limit\n", rw->vnodes,
+			       RINGSTEER_MAX_POINTS);
 		else
-			print_moves(&j, "to", js, p->r2, p->d.to, &s->cm);
-		if (js) {
-			json_obj_begin(&j, "mod_n");
-			json_u64(&j, "slots_before", w);
-			json_u64(&j, "slots_after", sim_total_weight(s->after, s->nafter));
-			json_double(&j, "moved", p->mod);
-			json_bool(&j, "exact", p->mod_exact);
-			json_obj_end(&j);
-			json_obj_end(&j);
-		} else {
-			printf("  hash mod N:  %9.4f%% moved (%llu -> %llu slots, %s)\n",
-			       100 * p->mod, (unsigned long long)w,
-			       (unsigned long long)sim_total_weight(s->after, s->nafter),
-			       p->mod_exact ? "exact over one period" : "sampled");
-			text_stats("  skew after", &p->st2);
-		}
+			printf("  %6u %8u %10zu %8.3f %9.3f %7.3f %9.4f %10.4f\n",
+			       rw->vnodes, rw->points, rw->bytes, rw->st.max_min,
+			       rw->st.peak_mean, rw->st.stddev, 100 * rw->moved,
+			       100 * rw->collateral);
 	}
+}
 
-	if (s->sweep) {
-		rm_format_member(buf, &p->sx);
-		if (js) {
-			json_obj_begin(&j, "sweep");
-			json_str(&j, "change", sim_change_names[p->sc]);
-			json_str(&j, "backend", buf);
-			json_double(&j, "ideal", p->sweep_ideal);
-			json_double(&j, "mod_n_moved", p->sweep_mod);
-			json_arr_begin(&j, "rows");
-		} else {
-			printf("\nsweep: %s %s; ideal move %.4f%%, hash mod N moves %.4f%%\n",
-			       sim_change_names[p->sc], buf, 100 * p->sweep_ideal,
-			       100 * p->sweep_mod);
-			printf("  %6s %8s %10s %8s %9s %7s %9s %10s\n", "vnodes",
-			       "points", "bytes", "max/min", "peak/mean", "stddev",
-			       "moved%", "collateral");
-		}
-		for (i = 0; i < p->nrows; i++) {
-			const struct row *rw = &p->rows[i];
+void print_sim_text(const struct sim *s, const struct sim_report *p)
+{
+	text_ring(s, p);
+	if (s->change != CH_NONE)
+		text_change(s, p);
+	if (s->sweep)
+		text_sweep(p);
+	if (s->need > 0 && p->need.vnodes)
+		printf("\nneed-vnodes %.3f: %u vnodes per weight (peak/mean %.3f, %u points, %zu bytes)\n",
+		       s->need, p->need.vnodes, p->need.st.peak_mean,
+		       p->need.points, p->need.bytes);
+	else if (s->need > 0)
+		printf("\nneed-vnodes %.3f: not reachable within %u points\n",
+		       s->need, RINGSTEER_MAX_POINTS);
+}
 
-			if (js) {
-				json_obj_begin(&j, NULL);
-				json_u64(&j, "vnodes", rw->vnodes);
-				json_bool(&j, "over_limit", rw->over);
-				if (!rw->over) {
-					json_u64(&j, "points", rw->points);
-					json_u64(&j, "bytes", rw->bytes);
-					json_double(&j, "max_min", rw->st.max_min);
-					json_double(&j, "peak_mean", rw->st.peak_mean);
-					json_double(&j, "stddev", rw->st.stddev);
-					json_double(&j, "moved", rw->moved);
-					json_double(&j, "collateral", rw->collateral);
-				}
-				json_obj_end(&j);
-			} else if (rw->over) {
-				printf("  %6u   over the %u point limit\n", rw->vnodes,
-				       RINGSTEER_MAX_POINTS);
-			} else {
-				printf("  %6u %8u %10zu %8.3f %9.3f %7.3f %9.4f %10.4f\n",
-				       rw->vnodes, rw->points, rw->bytes,
-				       rw->st.max_min, rw->st.peak_mean,
-				       rw->st.stddev, 100 * rw->moved,
-				       100 * rw->collateral);
-			}
-		}
-		if (js) {
-			json_arr_end(&j);
-			json_obj_end(&j);
-		}
-	}
+static void json_ring(struct json *j, const struct sim *s, const struct sim_report *p)
+{
+	const struct rs_ring *r = p->r;
+	char buf[RC_ENDPOINT_LEN], hex[2 * RINGSTEER_KEY_LEN + 1];
+	u64 w = sim_total_weight(s->m, s->n);
+	double want;
+	u32 i;
 
-	if (s->need > 0) {
-		if (js) {
-			json_obj_begin(&j, "need_vnodes");
-			json_double(&j, "target", s->need);
-			if (p->need.vnodes) {
-				json_u64(&j, "vnodes", p->need.vnodes);
-				json_double(&j, "peak_mean", p->need.st.peak_mean);
-				json_u64(&j, "points", p->need.points);
-				json_u64(&j, "bytes", p->need.bytes);
-			} else {
-				json_null(&j, "vnodes");
-			}
-			json_obj_end(&j);
-		} else if (p->need.vnodes) {
-			printf("\nneed-vnodes %.3f: %u vnodes per weight (peak/mean %.3f, %u points, %zu bytes)\n",
-			       s->need, p->need.vnodes, p->need.st.peak_mean,
-			       p->need.points, p->need.bytes);
-		} else {
-			printf("\nneed-vnodes %.3f: not reachable within %u points\n",
-			       s->need, RINGSTEER_MAX_POINTS);
-		}
+	rc_key_format(hex, s->key);
+	json_str(j, "key", hex);
+	json_str(j, "hash", hash_name(s));
+	json_u64(j, "vnodes", s->vnodes);
+	json_u64(j, "backends", r->nmembers);
+	json_u64(j, "points", r->npoints);
+	json_u64(j, "bytes", r->size);
+	json_double(j, "bytes_per_point", (double)r->size / r->npoints);
+	print_stats(j, "skew", &p->st);
+	json_arr_begin(j, "shares");
+	for (i = 0; i < r->nmembers; i++) {
+		want = (double)r->members[i].weight / w;
+		sim_member_format(buf, &r->members[i]);
+		json_obj_begin(j, NULL);
+		json_str(j, "backend", buf);
+		json_u64(j, "weight", r->members[i].weight);
+		json_double(j, "share", p->share[i]);
+		json_double(j, "expected", want);
+		json_double(j, "ratio", p->share[i] / want);
+		json_obj_end(j);
 	}
-	if (js) {
-		json_obj_end(&j);
-		json_finish(&j);
+	json_arr_end(j);
+}
+
+static void json_change(struct json *j, const struct sim *s, const struct sim_report *p)
+{
+	char buf[RC_ENDPOINT_LEN];
+
+	sim_member_format(buf, &s->cm);
+	json_obj_begin(j, "change");
+	json_str(j, "type", sim_change_names[s->change]);
+	json_str(j, "backend", buf);
+	if (s->change == CH_ADD || s->change == CH_WEIGHT)
+		json_u64(j, "weight", s->cm.weight);
+	json_double(j, "moved", p->d.moved);
+	json_double(j, "ideal", p->ideal);
+	json_double(j, "collateral", p->d.collateral);
+	json_u64(j, "collateral_positions", p->d.collateral_exact);
+	print_stats(j, "skew_after", &p->st2);
+	if (change_grows(s, p))
+		json_moves(j, "from", p->r, p->d.from, &s->cm);
+	else
+		json_moves(j, "to", p->r2, p->d.to, &s->cm);
+	json_obj_begin(j, "mod_n");
+	json_u64(j, "slots_before", sim_total_weight(s->m, s->n));
+	json_u64(j, "slots_after", sim_total_weight(s->after, s->nafter));
+	json_double(j, "moved", p->mod);
+	json_bool(j, "exact", p->mod_exact);
+	json_obj_end(j);
+	json_obj_end(j);
+}
+
+static void json_row(struct json *j, const struct sim_row *rw)
+{
+	json_obj_begin(j, NULL);
+	json_u64(j, "vnodes", rw->vnodes);
+	json_bool(j, "over_limit", rw->over);
+	if (!rw->over) {
+		json_u64(j, "points", rw->points);
+		json_u64(j, "bytes", rw->bytes);
+		json_double(j, "max_min", rw->st.max_min);
+		json_double(j, "peak_mean", rw->st.peak_mean);
+		json_double(j, "stddev", rw->st.stddev);
+		json_double(j, "moved", rw->moved);
+		json_double(j, "collateral", rw->collateral);
 	}
+	json_obj_end(j);
+}
+
+static void json_sweep(struct json *j, const struct sim_report *p)
+{
+	char buf[RC_ENDPOINT_LEN];
+	u32 i;
+
+	sim_member_format(buf, &p->sx);
+	json_obj_begin(j, "sweep");
+	json_str(j, "change", sim_change_names[p->sc]);
+	json_str(j, "backend", buf);
+	json_double(j, "ideal", p->sweep_ideal);
+	json_double(j, "mod_n_moved", p->sweep_mod);
+	json_arr_begin(j, "rows");
+	for (i = 0; i < p->nrows; i++)
+		json_row(j, &p->rows[i]);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void json_need(struct json *j, const struct sim *s, const struct sim_report *p)
+{
+	json_obj_begin(j, "need_vnodes");
+	json_double(j, "target", s->need);
+	if (p->need.vnodes) {
+		json_u64(j, "vnodes", p->need.vnodes);
+		json_double(j, "peak_mean", p->need.st.peak_mean);
+		json_u64(j, "points", p->need.points);
+		json_u64(j, "bytes", p->need.bytes);
+	} else {
+		json_null(j, "vnodes");
+	}
+	json_obj_end(j);
+}
+
+void print_sim_json(const struct sim *s, const struct sim_report *p)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_ring(&j, s, p);
+	if (s->change != CH_NONE)
+		json_change(&j, s, p);
+	if (s->sweep)
+		json_sweep(&j, p);
+	if (s->need > 0)
+		json_need(&j, s, p);
+	json_obj_end(&j);
+	json_finish(&j);
 }

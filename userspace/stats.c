@@ -13,12 +13,12 @@
 
 #include "json.h"
 #include "parse.h"
-#include "ringctl.h"
-#include "rsnl.h"
-#include "show.h"
+#include "cli.h"
+#include "nl_ops.h"
+#include "print.h"
 #include "stats.h"
 
-static void usage(FILE *f)
+void cmd_stats_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl stats [--prometheus]\n"
@@ -147,7 +147,7 @@ static void print_backend(FILE *f, const struct metric *m, const struct rc_servi
 		fprintf(f, "%s{%s} %d\n", m->name, l, b->state == RINGSTEER_STATE_ACTIVE);
 		break;
 	default:
-		fprintf(f, "%s{%s} %.12g\n", m->name, l, rc_share(b->share));
+		fprintf(f, "%s{%s} %.12g\n", m->name, l, print_share(b->share));
 		break;
 	}
 }
@@ -180,40 +180,42 @@ void rc_prom_print(FILE *f, const struct rc_config *c)
 
 static int read_config(struct rc_config *c, bool conns)
 {
-	struct rs_nl nl;
+	struct nl_conn nl;
 	int err;
 
-	if (rc_nl_open(&nl))
-		return -1;
-	err = rsnl_config_get(&nl, c, NULL, false);
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
+	err = nl_config_get(&nl, c, NULL, false);
 	if (!err && conns) {
-		err = rsnl_config_conns(&nl, c);
+		err = nl_config_conns(&nl, c);
 		if (err)
 			rc_config_free(c);
 	}
 	if (err)
-		nl_errorf(err, nl.ext_msg, "reading the configuration");
-	rs_nl_close(&nl);
+		cli_nl_error(err, nl.ext_msg, "reading the configuration");
+	nl_close(&nl);
 	return err ? -1 : 0;
 }
 
 int cmd_stats(int argc, char **argv)
 {
 	struct rc_config c;
-	int i;
+	int i, err;
 
 	for (i = 1; i < argc; i++) {
-		if (rc_is_help(argv[i])) {
-			usage(stdout);
+		if (cli_is_help(argv[i])) {
+			cmd_stats_usage(stdout);
 			return 0;
 		}
 		if (strcmp(argv[i], "--prometheus") && strcmp(argv[i], "prometheus")) {
-			usage(stderr);
-			return errorf("stats: unexpected argument '%s'", argv[i]);
+			cmd_stats_usage(stderr);
+			return cli_error("stats: unexpected argument '%s'", argv[i]);
 		}
 	}
-	if (read_config(&c, true))
-		return -1;
+	err = read_config(&c, true);
+	if (err)
+		return err;
 	rc_prom_print(stdout, &c);
 	rc_config_free(&c);
 	return 0;

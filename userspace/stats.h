@@ -19,7 +19,4 @@ const char *rc_prom_escape(char *dst, size_t len, const char *src);
 /* Every metric of C (services sorted as rc_config_sort() leaves them). */
 void rc_prom_print(FILE *f, const struct rc_config *c);
 
-/* argv[0] is "stats". 0 or -1. */
-int cmd_stats(int argc, char **argv);
-
 #endif /* RINGCTL_STATS_H */

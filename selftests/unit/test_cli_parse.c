@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "cfgfile.h"
+#include "parse.h"
+#include "print.h"
 #include "endpoint.h"
 #include "parse.h"
 
@@ -50,7 +51,7 @@ static int ep_arg(const char *s, struct rc_endpoint *ep)
 	int ret;
 
 	capture();
-	ret = rc_parse_endpoint_arg("test", "service", s, ep);
+	ret = parse_endpoint_arg("test", "service", s, ep);
 	captured();
 	return ret;
 }
@@ -113,16 +114,16 @@ TEST(endpoint_messages)
 	struct rc_endpoint ep;
 
 	capture();
-	rc_parse_endpoint_arg("service add", "service", "[2001:db8::1:80", &ep);
+	parse_endpoint_arg("service add", "service", "[2001:db8::1:80", &ep);
 	ASSERT_NE(NULL, strstr(captured(), "missing ']'"));
 	capture();
-	rc_parse_endpoint_arg("service add", "service", "10.0.0.1:0", &ep);
+	parse_endpoint_arg("service add", "service", "10.0.0.1:0", &ep);
 	ASSERT_NE(NULL, strstr(captured(), "port 0"));
 	capture();
-	rc_parse_endpoint_arg("service add", "service", "10.0.0.1:65536", &ep);
+	parse_endpoint_arg("service add", "service", "10.0.0.1:65536", &ep);
 	ASSERT_NE(NULL, strstr(captured(), "out of range"));
 	capture();
-	rc_parse_endpoint_arg("service add", "service", "2001:db8::1:80", &ep);
+	parse_endpoint_arg("service add", "service", "2001:db8::1:80", &ep);
 	ASSERT_NE(NULL, strstr(captured(), "brackets"));
 }
 
@@ -154,19 +155,19 @@ TEST(numbers)
 {
 	uint32_t v = 7;
 
-	ASSERT_EQ(0, rc_parse_u32("1", 1, RINGSTEER_MAX_WEIGHT, &v));
+	ASSERT_EQ(0, parse_u32("1", 1, RINGSTEER_MAX_WEIGHT, &v));
 	ASSERT_EQ(1, v);
-	ASSERT_EQ(0, rc_parse_u32("1000", 1, RINGSTEER_MAX_WEIGHT, &v));
+	ASSERT_EQ(0, parse_u32("1000", 1, RINGSTEER_MAX_WEIGHT, &v));
 	ASSERT_EQ(1000, v);
-	ASSERT_EQ(-ERANGE, rc_parse_u32("0", 1, RINGSTEER_MAX_WEIGHT, &v));
-	ASSERT_EQ(-ERANGE, rc_parse_u32("1001", 1, RINGSTEER_MAX_WEIGHT, &v));
-	ASSERT_EQ(-ERANGE, rc_parse_u32("99999999999999999999", 1, 10, &v));
-	ASSERT_EQ(-EINVAL, rc_parse_u32("-1", 1, 10, &v));
-	ASSERT_EQ(-EINVAL, rc_parse_u32("+1", 1, 10, &v));
-	ASSERT_EQ(-EINVAL, rc_parse_u32("1.5", 1, 10, &v));
-	ASSERT_EQ(-EINVAL, rc_parse_u32("", 1, 10, &v));
-	ASSERT_EQ(-EINVAL, rc_parse_u32("ten", 1, 10, &v));
-	ASSERT_EQ(-EINVAL, rc_parse_u32(NULL, 1, 10, &v));
+	ASSERT_EQ(-ERANGE, parse_u32("0", 1, RINGSTEER_MAX_WEIGHT, &v));
+	ASSERT_EQ(-ERANGE, parse_u32("1001", 1, RINGSTEER_MAX_WEIGHT, &v));
+	ASSERT_EQ(-ERANGE, parse_u32("99999999999999999999", 1, 10, &v));
+	ASSERT_EQ(-EINVAL, parse_u32("-1", 1, 10, &v));
+	ASSERT_EQ(-EINVAL, parse_u32("+1", 1, 10, &v));
+	ASSERT_EQ(-EINVAL, parse_u32("1.5", 1, 10, &v));
+	ASSERT_EQ(-EINVAL, parse_u32("", 1, 10, &v));
+	ASSERT_EQ(-EINVAL, parse_u32("ten", 1, 10, &v));
+	ASSERT_EQ(-EINVAL, parse_u32(NULL, 1, 10, &v));
 	ASSERT_EQ(1000, v);	/* untouched by failures */
 }
 
@@ -175,21 +176,21 @@ TEST(keys)
 	uint8_t key[RINGSTEER_KEY_LEN];
 	char hex[2 * RINGSTEER_KEY_LEN + 1];
 
-	ASSERT_EQ(0, rc_parse_key("00112233445566778899AABBccddeeff", key));
+	ASSERT_EQ(0, parse_key("00112233445566778899AABBccddeeff", key));
 	ASSERT_EQ(0x00, key[0]);
 	ASSERT_EQ(0xaa, key[10]);
 	ASSERT_EQ(0xff, key[15]);
-	rc_format_key(hex, key);
+	rc_key_format(hex, key);
 	ASSERT_STREQ("00112233445566778899aabbccddeeff", hex);
-	ASSERT_EQ(-EINVAL, rc_parse_key("00112233445566778899aabbccddeef", key));
-	ASSERT_EQ(-EINVAL, rc_parse_key("00112233445566778899aabbccddeeff0", key));
-	ASSERT_EQ(-EINVAL, rc_parse_key("0011223344556677889gaabbccddeeff", key));
-	ASSERT_EQ(-EINVAL, rc_parse_key("0x112233445566778899aabbccddeeff", key));
-	ASSERT_EQ(-EINVAL, rc_parse_key("", key));
+	ASSERT_EQ(-EINVAL, parse_key("00112233445566778899aabbccddeef", key));
+	ASSERT_EQ(-EINVAL, parse_key("00112233445566778899aabbccddeeff0", key));
+	ASSERT_EQ(-EINVAL, parse_key("0011223344556677889gaabbccddeeff", key));
+	ASSERT_EQ(-EINVAL, parse_key("0x112233445566778899aabbccddeeff", key));
+	ASSERT_EQ(-EINVAL, parse_key("", key));
 	ASSERT_EQ(0xff, key[15]);
 }
 
-static int kw(unsigned int allowed, struct rc_args *a, const char *const *words)
+static int kw(unsigned int allowed, struct parse_args *a, const char *const *words)
 {
 	char *argv[32];
 	int argc = 0, ret;
@@ -199,20 +200,20 @@ static int kw(unsigned int allowed, struct rc_args *a, const char *const *words)
 		argc++;
 	}
 	capture();
-	ret = rc_parse_keywords("test", argc, argv, allowed, a);
+	ret = parse_keywords("test", argc, argv, allowed, a);
 	captured();
 	return ret;
 }
 
-#define ALL (RC_KW_PROTO | RC_KW_VNODES | RC_KW_HASH | RC_KW_WEIGHT | \
-	     RC_KW_STATE | RC_KW_KEEP_FLOWS)
+#define ALL (PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH | PARSE_KW_WEIGHT | \
+	     PARSE_KW_STATE | PARSE_KW_KEEP_FLOWS)
 
 TEST(keywords_any_order)
 {
 	const char *const w1[] = { "hash", "source", "proto", "udp", "vnodes", "9", NULL };
 	const char *const w2[] = { "vnodes", "9", "hash", "source", "proto", "udp", NULL };
 	const char *const none[] = { NULL };
-	struct rc_args a, b;
+	struct parse_args a, b;
 
 	ASSERT_EQ(0, kw(ALL, &a, w1));
 	ASSERT_EQ(0, kw(ALL, &b, w2));
@@ -220,7 +221,7 @@ TEST(keywords_any_order)
 	ASSERT_EQ(IPPROTO_UDP, a.proto);
 	ASSERT_EQ(9, a.vnodes);
 	ASSERT_EQ(RINGSTEER_HASH_SOURCE, a.hash);
-	ASSERT_EQ(RC_KW_PROTO | RC_KW_VNODES | RC_KW_HASH, a.seen);
+	ASSERT_EQ(PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH, a.seen);
 	ASSERT_EQ(0, kw(ALL, &a, none));
 	ASSERT_EQ(IPPROTO_TCP, a.proto);	/* the default */
 	ASSERT_EQ(0, a.seen);
@@ -240,12 +241,12 @@ TEST(keywords_rejects)
 	const char *const hash[] = { "hash", "random", NULL };
 	const char *const v0[] = { "vnodes", "0", NULL };
 	const char *const vbig[] = { "vnodes", "4097", NULL };
-	struct rc_args a;
+	struct parse_args a;
 
 	ASSERT_EQ(-EINVAL, kw(ALL, &a, unknown));
 	ASSERT_EQ(-EINVAL, kw(ALL, &a, twice));
 	ASSERT_EQ(-EINVAL, kw(ALL, &a, novalue));
-	ASSERT_EQ(-EINVAL, kw(RC_KW_WEIGHT, &a, notallowed));
+	ASSERT_EQ(-EINVAL, kw(PARSE_KW_WEIGHT, &a, notallowed));
 	ASSERT_EQ(-ERANGE, kw(ALL, &a, w0));
 	ASSERT_EQ(-ERANGE, kw(ALL, &a, wbig));
 	ASSERT_EQ(-EINVAL, kw(ALL, &a, wnan));
@@ -265,11 +266,11 @@ TEST(service_and_backend_args)
 	char *missing[] = { "10.0.0.1:80" };
 	struct rc_service s;
 	struct rc_backend b;
-	struct rc_args a;
+	struct parse_args a;
 	int ret;
 
 	capture();
-	ret = rc_parse_service_args("t", 5, svc, RC_KW_PROTO | RC_KW_VNODES | RC_KW_HASH,
+	ret = parse_service_args("t", 5, svc, PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH,
 				    &s, &a);
 	captured();
 	ASSERT_EQ(0, ret);
@@ -279,7 +280,7 @@ TEST(service_and_backend_args)
 	ASSERT_EQ(100, s.vnodes);
 
 	capture();
-	ret = rc_parse_backend_args("t", 6, be, RC_KW_PROTO | RC_KW_WEIGHT | RC_KW_STATE,
+	ret = parse_backend_args("t", 6, be, PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE,
 				    &s, &b, &a);
 	captured();
 	ASSERT_EQ(0, ret);
@@ -290,18 +291,18 @@ TEST(service_and_backend_args)
 	ASSERT_EQ(RINGSTEER_STATE_DRAINING, b.state);
 
 	capture();
-	ret = rc_parse_backend_args("t", 2, mixed, RC_KW_PROTO, &s, &b, &a);
+	ret = parse_backend_args("t", 2, mixed, PARSE_KW_PROTO, &s, &b, &a);
 	ASSERT_NE(NULL, strstr(captured(), "address families"));
 	ASSERT_EQ(-EINVAL, ret);
 	capture();
-	ASSERT_EQ(-EINVAL, rc_parse_backend_args("t", 2, bad, RC_KW_PROTO, &s, &b, &a));
+	ASSERT_EQ(-EINVAL, parse_backend_args("t", 2, bad, PARSE_KW_PROTO, &s, &b, &a));
 	captured();
 	capture();
-	ASSERT_EQ(-EINVAL, rc_parse_backend_args("t", 1, missing, RC_KW_PROTO, &s, &b, &a));
+	ASSERT_EQ(-EINVAL, parse_backend_args("t", 1, missing, PARSE_KW_PROTO, &s, &b, &a));
 	ASSERT_NE(NULL, strstr(captured(), "missing backend"));
 	/* Keywords that set state are not accepted where they mean nothing. */
 	capture();
-	ASSERT_EQ(-EINVAL, rc_parse_backend_args("t", 6, be, RC_KW_PROTO, &s, &b, &a));
+	ASSERT_EQ(-EINVAL, parse_backend_args("t", 6, be, PARSE_KW_PROTO, &s, &b, &a));
 	captured();
 }
 
@@ -312,7 +313,7 @@ static int parse_text(const char *text, struct rc_config *c)
 	int ret;
 
 	capture();
-	ret = rc_cfg_parse(f, "restore", "conf", c);
+	ret = parse_config(f, "restore", "conf", c);
 	captured();
 	fclose(f);
 	return ret;
@@ -326,7 +327,7 @@ static void add_service(struct rc_config *c, const char *vip, uint8_t proto,
 	const char *why;
 
 	rc_endpoint_parse(vip, &s.vip, &why);
-	rc_config_add(c, &s);
+	rc_config_add_service(c, &s);
 }
 
 static void add_backend(struct rc_config *c, const char *ep, uint32_t w, uint32_t st)
@@ -336,7 +337,7 @@ static void add_backend(struct rc_config *c, const char *ep, uint32_t w, uint32_
 	const char *why;
 
 	rc_endpoint_parse(ep, &b.ep, &why);
-	rc_service_add(&c->s[c->ns - 1], &b);
+	rc_service_add_backend(&c->s[c->ns - 1], &b);
 }
 
 TEST(config_round_trip)
@@ -358,7 +359,7 @@ TEST(config_round_trip)
 	add_backend(&c, "[::ffff:10.0.0.1]:1", 1000, RINGSTEER_STATE_DRAINING);
 
 	f = open_memstream(&text, &len);
-	rc_cfg_print(f, &c);
+	print_config(f, &c);
 	fclose(f);
 	ASSERT_EQ(0, parse_text(text, &d)) TH_LOG("%s\n%s", errbuf, text);
 
@@ -383,7 +384,7 @@ TEST(config_round_trip)
 		size_t len2 = 0;
 
 		f = open_memstream(&text2, &len2);
-		rc_cfg_print(f, &d);
+		print_config(f, &d);
 		fclose(f);
 		ASSERT_STREQ(text, text2);
 		free(text2);
@@ -428,7 +429,7 @@ TEST(config_bad_lines)
 		{ "key 00112233445566778899aabbccddeeff\nkey 00112233445566778899aabbccddeeff\n",
 		  "conf:2:", "twice" },
 		{ "key 0011\n", "conf:1:", "hex digits" },
-		{ "service 10.0.0.1:80\nbackend [::1]:80\n", "conf:2:", "address family" },
+		{ "service 10.0.0.1:80\nbackend [::1]:80\n", "conf:2:", "address families" },
 		{ "service 10.0.0.1:80 vnodes 4096\nbackend 10.1.0.1:80 weight 1000\n",
 		  "conf:2:", "ring points" },
 		{ "service 10.0.0.1:0\n", "conf:1:", "port 0" },

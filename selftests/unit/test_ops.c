@@ -2,7 +2,8 @@
 /*
  * The pure parts of ringctl's operations commands: plan's computation
  * against the shared ring code, the Prometheus formatter, offline
- * fingerprints, and the parsing of plan and "drain ... wait".
+ * fingerprints, the parsing of plan and "drain ... wait", and show's
+ * namespace line and fields.
  */
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -15,8 +16,8 @@
 #include "kselftest_harness.h"
 #include "drain.h"
 #include "endpoint.h"
-#include "plan.h"
-#include "show.h"
+#include "preview.h"
+#include "print.h"
 #include "stats.h"
 
 /* The harness has no tolerance comparison. */
@@ -46,7 +47,7 @@ static void add(struct rc_service *s, const char *e, uint32_t weight,
 		.conns_established = est, .conns_other = other,
 	};
 
-	if (!rc_service_add(s, &b))
+	if (!rc_service_add_backend(s, &b))
 		abort();
 }
 
@@ -84,7 +85,7 @@ static double share_of(const struct rc_service *s, const char *who)
 	return idx < 0 ? 0 : arcs[idx] / 18446744073709551616.0;
 }
 
-static const struct rc_plan_backend *find(const struct rc_plan *p, const char *who)
+static const struct rc_preview_backend *find(const struct rc_preview *p, const char *who)
 {
 	struct rc_endpoint e = ep(who);
 	uint32_t i;
@@ -99,14 +100,14 @@ TEST(plan_add_moves_exactly_the_new_share)
 {
 	struct rc_service a, b;
 	struct rc_endpoint x = ep("10.1.0.4:80");
-	struct rc_plan p;
+	struct rc_preview p;
 	double left = 0, expect_conns = 0;
 	uint32_t i;
 
 	three(&a, 3);
 	three(&b, 3);
 	add(&b, "10.1.0.4:80", 1, RINGSTEER_STATE_ACTIVE, 0, 0);
-	ASSERT_EQ(0, rc_plan_compute(key, &a, key, &b, &x, &p));
+	ASSERT_EQ(0, rc_preview_compute(key, &a, key, &b, &x, &p));
 	/* Only the new backend gains: what moves is exactly its share. */
 	EXPECT_EQ(p.moved, share_of(&b, "10.1.0.4:80"));
 	EXPECT_GT(p.moved, 0.1);
@@ -126,7 +127,7 @@ TEST(plan_add_moves_exactly_the_new_share)
 	EXPECT_FALSE(p.conns_exact);
 	EXPECT_NEAR(expect_conns, p.conns_moving, 1e-9);
 	EXPECT_EQ(11, find(&p, "10.1.0.1:80")->conns);
-	rc_plan_free(&p);
+	rc_preview_free(&p);
 	rc_service_free(&a);
 	rc_service_free(&b);
 }
@@ -135,7 +136,7 @@ TEST(plan_del_and_drain_move_the_backends_share_and_connections)
 {
 	struct rc_endpoint x = ep("10.1.0.2:80");
 	struct rc_service a, b;
-	struct rc_plan p;
+	struct rc_preview p;
 	int drain;
 
 	for (drain = 0; drain < 2; drain++) {
@@ -145,7 +146,7 @@ TEST(plan_del_and_drain_move_the_backends_share_and_connections)
 			b.b[1].state = RINGSTEER_STATE_DRAINING;
 		else
 			b.b[1] = b.b[--b.nb];
-		ASSERT_EQ(0, rc_plan_compute(key, &a, key, &b, &x, &p));
+		ASSERT_EQ(0, rc_preview_compute(key, &a, key, &b, &x, &p));
 		EXPECT_EQ(p.moved, share_of(&a, "10.1.0.2:80"));
 		EXPECT_EQ(0, p.collateral_exact);
 		/* All 22 of its connections, exactly, and nobody else's. */
@@ -153,7 +154,7 @@ TEST(plan_del_and_drain_move_the_backends_share_and_connections)
 		EXPECT_EQ(22.0, p.conns_moving);
 		EXPECT_EQ(22.0, find(&p, "10.1.0.2:80")->conns_moving);
 		EXPECT_EQ(!drain, find(&p, "10.1.0.2:80")->gone);
-		rc_plan_free(&p);
+		rc_preview_free(&p);
 		rc_service_free(&a);
 		rc_service_free(&b);
 	}
@@ -163,19 +164,19 @@ TEST(plan_key_change_is_an_expectation)
 {
 	uint8_t key2[RINGSTEER_KEY_LEN] = { 1 };
 	struct rc_service a;
-	struct rc_plan p;
+	struct rc_preview p;
 
 	three(&a, 3);
-	ASSERT_EQ(0, rc_plan_compute(key, &a, key2, &a, NULL, &p));
+	ASSERT_EQ(0, rc_preview_compute(key, &a, key2, &a, NULL, &p));
 	EXPECT_TRUE(p.expected);
 	/* About 1 - 3 * (1/3)^2 = 2/3 of the flows change backend. */
 	EXPECT_NEAR(2.0 / 3, p.moved, 0.05);
-	rc_plan_free(&p);
+	rc_preview_free(&p);
 	/* The same key and backends: nothing moves, exactly. */
-	ASSERT_EQ(0, rc_plan_compute(key, &a, key, &a, NULL, &p));
+	ASSERT_EQ(0, rc_preview_compute(key, &a, key, &a, NULL, &p));
 	EXPECT_EQ(0.0, p.moved);
 	EXPECT_EQ(0.0, p.conns_moving);
-	rc_plan_free(&p);
+	rc_preview_free(&p);
 	rc_service_free(&a);
 }
 
@@ -208,10 +209,10 @@ TEST(prometheus_output_is_stable_and_complete)
 
 	three(&s, 2);
 	s.flows = 42;
-	rc_service_add(rc_config_add(&c1, &s), &s.b[1]);
-	rc_service_add(&c1.s[0], &s.b[0]);
-	rc_service_add(rc_config_add(&c2, &s), &s.b[0]);
-	rc_service_add(&c2.s[0], &s.b[1]);
+	rc_service_add_backend(rc_config_add_service(&c1, &s), &s.b[1]);
+	rc_service_add_backend(&c1.s[0], &s.b[0]);
+	rc_service_add_backend(rc_config_add_service(&c2, &s), &s.b[0]);
+	rc_service_add_backend(&c2.s[0], &s.b[1]);
 	prom(&c1, &o1, &l1);
 	prom(&c2, &o2, &l2);
 	/* The order of configuration does not show. */
@@ -242,14 +243,14 @@ TEST(fingerprint_ignores_order_and_sees_changes)
 	three(&s, 3);
 	memcpy(c1.key, key, sizeof(key));
 	memcpy(c2.key, key, sizeof(key));
-	rc_config_add(&c1, &s);
-	rc_config_add(&c2, &s);
-	rc_service_add(&c1.s[0], &s.b[0]);
-	rc_service_add(&c1.s[0], &s.b[1]);
-	rc_service_add(&c1.s[0], &s.b[2]);
-	rc_service_add(&c2.s[0], &s.b[2]);
-	rc_service_add(&c2.s[0], &s.b[0]);
-	rc_service_add(&c2.s[0], &s.b[1]);
+	rc_config_add_service(&c1, &s);
+	rc_config_add_service(&c2, &s);
+	rc_service_add_backend(&c1.s[0], &s.b[0]);
+	rc_service_add_backend(&c1.s[0], &s.b[1]);
+	rc_service_add_backend(&c1.s[0], &s.b[2]);
+	rc_service_add_backend(&c2.s[0], &s.b[2]);
+	rc_service_add_backend(&c2.s[0], &s.b[0]);
+	rc_service_add_backend(&c2.s[0], &s.b[1]);
 	ASSERT_EQ(0, rc_config_fingerprints(&c1));
 	ASSERT_EQ(0, rc_config_fingerprints(&c2));
 	EXPECT_EQ(c1.s[0].fingerprint, c2.s[0].fingerprint);
@@ -265,7 +266,7 @@ TEST(fingerprint_ignores_order_and_sees_changes)
 	rc_service_free(&s);
 }
 
-static int plan_parse(const char *line, struct rc_plan_req *r)
+static int plan_parse(const char *line, struct rc_preview_req *r)
 {
 	char *words[16], *copy = strdup(line), *save = NULL, *w;
 	int n = 0, ret, fd = dup(STDERR_FILENO);
@@ -274,7 +275,7 @@ static int plan_parse(const char *line, struct rc_plan_req *r)
 		words[n++] = w;
 	/* Errors go to stderr: keep the KTAP output clean. */
 	freopen("/dev/null", "w", stderr);
-	ret = rc_plan_parse(n, words, r);
+	ret = parse_preview(n, words, r);
 	fflush(stderr);
 	dup2(fd, STDERR_FILENO);
 	close(fd);
@@ -284,16 +285,16 @@ static int plan_parse(const char *line, struct rc_plan_req *r)
 
 TEST(plan_parses_the_real_commands_arguments)
 {
-	struct rc_plan_req r;
+	struct rc_preview_req r;
 
 	ASSERT_EQ(0, plan_parse("plan backend add 10.0.0.1:80 10.1.0.4:80 weight 2", &r));
-	EXPECT_EQ(RC_PLAN_BACKEND_ADD, r.op);
+	EXPECT_EQ(RC_PREVIEW_BACKEND_ADD, r.op);
 	EXPECT_EQ(2, r.b.weight);
 	ASSERT_EQ(0, plan_parse("plan backend del 10.0.0.1:80 10.1.0.4:80 keep-flows", &r));
-	EXPECT_EQ(RC_PLAN_BACKEND_DEL, r.op);
+	EXPECT_EQ(RC_PREVIEW_BACKEND_DEL, r.op);
 	EXPECT_TRUE(r.keep_flows);
 	ASSERT_EQ(0, plan_parse("plan service set 10.0.0.1:80 proto udp vnodes 64", &r));
-	EXPECT_EQ(RC_PLAN_SERVICE_SET, r.op);
+	EXPECT_EQ(RC_PREVIEW_SERVICE_SET, r.op);
 	EXPECT_EQ(64, r.s.vnodes);
 	ASSERT_EQ(0, plan_parse("plan key set 00112233445566778899aabbccddeeff", &r));
 	EXPECT_EQ(0x11, r.key[1]);
@@ -346,6 +347,49 @@ TEST(drain_wait_parses_timeout_and_delete)
 	EXPECT_EQ(-EINVAL, wait_parse("wait 5 6", &w));
 	EXPECT_EQ(-EINVAL, wait_parse("wait delete 5", &w));
 	EXPECT_EQ(-EINVAL, wait_parse("sleep 5", &w));
+}
+
+/* The namespace's state heads show's table and JSON object, when known. */
+TEST(show_prints_the_namespace_state)
+{
+	struct rc_config c = { 0 };
+	char *o = NULL;
+	const char *p;
+	size_t l;
+	FILE *f;
+
+	f = open_memstream(&o, &l);
+	print_show_json(f, &c);
+	fclose(f);
+	EXPECT_STREQ("{\"services\":[]}\n", o);
+	free(o);
+
+	c.has_net = true;
+	c.net = (struct rc_net){ .services = 3, .points = 1234567,
+				 .points_max = 4194304, .hooks = true, .kept = 1,
+				 .generation = 17 };
+	f = open_memstream(&o, &l);
+	print_show_json(f, &c);
+	fclose(f);
+	EXPECT_STREQ("{\"hooks\":true,\"points\":1234567,\"points_max\":4194304,"
+		     "\"kept\":1,\"generation\":17,\"services\":[]}\n", o);
+	free(o);
+
+	f = open_memstream(&o, &l);
+	print_show_text(f, &c);
+	fclose(f);
+	p = "namespace: 3 services, 1.2M of 4.2M ring points, hooks on, "
+	    "1 service's kept flows, generation 17\nProt ";
+	EXPECT_EQ(0, strncmp(o, p, strlen(p)));
+	free(o);
+
+	c.net = (struct rc_net){ .services = 1, .points = 256, .points_max = 4194304 };
+	f = open_memstream(&o, &l);
+	print_net_text(f, &c.net);
+	fclose(f);
+	EXPECT_STREQ("namespace: 1 service, 256 of 4.2M ring points, hooks off, "
+		     "no kept flows, generation 0\n", o);
+	free(o);
 }
 
 TEST_HARNESS_MAIN

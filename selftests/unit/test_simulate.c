@@ -12,7 +12,9 @@
 #include "kselftest_harness.h"
 #include "ring_util.h"
 #include "ringmath.h"
-#include "simulate.h"
+#include "cli.h"
+#include "cmd.h"
+#include "parse.h"
 
 static char *slurp(FILE *f)
 {
@@ -37,6 +39,8 @@ static int run2(char **out, char **err, const char *const *args)
 		argc++;
 	}
 	argv[argc] = NULL;
+	/* Each run is a fresh ringctl: no -j left over from the last one. */
+	cli_json = false;
 	fflush(stdout);
 	fflush(stderr);
 	so = dup(STDOUT_FILENO);
@@ -69,7 +73,7 @@ TEST(flows_match_ring)
 	enum { NFLOWS = 2000, NB = 50 };
 	char path[] = "/tmp/rs_flowsXXXXXX", *out, *line, *save = NULL;
 	struct rs_member m[NB + 1];
-	char want[RM_ENDPOINT_LEN];
+	char want[RC_ENDPOINT_LEN];
 	const char *args[] = {
 		"simulate", "key", "00112233445566778899aabbccddeeff",
 		"vnodes", "64", "backends", "50", "backend",
@@ -89,12 +93,12 @@ TEST(flows_match_ring)
 	ASSERT_LE(0, fd);
 	fp = fdopen(fd, "w");
 	for (i = 0; i < NB; i++) {
-		ASSERT_EQ(0, rm_parse_backend("10.0.0.1:80", &m[i]));
+		ASSERT_EQ(0, parse_member("10.0.0.1:80", &m[i]));
 		m[i].addr[3] += i;
 	}
-	ASSERT_EQ(0, rm_parse_backend("[2001:db8::1]:80@3", &m[NB]));
+	ASSERT_EQ(0, parse_member("[2001:db8::1]:80@3", &m[NB]));
 	for (i = 0; i < NFLOWS; i++) {
-		char src[RM_ENDPOINT_LEN], dst[RM_ENDPOINT_LEN], pb[8];
+		char src[RC_ENDPOINT_LEN], dst[RC_ENDPOINT_LEN], pb[8];
 		u64 v = rnd_next(&s);
 
 		f[i].family = v & 1 ? AF_INET6 : AF_INET;
@@ -105,9 +109,9 @@ TEST(flows_match_ring)
 		f[i].daddr[0] = 100;
 		f[i].sport = htons(v >> 48);
 		f[i].dport = htons(443);
-		rm_format_endpoint(src, f[i].family, f[i].saddr, f[i].sport);
-		rm_format_endpoint(dst, f[i].family, f[i].daddr, f[i].dport);
-		fprintf(fp, "%s %s %s\n", src, dst, rm_proto_name(f[i].proto, pb));
+		sim_endpoint_format(src, f[i].family, f[i].saddr, f[i].sport);
+		sim_endpoint_format(dst, f[i].family, f[i].daddr, f[i].dport);
+		fprintf(fp, "%s %s %s\n", src, dst, sim_proto_name(f[i].proto, pb));
 	}
 	fclose(fp);
 
@@ -121,7 +125,7 @@ TEST(flows_match_ring)
 		u64 pos = rs_flow_position(&k, &f[i], RINGSTEER_HASH_FLOW);
 
 		ASSERT_NE(NULL, line);
-		rm_format_member(want, &r->members[rs_ring_lookup(r, pos)]);
+		sim_member_format(want, &r->members[rs_ring_lookup(r, pos)]);
 		ASSERT_STREQ(want, strrchr(line, ' ') + 1);
 	}
 	ASSERT_EQ(NULL, line);
@@ -146,7 +150,7 @@ TEST(bad_input_prints_nothing)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		EXPECT_EQ(-1, run2(&out, &err, bad[i]))
+		EXPECT_GT(0, run2(&out, &err, bad[i]))
 			TH_LOG("case %u", i);
 		EXPECT_STREQ("", out);
 		EXPECT_EQ(0, strncmp(err, "ringctl: simulate: ", 19))

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ringsteer attributes in and out; see rsnl.h. */
+/* ringsteer attributes in and out; see nl_ops.h. */
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "rsnl.h"
+#include "nl_ops.h"
 
 #define DUMP_RETRIES 8
 
@@ -190,54 +190,57 @@ static int get_backend(const struct nlattr *nest, struct rc_backend *b)
 
 /* Requests. */
 
-static int simple(struct rs_nl *nl, uint8_t cmd, const struct rc_service *s,
+static int simple(struct nl_conn *nl, uint8_t cmd, const struct rc_service *s,
 		  bool settings, const struct rc_backend *b, uint32_t flags)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, cmd, 0);
+	struct nlmsghdr *nlh = nl_msg(nl, buf, cmd, 0);
 
 	if (s)
 		put_service_id(nlh, s, settings);
 	if (b)
 		put_backend(nlh, b);
 	put_flags(nlh, flags);
-	return rs_nl_request(nl, nlh, NULL, NULL);
+	return nl_request(nl, nlh, NULL, NULL);
 }
 
-int rsnl_service_new(struct rs_nl *nl, const struct rc_service *s)
+int nl_service_new(struct nl_conn *nl, const struct rc_service *s)
 {
 	return simple(nl, RINGSTEER_CMD_SERVICE_NEW, s, true, NULL, 0);
 }
 
-int rsnl_service_set(struct rs_nl *nl, const struct rc_service *s)
+int nl_service_set(struct nl_conn *nl, const struct rc_service *s)
 {
 	return simple(nl, RINGSTEER_CMD_SERVICE_SET, s, true, NULL, 0);
 }
 
-int rsnl_service_del(struct rs_nl *nl, const struct rc_service *s, uint32_t flags)
+int nl_service_del(struct nl_conn *nl, const struct rc_service *s, uint32_t flags)
 {
 	return simple(nl, RINGSTEER_CMD_SERVICE_DEL, s, false, NULL, flags);
 }
 
-int rsnl_backend_new(struct rs_nl *nl, const struct rc_service *s,
+int nl_backend_new(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b)
 {
 	return simple(nl, RINGSTEER_CMD_BACKEND_NEW, s, false, b, 0);
 }
 
-int rsnl_backend_set(struct rs_nl *nl, const struct rc_service *s,
+int nl_backend_set(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b)
 {
 	return simple(nl, RINGSTEER_CMD_BACKEND_SET, s, false, b, 0);
 }
 
-int rsnl_backend_del(struct rs_nl *nl, const struct rc_service *s,
+int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b, uint32_t flags)
 {
-	return simple(nl, RINGSTEER_CMD_BACKEND_DEL, s, false, b, flags);
+	/* backend-del's policy takes the identity only: no weight or state. */
+	struct rc_backend id = { .ep = b->ep };
+
+	return simple(nl, RINGSTEER_CMD_BACKEND_DEL, s, false, &id, flags);
 }
 
-int rsnl_flush(struct rs_nl *nl, uint32_t flags)
+int nl_flush(struct nl_conn *nl, uint32_t flags)
 {
 	return simple(nl, RINGSTEER_CMD_FLUSH, NULL, false, NULL, flags);
 }
@@ -250,6 +253,7 @@ struct reply {
 	uint64_t *position;
 	uint8_t *key;
 	struct rc_config *c;
+	struct rc_net *net;
 };
 
 static int get_lookup(const struct nlmsghdr *nlh, struct rc_backend *b,
@@ -274,11 +278,11 @@ static int lookup_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static struct nlmsghdr *put_lookup(struct rs_nl *nl, void *buf,
+static struct nlmsghdr *put_lookup(struct nl_conn *nl, void *buf,
 				   const struct rc_service *s,
 				   const struct rc_endpoint *src)
 {
-	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_LOOKUP, 0);
+	struct nlmsghdr *nlh = nl_msg(nl, buf, RINGSTEER_CMD_LOOKUP, 0);
 	struct nlattr *nest;
 
 	put_service_id(nlh, s, false);
@@ -289,7 +293,7 @@ static struct nlmsghdr *put_lookup(struct rs_nl *nl, void *buf,
 	return nlh;
 }
 
-int rsnl_lookup(struct rs_nl *nl, const struct rc_service *s,
+int nl_lookup(struct nl_conn *nl, const struct rc_service *s,
 		const struct rc_endpoint *src, struct rc_backend *b,
 		uint64_t *position)
 {
@@ -298,7 +302,7 @@ int rsnl_lookup(struct rs_nl *nl, const struct rc_service *s,
 	struct reply r = { .b = b, .position = position };
 	int err;
 
-	err = rs_nl_request(nl, nlh, lookup_cb, &r);
+	err = nl_request(nl, nlh, lookup_cb, &r);
 	if (err)
 		return err;
 	return r.err ? r.err : r.seen ? 0 : -EPROTO;
@@ -309,7 +313,7 @@ struct many {
 	struct rc_lookup *v;
 };
 
-static void many_build(struct rs_nl *nl, void *buf, size_t i, void *data)
+static void many_build(struct nl_conn *nl, void *buf, size_t i, void *data)
 {
 	struct many *m = data;
 
@@ -323,12 +327,12 @@ static int many_reply(const struct nlmsghdr *nlh, size_t i, void *data)
 	return get_lookup(nlh, &m->v[i].b, &m->v[i].position);
 }
 
-int rsnl_lookup_many(struct rs_nl *nl, const struct rc_service *s,
+int nl_lookup_many(struct nl_conn *nl, const struct rc_service *s,
 		     struct rc_lookup *v, size_t n, size_t *failed)
 {
 	struct many m = { s, v };
 
-	return rs_nl_pipeline(nl, n, many_build, many_reply, &m, failed);
+	return nl_pipeline(nl, n, many_build, many_reply, &m, failed);
 }
 
 static int key_cb(const struct nlmsghdr *nlh, void *data)
@@ -346,26 +350,67 @@ static int key_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int rsnl_key_get(struct rs_nl *nl, uint8_t key[RINGSTEER_KEY_LEN])
+int nl_key_get(struct nl_conn *nl, uint8_t key[RINGSTEER_KEY_LEN])
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_KEY_GET, 0);
+	struct nlmsghdr *nlh = nl_msg(nl, buf, RINGSTEER_CMD_KEY_GET, 0);
 	struct reply r = { .key = key };
 	int err;
 
-	err = rs_nl_request(nl, nlh, key_cb, &r);
+	err = nl_request(nl, nlh, key_cb, &r);
 	if (err)
 		return err;
 	return r.err ? r.err : r.seen ? 0 : -EPROTO;
 }
 
-int rsnl_key_set(struct rs_nl *nl, const uint8_t key[RINGSTEER_KEY_LEN])
+int nl_key_set(struct nl_conn *nl, const uint8_t key[RINGSTEER_KEY_LEN])
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_KEY_SET, 0);
+	struct nlmsghdr *nlh = nl_msg(nl, buf, RINGSTEER_CMD_KEY_SET, 0);
 
 	mnl_attr_put(nlh, RINGSTEER_A_KEY, RINGSTEER_KEY_LEN, key);
-	return rs_nl_request(nl, nlh, NULL, NULL);
+	return nl_request(nl, nlh, NULL, NULL);
+}
+
+static int net_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
+	const struct nlattr *nt[RINGSTEER_NET_A_MAX + 1];
+	struct reply *r = data;
+	struct rc_net *n = r->net;
+	const struct nlattr *hooks;
+
+	r->err = -EPROTO;
+	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) || !tb[RINGSTEER_A_NET] ||
+	    parse_nested(tb[RINGSTEER_A_NET], nt, RINGSTEER_NET_A_MAX))
+		return MNL_CB_OK;
+	hooks = nt[RINGSTEER_NET_A_HOOKS];
+	if (!nt[RINGSTEER_NET_A_SERVICES] || !nt[RINGSTEER_NET_A_POINTS] ||
+	    !nt[RINGSTEER_NET_A_POINTS_MAX] || !len_is(hooks, 1) ||
+	    get_u32(nt[RINGSTEER_NET_A_SERVICES], &n->services) ||
+	    get_u64(nt[RINGSTEER_NET_A_POINTS], &n->points) ||
+	    get_u64(nt[RINGSTEER_NET_A_POINTS_MAX], &n->points_max) ||
+	    get_u32(nt[RINGSTEER_NET_A_KEPT], &n->kept) ||
+	    get_u32(nt[RINGSTEER_NET_A_GENERATION], &n->generation))
+		return MNL_CB_OK;
+	n->hooks = mnl_attr_get_u8(hooks);
+	r->err = 0;
+	r->seen = true;
+	return MNL_CB_OK;
+}
+
+int nl_net_get(struct nl_conn *nl, struct rc_net *n)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = nl_msg(nl, buf, RINGSTEER_CMD_NET_GET, 0);
+	struct reply r = { .net = n };
+	int err;
+
+	memset(n, 0, sizeof(*n));
+	err = nl_request(nl, nlh, net_cb, &r);
+	if (err)
+		return err;
+	return r.err ? r.err : r.seen ? 0 : -EPROTO;
 }
 
 /* Service replies: one (doit) into r->s, or each (dump) appended to r->c. */
@@ -381,7 +426,7 @@ static int service_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	}
 	if (r->c) {
-		if (!rc_config_add(r->c, &s))
+		if (!rc_config_add_service(r->c, &s))
 			r->err = -ENOMEM;
 	} else {
 		*r->s = s;
@@ -390,16 +435,16 @@ static int service_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int rsnl_service_get(struct rs_nl *nl, struct rc_service *s)
+int nl_service_get(struct nl_conn *nl, struct rc_service *s)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_SERVICE_GET, 0);
+	struct nlmsghdr *nlh = nl_msg(nl, buf, RINGSTEER_CMD_SERVICE_GET, 0);
 	struct rc_service got;
 	struct reply r = { .s = &got };
 	int err;
 
 	put_service_id(nlh, s, false);
-	err = rs_nl_request(nl, nlh, service_cb, &r);
+	err = nl_request(nl, nlh, service_cb, &r);
 	if (err)
 		return err;
 	if (r.err || !r.seen)
@@ -410,15 +455,15 @@ int rsnl_service_get(struct rs_nl *nl, struct rc_service *s)
 	return 0;
 }
 
-static int service_dump(struct rs_nl *nl, struct rc_config *c)
+static int service_dump(struct nl_conn *nl, struct rc_config *c)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_SERVICE_GET,
+	struct nlmsghdr *nlh = nl_msg(nl, buf, RINGSTEER_CMD_SERVICE_GET,
 					 NLM_F_DUMP);
 	struct reply r = { .c = c };
 	int err;
 
-	err = rs_nl_request(nl, nlh, service_cb, &r);
+	err = nl_request(nl, nlh, service_cb, &r);
 	return err ? err : r.err;
 }
 
@@ -433,26 +478,26 @@ static int backend_cb(const struct nlmsghdr *nlh, void *data)
 		r->err = -EPROTO;
 		return MNL_CB_OK;
 	}
-	if (!rc_service_add(r->s, &b))
+	if (!rc_service_add_backend(r->s, &b))
 		r->err = -ENOMEM;
 	return MNL_CB_OK;
 }
 
-static int backend_dump(struct rs_nl *nl, struct rc_service *s)
+static int backend_dump(struct nl_conn *nl, struct rc_service *s)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_BACKEND_GET,
+	struct nlmsghdr *nlh = nl_msg(nl, buf, RINGSTEER_CMD_BACKEND_GET,
 					 NLM_F_DUMP);
 	struct reply r = { .s = s };
 	int err;
 
 	put_service_id(nlh, s, false);
-	err = rs_nl_request(nl, nlh, backend_cb, &r);
+	err = nl_request(nl, nlh, backend_cb, &r);
 	return err ? err : r.err;
 }
 
 /* One attempt; -EAGAIN when the configuration changed under it. */
-static int config_get_once(struct rs_nl *nl, struct rc_config *c,
+static int config_get_once(struct nl_conn *nl, struct rc_config *c,
 			   const struct rc_service *one)
 {
 	uint32_t i;
@@ -463,10 +508,10 @@ static int config_get_once(struct rs_nl *nl, struct rc_config *c,
 
 		s.b = NULL;
 		s.nb = s.capb = 0;
-		err = rsnl_service_get(nl, &s);
+		err = nl_service_get(nl, &s);
 		if (err)
 			return err;
-		if (!rc_config_add(c, &s))
+		if (!rc_config_add_service(c, &s))
 			return -ENOMEM;
 	} else {
 		err = service_dump(nl, c);
@@ -488,7 +533,7 @@ static int config_get_once(struct rs_nl *nl, struct rc_config *c,
 	return 0;
 }
 
-int rsnl_config_get(struct rs_nl *nl, struct rc_config *c,
+int nl_config_get(struct nl_conn *nl, struct rc_config *c,
 		    const struct rc_service *one, bool with_key)
 {
 	int err = -EAGAIN, tries;
@@ -499,7 +544,7 @@ int rsnl_config_get(struct rs_nl *nl, struct rc_config *c,
 		err = config_get_once(nl, c, one);
 	}
 	if (!err && with_key) {
-		err = rsnl_key_get(nl, c->key);
+		err = nl_key_get(nl, c->key);
 		c->has_key = !err;
 	}
 	if (err) {
@@ -522,7 +567,7 @@ static int conns_cb(const struct nlmsghdr *nlh, void *data)
 		r->err = -EPROTO;
 		return MNL_CB_OK;
 	}
-	have = r->b ? r->b : rc_service_find(r->s, &b.ep);
+	have = r->b ? r->b : rc_service_find_backend(r->s, &b.ep);
 	/* Added since the backend dump: the next reading shows it. */
 	if (have && !rc_endpoint_cmp(&have->ep, &b.ep)) {
 		have->has_conns = true;
@@ -533,11 +578,11 @@ static int conns_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int rsnl_conns_get(struct rs_nl *nl, struct rc_service *s, struct rc_backend *b)
+int nl_conns_get(struct nl_conn *nl, struct rc_service *s, struct rc_backend *b)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = rs_nl_msg(nl, buf, RINGSTEER_CMD_BACKEND_GET,
-					 b ? 0 : NLM_F_DUMP);
+	struct nlmsghdr *nlh = nl_msg(nl, buf, RINGSTEER_CMD_BACKEND_GET,
+				      b ? 0 : NLM_F_DUMP);
 	struct reply r = { .s = s, .b = b };
 	int err;
 
@@ -545,26 +590,26 @@ int rsnl_conns_get(struct rs_nl *nl, struct rc_service *s, struct rc_backend *b)
 	if (b)
 		put_backend(nlh, &(struct rc_backend){ .ep = b->ep });
 	put_flags(nlh, RINGSTEER_F_CONNS);
-	err = rs_nl_request(nl, nlh, conns_cb, &r);
+	err = nl_request(nl, nlh, conns_cb, &r);
 	if (err)
 		return err;
 	return r.err ? r.err : (b && !r.seen) ? -EPROTO : 0;
 }
 
-int rsnl_config_conns(struct rs_nl *nl, struct rc_config *c)
+int nl_config_conns(struct nl_conn *nl, struct rc_config *c)
 {
 	uint32_t i;
 	int err;
 
 	for (i = 0; i < c->ns; i++) {
-		err = rsnl_conns_get(nl, &c->s[i], NULL);
+		err = nl_conns_get(nl, &c->s[i], NULL);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-int rsnl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev)
+int nl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev)
 {
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *tb[RINGSTEER_A_MAX + 1];

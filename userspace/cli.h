@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The command line layer (prefix cli_): subcommand tables and their help,
+ * error messages, the -j flag. The layers under it have their own
+ * prefixes: parse_ (words and files to model structs, parse.h), nl_
+ * (netlink I/O, nl.h and nl_ops.h), print_ (text and JSON output,
+ * print.h, with json_ its JSON writer), rc_ (the model, model.h,
+ * endpoint.h, plan.h and preview.h) and sim_ (simulate's ring arithmetic,
+ * ringmath.h). The handlers of ringctl's commands are
+ * cmd_* (cmd.h). Every function returns 0 or -errno.
+ */
+#ifndef RINGCTL_CLI_H
+#define RINGCTL_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define RINGCTL_VERSION "0.1"
+
+/*
+ * Exit status of "backend drain ... wait" when the timeout passed: a
+ * command's positive return is its exit status, a negative one exits 1.
+ */
+#define RC_EXIT_TIMEOUT 3
+
+/* Set by -j or --json, before the command or among its arguments. */
+extern bool cli_json;
+
+/*
+ * One command of a table: RUN gets argv[0] = NAME and returns 0 or
+ * -errno; USAGE prints its full usage; HELP is the line listed by the
+ * table's help (NULL for an alias, which is not listed).
+ */
+struct cli_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	void (*usage)(FILE *f);
+	const char *help;
+};
+
+/*
+ * Run the command argv[1] of CMDS, argv[0] being the table's own name
+ * ("ringctl", "backend"). "help", "-h" and "--help" print USAGE (the
+ * table's) when they come first, and the command's usage when they come
+ * right after it (-j words skipped), both with status 0. No command
+ * prints USAGE to stderr; an unknown one is an error. -EINVAL then.
+ */
+int cli_dispatch(const struct cli_cmd *cmds, size_t n, void (*usage)(FILE *f),
+		 int argc, char **argv);
+/* The table's commands with their help lines, as "  name   help". */
+void cli_list(FILE *f, const struct cli_cmd *cmds, size_t n);
+
+/* "help", "-h" or "--help". */
+bool cli_is_help(const char *word);
+/* "-j" or "--json". */
+bool cli_is_json(const char *word);
+/* Consume leading -j/--json words (setting cli_json). */
+void cli_take_json(int *argc, char ***argv);
+
+/* Print "ringctl: <message>" to stderr; returns -EINVAL. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Print "ringctl: <message>: <strerror(err)>[: <ext_msg>]" for a failed
+ * request (err is an errno, either sign); returns -|err|.
+ */
+int cli_nl_error(int err, const char *ext_msg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+struct nl_conn;
+
+/* nl_open() with the error printed ("module not loaded"). */
+int cli_nl_open(struct nl_conn *nl);
+
+#endif /* RINGCTL_CLI_H */

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringctl's table of commands and its top level: global options, dispatch,
+ * exit status. Command families live in their own files (cmd.h).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "uapi/ringsteer.h"
+#include "cli.h"
+#include "cmd.h"
+#include "nl.h"
+
+void cmd_version_usage(FILE *f)
+{
+	fprintf(f, "Usage: ringctl version\n\n"
+		"Prints ringctl's version and that of the kernel module's generic\n"
+		"netlink family, if the module is loaded.\n");
+}
+
+int cmd_version(int argc, char **argv)
+{
+	struct nl_conn nl;
+	int err;
+
+	if (argc > 1)
+		return cli_error("version: unexpected argument '%s'", argv[1]);
+	printf("ringctl %s\n", RINGCTL_VERSION);
+	err = nl_open(&nl);
+	if (err == -ENOENT) {
+		printf("kernel: ringsteer module not loaded\n");
+		return 0;
+	}
+	if (err)
+		return cli_nl_error(err, NULL, "netlink");
+	printf("kernel: generic netlink family %s version %u (id %u)\n",
+	       RINGSTEER_GENL_NAME, nl.family_version, nl.family_id);
+	nl_close(&nl);
+	return 0;
+}
+
+static void usage(FILE *f);
+
+static const struct cli_cmd commands[] = {
+	{ "service", cmd_service, cmd_service_usage,
+	  "add, change or delete a service (VIP:PORT)" },
+	{ "backend", cmd_backend, cmd_backend_usage,
+	  "add, change, drain, activate or delete a backend" },
+	{ "show", cmd_show, cmd_show_usage, "show services, backends, shares and counters" },
+	{ "lookup", cmd_lookup, cmd_lookup_usage,
+	  "show the backend a new flow would be steered to" },
+	{ "key", cmd_key, cmd_key_usage, "show or set the SipHash key" },
+	{ "flush", cmd_flush, cmd_flush_usage, "delete every service" },
+	{ "monitor", cmd_monitor, cmd_monitor_usage, "print configuration changes as they happen" },
+	{ "save", cmd_save, cmd_save_usage, "print the configuration in the format restore reads" },
+	{ "restore", cmd_restore, cmd_restore_usage, "change the configuration to a saved one" },
+	{ "plan", cmd_plan, cmd_plan_usage, "show what a change would move, changing nothing" },
+	{ "fingerprint", cmd_fingerprint, cmd_fingerprint_usage,
+	  "print each service's ring fingerprint" },
+	{ "stats", cmd_stats, cmd_stats_usage, "print counters in the Prometheus text format" },
+	{ "simulate", cmd_simulate, cmd_simulate_usage,
+	  "compute ring shares, moves and owners offline" },
+	{ "version", cmd_version, cmd_version_usage, "show ringctl's and the kernel module's versions" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: ringctl [-j] COMMAND [ARGS...]\n\nCommands:\n");
+	cli_list(f, commands, NCOMMANDS);
+	fprintf(f, "\n'ringctl COMMAND help' (or -h, --help) shows a command's own usage.\n");
+}
+
+int cmd_main(int argc, char **argv)
+{
+	int i, err;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && !cli_is_help(argv[i]); i++) {
+		if (cli_is_json(argv[i])) {
+			cli_json = true;
+		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			printf("ringctl %s\n", RINGCTL_VERSION);
+			return 0;
+		} else {
+			cli_error("unknown option '%s' (try 'ringctl help')", argv[i]);
+			return 1;
+		}
+	}
+	/* The table's name, in place of the last option (or of argv[0]). */
+	argv[i - 1] = "ringctl";
+	err = cli_dispatch(commands, NCOMMANDS, usage, argc - i + 1, argv + i - 1);
+	if (err < 0)
+		return 1;
+	/* Output that did not reach its reader is a failure too. */
+	if (fflush(stdout) || ferror(stdout)) {
+		cli_error("writing output: %s", strerror(errno));
+		return 1;
+	}
+	/* A command's positive return is a documented exit status. */
+	return err;
+}

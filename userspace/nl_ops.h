@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The netlink layer (prefix nl_), message half: ringsteer requests, model
+ * structs to attributes and replies back to model structs
+ * (uapi/ringsteer.h, "Generic netlink API"). No printing;
+ * every function returns 0 or -errno, with nl->ext_msg holding the
+ * kernel's extended ack message after a rejection.
+ */
+#ifndef RINGCTL_NL_OPS_H
+#define RINGCTL_NL_OPS_H
+
+#include "model.h"
+#include "nl.h"
+
+int nl_service_new(struct nl_conn *nl, const struct rc_service *s);
+int nl_service_set(struct nl_conn *nl, const struct rc_service *s);
+int nl_service_del(struct nl_conn *nl, const struct rc_service *s, uint32_t flags);
+/* One service, named by *s, with its counters; backends not read. */
+int nl_service_get(struct nl_conn *nl, struct rc_service *s);
+
+int nl_backend_new(struct nl_conn *nl, const struct rc_service *s,
+		     const struct rc_backend *b);
+int nl_backend_set(struct nl_conn *nl, const struct rc_service *s,
+		     const struct rc_backend *b);
+int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
+		     const struct rc_backend *b, uint32_t flags);
+
+/* The backend a new flow from SRC would be steered to, and its position. */
+int nl_lookup(struct nl_conn *nl, const struct rc_service *s,
+		const struct rc_endpoint *src, struct rc_backend *b,
+		uint64_t *position);
+
+/*
+ * Lookups of V[0..N-1] pipelined over one socket; stops at the first
+ * failure, whose index goes to *failed.
+ */
+int nl_lookup_many(struct nl_conn *nl, const struct rc_service *s,
+		     struct rc_lookup *v, size_t n, size_t *failed);
+
+int nl_key_get(struct nl_conn *nl, uint8_t key[RINGSTEER_KEY_LEN]);
+int nl_key_set(struct nl_conn *nl, const uint8_t key[RINGSTEER_KEY_LEN]);
+int nl_flush(struct nl_conn *nl, uint32_t flags);
+
+/*
+ * Read services with their backends: all of them (ONE == NULL), or the
+ * one named by ONE. Dumps flagged NLM_F_DUMP_INTR, and services that
+ * vanish between the service and the backend dump, are retried a few
+ * times (then -EAGAIN). The result is sorted (rc_config_sort()). WITH_KEY
+ * also reads the key.
+ */
+int nl_config_get(struct nl_conn *nl, struct rc_config *c,
+		    const struct rc_service *one, bool with_key);
+
+/*
+ * Live connections (RINGSTEER_F_CONNS): of backend B of S (a doit), or of
+ * every backend of S already in s->b (one dump, one walk of the conntrack
+ * table), by identity. nl_config_conns() does every service of C.
+ */
+int nl_conns_get(struct nl_conn *nl, struct rc_service *s, struct rc_backend *b);
+int nl_config_conns(struct nl_conn *nl, struct rc_config *c);
+
+/*
+ * The namespace's state (RINGSTEER_CMD_NET_GET). -EOPNOTSUPP from kernels
+ * without the command.
+ */
+int nl_net_get(struct nl_conn *nl, struct rc_net *n);
+
+/* A change notification (uapi "Notifications"). */
+struct rc_event {
+	uint8_t cmd;		/* the RINGSTEER_CMD_* that made the change */
+	bool has_service, has_backend;
+	struct rc_service s;	/* no backends attached */
+	struct rc_backend b;
+};
+
+int nl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev);
+
+#endif /* RINGCTL_NL_OPS_H */

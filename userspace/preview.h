@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * "ringctl plan": what a change would do to a live service, computed with
+ * the kernel's ring code from the live key, backends and connections, and
+ * nothing changed. The computation (rc_preview_compute) is pure, so that host
+ * tests check it against the ring code directly. Part of the model
+ * (prefix rc_; the parser of the command line is parse_preview). Not to be
+ * confused with plan.h, the requests "ringctl restore" sends.
+ */
+#ifndef RINGCTL_PREVIEW_H
+#define RINGCTL_PREVIEW_H
+
+#include "model.h"
+#include "ring.h"
+
+/* The ring the kernel builds for S under KEY: its active backends. */
+struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
+				const struct rc_service *s, int *err);
+/* Every service's fingerprint from c->key, offline (fingerprint.c). */
+int rc_config_fingerprints(struct rc_config *c);
+void rc_member_of(struct rs_member *m, const struct rc_endpoint *ep, uint32_t weight);
+
+struct rc_preview_backend {
+	struct rc_endpoint ep;
+	bool before, after;	/* owns points before / after the change */
+	bool gone;		/* deleted by the change */
+	double share_before, share_after;
+	double leaves, arrives;	/* hash space leaving it / reaching it */
+	uint64_t conns;		/* connections it serves now */
+	/* Of those, in the hash space that moves (exact or estimated). */
+	double conns_moving;
+	bool conns_exact;
+};
+
+struct rc_preview {
+	double moved;
+	double collateral;
+	unsigned long long collateral_exact;	/* positions, saturated */
+	/*
+	 * The flows' positions change too (key or hash mode): moved is what
+	 * independent positions give, not an exact count of arcs.
+	 */
+	bool expected;
+	struct rc_preview_backend *b;	/* before's backends then the new ones */
+	uint32_t nb;
+	double conns_moving;		/* sum over the backends */
+	bool conns_exact;		/* every term exact */
+};
+
+/*
+ * Compare service A under KEY_A with B under KEY_B (same service, backends
+ * by identity; conns read from A). X names the backend a backend command
+ * changes (NULL for service and key changes): moves touching neither X's
+ * old nor new points count as collateral. 0 or -errno.
+ */
+int rc_preview_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_service *a,
+		       const uint8_t key_b[RINGSTEER_KEY_LEN], const struct rc_service *b,
+		       const struct rc_endpoint *x, struct rc_preview *p);
+void rc_preview_free(struct rc_preview *p);
+
+
+/* A parsed "plan" command line, before any netlink I/O. */
+enum rc_preview_op {
+	RC_PREVIEW_BACKEND_ADD, RC_PREVIEW_BACKEND_SET, RC_PREVIEW_BACKEND_DRAIN,
+	RC_PREVIEW_BACKEND_ACTIVATE, RC_PREVIEW_BACKEND_DEL, RC_PREVIEW_SERVICE_SET,
+	RC_PREVIEW_KEY_SET,
+};
+
+struct rc_preview_req {
+	enum rc_preview_op op;
+	const char *what;		/* "backend add", for output */
+	struct rc_service s;		/* not for key set */
+	struct rc_backend b;		/* backend commands */
+	bool keep_flows;
+	uint8_t key[RINGSTEER_KEY_LEN];	/* key set */
+};
+
+/* argv[0] is "plan". 0, 1 for help (printed), or -EINVAL (printed). */
+int parse_preview(int argc, char **argv, struct rc_preview_req *r);
+
+#endif /* RINGCTL_PREVIEW_H */

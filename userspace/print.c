@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The print layer for "ringctl show"; see print.h. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "json.h"
+#include "print.h"
+
+#define TWO64 18446744073709551616.0
+
+double print_share(uint64_t share)
+{
+	return share / TWO64;
+}
+
+const char *print_fingerprint(char buf[PRINT_FINGERPRINT_LEN], uint64_t fp)
+{
+	snprintf(buf, PRINT_FINGERPRINT_LEN, "%016llx", (unsigned long long)fp);
+	return buf;
+}
+
+static void human_bytes(char *buf, size_t len, uint64_t v)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
+	double d = v;
+	int u = 0;
+
+	while (d >= 1024 && u < 3) {
+		d /= 1024;
+		u++;
+	}
+	if (u)
+		snprintf(buf, len, "%.1f %s", d, units[u]);
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)v);
+}
+
+/* 1234567 as "1.2M": the header line's counts, read at a glance. */
+static void human_count(char *buf, size_t len, uint64_t v)
+{
+	static const char *const units[] = { "", "k", "M", "G", "T" };
+	double d = v;
+	int u = 0;
+
+	while (d >= 1000 && u < 4) {
+		d /= 1000;
+		u++;
+	}
+	if (u)
+		snprintf(buf, len, "%.1f%s", d, units[u]);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+void print_net_text(FILE *f, const struct rc_net *n)
+{
+	char pts[24], max[24];
+
+	human_count(pts, sizeof(pts), n->points);
+	human_count(max, sizeof(max), n->points_max);
+	fprintf(f, "namespace: %u service%s, %s of %s ring points, hooks %s, ",
+		n->services, n->services == 1 ? "" : "s", pts, max,
+		n->hooks ? "on" : "off");
+	if (n->kept)
+		fprintf(f, "%u service%s kept flows", n->kept, n->kept == 1 ? "'s" : "s'");
+	else
+		fprintf(f, "no kept flows");
+	fprintf(f, ", generation %u\n", n->generation);
+}
+
+void print_show_json(FILE *f, const struct rc_config *c)
+{
+	char addr[RC_ADDR_LEN], fp[PRINT_FINGERPRINT_LEN];
+	struct json j;
+	uint32_t i, k;
+
+	json_init(&j, f);
+	json_obj_begin(&j, NULL);
+	if (c->has_net) {
+		json_bool(&j, "hooks", c->net.hooks);
+		json_u64(&j, "points", c->net.points);
+		json_u64(&j, "points_max", c->net.points_max);
+		json_u64(&j, "kept", c->net.kept);
+		json_u64(&j, "generation", c->net.generation);
+	}
+	json_arr_begin(&j, "services");
+	for (i = 0; i < c->ns; i++) {
+		const struct rc_service *s = &c->s[i];
+
+		json_obj_begin(&j, NULL);
+		json_str(&j, "family", rc_family_name(s->vip.family));
+		rc_addr_format(addr, &s->vip);
+		json_str(&j, "vip", addr);
+		json_u64(&j, "port", s->vip.port);
+		json_str(&j, "proto", rc_proto_name(s->proto));
+		json_u64(&j, "vnodes", s->vnodes);
+		json_str(&j, "hash", rc_hash_name(s->hash));
+		json_u64(&j, "backends_configured", s->nconfigured);
+		json_u64(&j, "backends_active", s->nactive);
+		json_u64(&j, "points", s->points);
+		json_u64(&j, "ring_bytes", s->ring_bytes);
+		json_u64(&j, "flows", s->flows);
+		json_u64(&j, "no_backend", s->no_backend);
+		if (s->has_fingerprint) {
+			json_u64(&j, "generation", s->generation);
+			json_str(&j, "fingerprint", print_fingerprint(fp, s->fingerprint));
+		}
+		json_arr_begin(&j, "backends");
+		for (k = 0; k < s->nb; k++) {
+			const struct rc_backend *b = &s->b[k];
+
+			json_obj_begin(&j, NULL);
+			rc_addr_format(addr, &b->ep);
+			json_str(&j, "addr", addr);
+			json_u64(&j, "port", b->ep.port);
+			json_u64(&j, "weight", b->weight);
+			json_str(&j, "state", rc_state_name(b->state));
+			json_u64(&j, "flows", b->flows);
+			/* %.12g: shares of 2^64 need more than six digits. */
+			json_double(&j, "share", print_share(b->share));
+			if (b->has_conns) {
+				json_u64(&j, "conns_established", b->conns_established);
+				json_u64(&j, "conns_other", b->conns_other);
+			}
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_finish(&j);
+}
+
+void print_show_text(FILE *f, const struct rc_config *c)
+{
+	char ep[RC_ENDPOINT_LEN], counts[24], ring[24], proto[8];
+	char fp[PRINT_FINGERPRINT_LEN];
+	int w = 21, len;
+	uint32_t i, k;
+
+	if (c->has_net)
+		print_net_text(f, &c->net);
+	for (i = 0; i < c->ns; i++) {
+		rc_endpoint_format(ep, &c->s[i].vip);
+		len = strlen(ep);
+		w = len > w ? len : w;
+		for (k = 0; k < c->s[i].nb; k++) {
+			rc_endpoint_format(ep, &c->s[i].b[k].ep);
+			len = strlen(ep);
+			w = len > w ? len : w;
+		}
+	}
+	fprintf(f, "Prot %-*s %-6s %6s %8s %8s %10s %10s %10s %5s %s\n", w,
+		"VIP:Port", "Hash", "Vnodes", "Backends", "Points", "Ring", "Flows",
+		"NoBackend", "Gen", "Fingerprint");
+	fprintf(f, "  -> %-*s %-8s %6s %8s %10s %10s %10s\n", w, "Backend:Port",
+		"State", "Weight", "Share", "Flows", "Estab", "Other");
+	for (i = 0; i < c->ns; i++) {
+		const struct rc_service *s = &c->s[i];
+
+		rc_endpoint_format(ep, &s->vip);
+		snprintf(counts, sizeof(counts), "%u/%u", s->nactive, s->nconfigured);
+		human_bytes(ring, sizeof(ring), s->ring_bytes);
+		snprintf(proto, sizeof(proto), "%s", rc_proto_name(s->proto));
+		for (k = 0; proto[k]; k++)
+			proto[k] -= proto[k] >= 'a' && proto[k] <= 'z' ? 'a' - 'A' : 0;
+		fprintf(f, "%-4s %-*s %-6s %6u %8s %8u %10s %10llu %10llu", proto,
+			w, ep, rc_hash_name(s->hash), s->vnodes, counts, s->points,
+			ring, (unsigned long long)s->flows,
+			(unsigned long long)s->no_backend);
+		if (s->has_fingerprint)
+			fprintf(f, " %5u %s", s->generation,
+				print_fingerprint(fp, s->fingerprint));
+		fputc('\n', f);
+		for (k = 0; k < s->nb; k++) {
+			const struct rc_backend *b = &s->b[k];
+
+			rc_endpoint_format(ep, &b->ep);
+			fprintf(f, "  -> %-*s %-8s %6u %7.2f%% %10llu", w, ep,
+				rc_state_name(b->state), b->weight,
+				100 * print_share(b->share), (unsigned long long)b->flows);
+			if (b->has_conns)
+				fprintf(f, " %10llu %10llu",
+					(unsigned long long)b->conns_established,
+					(unsigned long long)b->conns_other);
+			fputc('\n', f);
+		}
+	}
+}
+

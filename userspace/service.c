@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ringctl service add|set|del: services (virtual IP, port, protocol). */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+#include "cli.h"
+#include "cmd.h"
+#include "nl_ops.h"
+
+void cmd_service_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: ringctl service add VIP:PORT [proto tcp|udp] [vnodes N] [hash flow|source]\n"
+"       ringctl service set VIP:PORT [proto tcp|udp] [vnodes N] [hash flow|source]\n"
+"       ringctl service del VIP:PORT [proto tcp|udp] [keep-flows]\n"
+"\n"
+"VIP is a.b.c.d or [IPv6]; proto defaults to tcp. vnodes is the number of\n"
+"ring points per unit of backend weight (1..%u, default %u); hash flow\n"
+"(default) hashes the whole connection tuple, hash source the client\n"
+"address only. 'set' re-places every point: new flows may move between all\n"
+"backends, established ones stay. 'del' also deletes the service's\n"
+"connection tracking entries unless keep-flows is given.\n",
+		RINGSTEER_MAX_VNODES, RINGSTEER_DEFAULT_VNODES);
+}
+
+enum op { OP_ADD, OP_SET, OP_DEL };
+
+static const unsigned int allowed[] = {
+	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH,
+	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH,
+	[OP_DEL] = PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS,
+};
+
+/* argv[0] is the subcommand's name. */
+static int run(enum op op, int argc, char **argv)
+{
+	char ctx[32], name[RC_SERVICE_NAME_LEN];
+	struct rc_service s;
+	struct parse_args a;
+	struct nl_conn nl;
+	int err;
+
+	snprintf(ctx, sizeof(ctx), "service %s", argv[0]);
+	err = parse_service_args(ctx, argc - 1, argv + 1, allowed[op], &s, &a);
+	if (err)
+		return err;
+	if (op == OP_SET && !(s.has & (RC_HAS_VNODES | RC_HAS_HASH)))
+		return cli_error("%s: nothing to change (give vnodes and/or hash)", ctx);
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
+	if (op == OP_ADD)
+		err = nl_service_new(&nl, &s);
+	else if (op == OP_SET)
+		err = nl_service_set(&nl, &s);
+	else
+		err = nl_service_del(&nl, &s, a.seen & PARSE_KW_KEEP_FLOWS ?
+				     RINGSTEER_F_KEEP_FLOWS : 0);
+	if (err)
+		err = cli_nl_error(err, nl.ext_msg, "%s %s", ctx, rc_service_name(name, &s));
+	nl_close(&nl);
+	return err;
+}
+
+static int add(int argc, char **argv)
+{
+	return run(OP_ADD, argc, argv);
+}
+
+static int set(int argc, char **argv)
+{
+	return run(OP_SET, argc, argv);
+}
+
+static int del(int argc, char **argv)
+{
+	return run(OP_DEL, argc, argv);
+}
+
+static const struct cli_cmd cmds[] = {
+	{ "add", add, cmd_service_usage, "add a service" },
+	{ "set", set, cmd_service_usage, "change a service's vnodes or hash" },
+	{ "del", del, cmd_service_usage, "delete a service" },
+	{ "delete", del, cmd_service_usage, NULL },
+	{ "show", cmd_show, cmd_show_usage, NULL },
+	{ "list", cmd_show, cmd_show_usage, NULL },
+};
+
+int cmd_service(int argc, char **argv)
+{
+	return cli_dispatch(cmds, sizeof(cmds) / sizeof(cmds[0]), cmd_service_usage,
+			    argc, argv);
+}
