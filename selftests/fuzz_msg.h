@@ -254,7 +254,8 @@ static const struct fz_cmd_spec fz_dump_specs[2] = {
 
 static inline bool fz_admin_cmd(uint8_t cmd)
 {
-	return cmd != RINGSTEER_CMD_SERVICE_GET && cmd != RINGSTEER_CMD_BACKEND_GET;
+	return cmd != RINGSTEER_CMD_SERVICE_GET && cmd != RINGSTEER_CMD_BACKEND_GET &&
+	       cmd != RINGSTEER_CMD_NET_GET;
 }
 
 enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_BE16, K_ADDR, K_KEY, K_NEST };
@@ -527,8 +528,10 @@ static inline void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32
 		return;
 	}
 	/* 6.1 looks for a dumpit only after the permission check. */
-	if (q->dump && fz_admin_cmd(q->cmd)) {
-		q->policy = FZ_EOPNOTSUPP | (priv ? 0 : FZ_EPERM);
+	if (q->dump && q->cmd != RINGSTEER_CMD_SERVICE_GET &&
+	    q->cmd != RINGSTEER_CMD_BACKEND_GET) {
+		q->policy = FZ_EOPNOTSUPP |
+			    (priv || !fz_admin_cmd(q->cmd) ? 0 : FZ_EPERM);
 		return;
 	}
 	if (!priv && fz_admin_cmd(q->cmd)) {
@@ -564,6 +567,17 @@ static inline enum fz_rkind fz_reply_kind(int nest, int type)
 		case RINGSTEER_A_KEY: return R_KEY;
 		case RINGSTEER_A_POSITION: return R_U64;
 		case RINGSTEER_A_PAD: return R_PAD;
+		case RINGSTEER_A_NET: return R_NEST;
+		}
+		return R_NONE;
+	}
+	if (nest == RINGSTEER_A_NET) {
+		switch (type) {
+		case RINGSTEER_NET_A_HOOKS: return R_U8;
+		case RINGSTEER_NET_A_SERVICES: case RINGSTEER_NET_A_KEPT:
+		case RINGSTEER_NET_A_GENERATION: return R_U32;
+		case RINGSTEER_NET_A_POINTS: case RINGSTEER_NET_A_POINTS_MAX: return R_U64;
+		case RINGSTEER_NET_A_PAD: return R_PAD;
 		}
 		return R_NONE;
 	}
@@ -608,6 +622,9 @@ static inline void fz_reply_store(struct fz_reply *r, int nest, int type,
 	struct fz_ep *e = nest == RINGSTEER_A_SERVICE ? &r->svc : &r->be;
 	uint64_t v = 0;
 
+	/* The namespace's state (NET_GET) is checked for form only. */
+	if (nest == RINGSTEER_A_NET)
+		return;
 	if (n == 8) {
 		memcpy(&v, d, 8);
 	} else if (n == 4) {
@@ -692,7 +709,7 @@ static inline const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 				return "nest inside a nest";
 			if (type == RINGSTEER_A_SERVICE)
 				r->has_svc = true;
-			else
+			else if (type == RINGSTEER_A_BACKEND)
 				r->has_be = true;
 			why = fz_reply_attrs(r, p + NLA_HDRLEN, n, type);
 			if (why)

@@ -227,6 +227,7 @@ static uint32_t predict(struct model *m, const struct fz_req *q)
 		return q->top & T_KEY ? 0 : FZ_EINVAL;
 	case RINGSTEER_CMD_KEY_GET:
 	case RINGSTEER_CMD_FLUSH:
+	case RINGSTEER_CMD_NET_GET:
 		return 0;
 	case RINGSTEER_CMD_SERVICE_GET:
 		if (q->dump)
@@ -1263,6 +1264,7 @@ static const uint16_t cmd_weights[][2] = {
 	[RINGSTEER_CMD_KEY_GET] = { 200, 200 },
 	/* Rare: a flush empties what took thousands of requests to build. */
 	[RINGSTEER_CMD_FLUSH] = { 1, 1 },
+	[RINGSTEER_CMD_NET_GET] = { 50, 50 },
 	[__RINGSTEER_CMD_LAST] = { 50, 50 },	/* unknown commands */
 };
 
