@@ -385,10 +385,6 @@ static void apply(struct rs_txn *txn)
 	u32 i;
 
 	switch (c->cmd) {
-	case RINGSTEER_CMD_SERVICE_NEW:
-		rs_service_link(&rn->services, txn->svc);
-		rs_net_unretire(rn, txn->svc);
-		break;
 	case RINGSTEER_CMD_SERVICE_SET:
 		txn->svc->vnodes = c->conf.vnodes;
 		txn->svc->hash = c->conf.hash;
@@ -416,6 +412,14 @@ static void apply(struct rs_txn *txn)
 	}
 	for (i = 0; i < txn->npending; i++)
 		publish(rn, &txn->pending[i]);
+	/*
+	 * A new service becomes visible to the packet path only with its
+	 * ring published: hash_add_rcu() orders the two.
+	 */
+	if (c->cmd == RINGSTEER_CMD_SERVICE_NEW) {
+		rs_service_link(&rn->services, txn->svc);
+		rs_net_unretire(rn, txn->svc);
+	}
 	rn->services.npoints = txn->npoints;
 	rn->generation++;
 }

@@ -790,6 +790,9 @@ static inline const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
 		if (r->svc.present & ~SVC_ID)
 			return "backend reply names its service with more than its identity";
 		return fz_reply_ep(&r->svc, true) ?: fz_reply_ep(&r->be, false);
+	case RINGSTEER_CMD_NET_GET:
+		return !r->has_svc && !r->has_be && !r->has_key && !r->has_pos ? NULL :
+		       "NET_GET reply carries more than the namespace's state";
 	}
 	return "data message for a command without replies";
 }
