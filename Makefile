@@ -134,11 +134,12 @@ module:
 # objects next to the sources). build/kernel/debug/ is built against the
 # debug kernel's tree, DEBUG_KDIR (selftests/vm/build-debug-kernel.sh).
 KDIR_debug = $(DEBUG_KDIR)
+kdir_of = $(or $(KDIR_$(1)),/lib/modules/$(1)/build)
 $(BUILD)/kernel/%/kmod/ringsteer.ko: $(KERNEL_SRCS)
 	$(quiet) KBUILD $*
 	$(Q)mkdir -p $(BUILD)/kernel/$*
 	$(Q)cp -p --parents $(KERNEL_SRCS) $(BUILD)/kernel/$*/
-	$(Q)$(MAKE) -C $(or $(KDIR_$*),/lib/modules/$*/build) M=$(SRC)/$(BUILD)/kernel/$* W=1 modules \
+	$(Q)$(MAKE) -C $(call kdir_of,$*) M=$(SRC)/$(BUILD)/kernel/$* W=1 modules \
 		>$(BUILD)/kernel/$*/build.log 2>&1 || { cat $(BUILD)/kernel/$*/build.log; exit 1; }
 	$(Q)if grep -q 'warning:' $(BUILD)/kernel/$*/build.log; then \
 		grep -B2 -A4 'warning:' $(BUILD)/kernel/$*/build.log; echo "warnings building for $*" >&2; exit 1; fi
