@@ -140,7 +140,13 @@ bad+='|inconsistent lock state|suspicious RCU usage|lockdep is turned off|DEBUG_
 bad+='|sleeping function called from invalid context|using smp_processor_id\(\) in preemptible'
 bad+='|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption'
 bad+='|UBSAN:|KASAN:|unreferenced object|double free|slab.*corrupt'
-if grep -E "$bad" "$run/console.log" "$run/dmesg" "$run/kmemleak" >"$run/bad" 2>/dev/null; then
+# Only the logs this run has: grep exits 2 on a missing file, even with
+# matches in the others, which would hide them.
+logs=()
+for f in "$run/console.log" "$run/dmesg" "$run/kmemleak"; do
+	[ -e "$f" ] && logs+=("$f")
+done
+if grep -E "$bad" "${logs[@]}" >"$run/bad"; then
 	sed 's/^/  /' "$run/bad" >&2
 	fail "kernel log shows a problem"
 	exit 1
