@@ -143,7 +143,13 @@ static int count_conn(struct nf_conn *ct, void *data)
 	struct rs_member m = {};
 	int i;
 
-	if (match_any(&w->service, 1, ct) < 0)
+	/*
+	 * Dying and expired entries are connections that have ended: a
+	 * destroy event may already be out, and whoever counts after it
+	 * (ringctl monitor, drain wait) must not see them.
+	 */
+	if (nf_ct_is_dying(ct) || nf_ct_is_expired(ct) ||
+	    match_any(&w->service, 1, ct) < 0)
 		return 0;
 	reply = &ct->tuplehash[IP_CT_DIR_REPLY].tuple;
 	m.family = w->service.family;

@@ -47,7 +47,7 @@ int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w)
 	return 0;
 }
 
-static double now(void)
+double rc_monotonic(void)
 {
 	struct timespec ts;
 
@@ -68,7 +68,7 @@ static void progress(bool tty, const char *who, const struct rc_backend *b,
 
 static void pause_until(double t)
 {
-	double d = t - now();
+	double d = t - rc_monotonic();
 	struct timespec ts;
 
 	if (d <= 0)
@@ -86,7 +86,7 @@ int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 	bool tty = isatty(STDOUT_FILENO);
 	struct rc_service svc = *s;
 	struct rc_backend got = *b;
-	double start = now(), t;
+	double start = rc_monotonic(), t;
 	uint32_t tick;
 	int err;
 
@@ -96,7 +96,7 @@ int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 		err = nl_conns_get(nl, &svc, &got);
 		if (err)
 			return cli_nl_error(err, nl->ext_msg, "backend drain %s", who);
-		t = now() - start;
+		t = rc_monotonic() - start;
 		progress(tty, who, &got, t);
 		if (!got.conns_established && !got.conns_other)
 			break;
@@ -110,7 +110,7 @@ int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 		}
 		pause_until(start + (w->timeout && tick > w->timeout ? w->timeout : tick));
 	}
-	printf("%sdrained %s after %.0fs\n", tty ? "\n" : "", who, now() - start);
+	printf("%sdrained %s after %.0fs\n", tty ? "\n" : "", who, rc_monotonic() - start);
 	if (!w->del)
 		return 0;
 	err = nl_backend_del(nl, s, b, 0);

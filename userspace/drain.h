@@ -26,4 +26,7 @@ int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w);
 int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 		  const struct rc_backend *b, const struct rc_drain_wait *w);
 
+/* Seconds on CLOCK_MONOTONIC. */
+double rc_monotonic(void);
+
 #endif /* RINGCTL_DRAIN_H */

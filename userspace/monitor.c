@@ -6,6 +6,7 @@
  */
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,10 +15,15 @@
 #include "cli.h"
 #include "cmd.h"
 #include "nl_ops.h"
+#include "drain.h"
+#include "drainwatch.h"
 
 struct monitor {
 	uint32_t left;		/* events still to print; 0: no limit */
+	bool stop;		/* the last of them is printed */
+	int err;		/* of the drain watch, from a callback */
 	struct json j;
+	struct rc_drainwatch watch;
 };
 
 void cmd_monitor_usage(FILE *f)
@@ -29,7 +35,13 @@ void cmd_monitor_usage(FILE *f)
 "network namespace, by anyone, as it happens: one line per change, in the\n"
 "form of the ringctl command that makes it ('key set' without the key,\n"
 "which is never announced). With -j, one JSON object per line. 'count N'\n"
-"exits after N changes.\n");
+"exits after N changes.\n"
+"\n"
+"It also prints 'drained VIP BACKEND proto P' when a draining backend's\n"
+"last connection has ended (counted as in 'show', by the kernel, once\n"
+"one of the backend's connections ends, at most once a second; every\n"
+"10 s for connections conntrack announces no end of). A backend already\n"
+"drained when monitor starts is not reported.\n");
 }
 
 static const char *const verbs[] = {
@@ -60,7 +72,8 @@ static void print_text(const struct rc_event *ev, const char *verb)
 		printf(" proto %s", rc_proto_name(ev->s.proto));
 	if (ev->s.has & RC_HAS_VNODES)
 		printf(" vnodes %u hash %s", ev->s.vnodes, rc_hash_name(ev->s.hash));
-	if (ev->has_backend && ev->cmd != RINGSTEER_CMD_BACKEND_DEL)
+	/* The kernel announces them for every backend change but a delete. */
+	if (ev->has_backend && (ev->b.has & RC_HAS_WEIGHT) && ev->cmd != RINGSTEER_CMD_BACKEND_DEL)
 		printf(" weight %u state %s", ev->b.weight,
 		       rc_state_name(ev->b.state));
 	putchar('\n');
@@ -96,12 +109,27 @@ static void print_json(struct json *j, const struct rc_event *ev,
 		rc_addr_format(addr, &ev->b.ep);
 		json_str(j, "addr", addr);
 		json_u64(j, "port", ev->b.ep.port);
-		json_u64(j, "weight", ev->b.weight);
-		json_str(j, "state", rc_state_name(ev->b.state));
+		if (ev->b.has & RC_HAS_WEIGHT) {
+			json_u64(j, "weight", ev->b.weight);
+			json_str(j, "state", rc_state_name(ev->b.state));
+		}
 		json_obj_end(j);
 	}
 	json_obj_end(j);
 	json_finish(j);
+}
+
+/* After each line: flush it, and count it against "count N". */
+static int printed(struct monitor *m)
+{
+	/* Whoever reads us may be waiting for this very line. */
+	if (fflush(stdout) == EOF)
+		return MNL_CB_ERROR;
+	if (m->left && !--m->left) {
+		m->stop = true;
+		return MNL_CB_STOP;
+	}
+	return MNL_CB_OK;
 }
 
 static int event_cb(const struct nlmsghdr *nlh, void *data)
@@ -118,19 +146,91 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		print_json(&m->j, &ev, verbs[ev.cmd]);
 	else
 		print_text(&ev, verbs[ev.cmd]);
-	/* Whoever reads us may be waiting for this very line. */
-	if (fflush(stdout) == EOF)
-		return MNL_CB_ERROR;
-	if (m->left && !--m->left)
-		return MNL_CB_STOP;
-	return MNL_CB_OK;
+	m->err = rc_drainwatch_event(&m->watch, &ev);
+	return printed(m);
+}
+
+static void drained_cb(const struct rc_service *s, const struct rc_backend *b,
+		       void *data)
+{
+	struct rc_event ev = { .has_service = true, .has_backend = true };
+	struct monitor *m = data;
+
+	if (m->stop)
+		return;
+	ev.s = *s;
+	ev.b.ep = b->ep;
+	if (cli_json)
+		print_json(&m->j, &ev, "drained");
+	else
+		print_text(&ev, "drained");
+	if (printed(m) == MNL_CB_ERROR)
+		m->err = -errno;
+}
+
+/*
+ * Connection ends come from ctnetlink; without them (no CAP_NET_ADMIN, no
+ * ctnetlink, or events switched off) draining backends are counted once a
+ * second instead.
+ */
+static bool open_ct(struct nl_ct *ct)
+{
+	FILE *f = fopen("/proc/sys/net/netfilter/nf_conntrack_events", "r");
+	int events = 2, err;
+
+	if (f) {
+		if (fscanf(f, "%d", &events) != 1)
+			events = 2;
+		fclose(f);
+	}
+	err = events ? nl_ct_open(ct) : -EOPNOTSUPP;
+	if (!err)
+		return true;
+	fprintf(stderr, "ringctl: monitor: %s; draining backends are counted once a second\n",
+		events ? "no conntrack events here" :
+			 "net.netfilter.nf_conntrack_events is 0");
+	return false;
+}
+
+static int watch(struct monitor *m, struct nl_conn *nl, struct nl_ct *ct)
+{
+	struct pollfd fds[2] = {
+		{ .fd = mnl_socket_get_fd(nl->sock), .events = POLLIN },
+		{ .fd = ct->sock ? nl_ct_fd(ct) : -1, .events = POLLIN },
+	};
+	int err;
+
+	while (!m->stop && !m->err) {
+		if (poll(fds, 2, rc_drainwatch_timeout(&m->watch, rc_monotonic())) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (fds[0].revents) {
+			err = nl_read_events(nl, event_cb, m);
+			if (err <= 0)
+				return err;
+		}
+		if (fds[1].revents) {
+			err = nl_ct_read(ct, rc_drainwatch_ended, &m->watch);
+			if (err == -ENOBUFS)
+				rc_drainwatch_lost(&m->watch);
+			else if (err)
+				return err;
+		}
+		err = rc_drainwatch_count(&m->watch, rc_monotonic(), drained_cb, m);
+		if (err)
+			return err;
+	}
+	return m->err;
 }
 
 int cmd_monitor(int argc, char **argv)
 {
 	struct monitor m = { 0 };
+	struct nl_conn nl, query;
+	struct nl_ct ct = { 0 };
 	struct parse_args a;
-	struct nl_conn nl;
 	int err;
 
 	err = parse_keywords("monitor", argc - 1, argv + 1,
@@ -142,11 +242,25 @@ int cmd_monitor(int argc, char **argv)
 	err = cli_nl_open(&nl);
 	if (err)
 		return err;
-	err = nl_listen(&nl, event_cb, &m);
-	nl_close(&nl);
-	if (err == -EOPNOTSUPP)
-		return cli_error("monitor: this ringsteer module announces no changes");
-	if (err)
+	/* Joined first: a change after the initial read is announced. */
+	err = nl_join(&nl);
+	if (err) {
+		nl_close(&nl);
+		if (err == -EOPNOTSUPP)
+			return cli_error("monitor: this ringsteer module announces no changes");
 		return cli_nl_error(err, "", "monitor");
-	return 0;
+	}
+	err = cli_nl_open(&query);
+	if (err) {
+		nl_close(&nl);
+		return err;
+	}
+	err = rc_drainwatch_init(&m.watch, &query, !open_ct(&ct));
+	if (!err)
+		err = watch(&m, &nl, &ct);
+	rc_drainwatch_free(&m.watch);
+	nl_ct_close(&ct);
+	nl_close(&query);
+	nl_close(&nl);
+	return err ? cli_nl_error(err, query.ext_msg, "monitor") : 0;
 }

@@ -313,24 +313,26 @@ void nl_close(struct nl_conn *nl)
 	nl->sock = NULL;
 }
 
-int nl_listen(struct nl_conn *nl, mnl_cb_t cb, void *data)
+int nl_join(struct nl_conn *nl)
 {
-	static char buf[32768];
-	ssize_t len;
-	int ret;
-
 	if (!nl->config_group)
 		return -EOPNOTSUPP;
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
 				  &nl->config_group, sizeof(nl->config_group)) < 0)
 		return -errno;
-	for (;;) {
-		len = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
-		if (len < 0)
-			return -errno;
-		/* Notifications carry sequence number and port id 0. */
-		ret = mnl_cb_run(buf, len, 0, 0, cb, data);
-		if (ret <= MNL_CB_STOP)
-			return ret < 0 ? -errno : 0;
-	}
+	return 0;
+}
+
+int nl_read_events(struct nl_conn *nl, mnl_cb_t cb, void *data)
+{
+	static char buf[32768];
+	ssize_t len;
+	int ret;
+
+	len = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
+	if (len < 0)
+		return -errno;
+	/* Notifications carry sequence number and port id 0. */
+	ret = mnl_cb_run(buf, len, 0, 0, cb, data);
+	return ret < 0 ? -errno : ret;
 }

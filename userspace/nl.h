@@ -32,10 +32,13 @@ int nl_open(struct nl_conn *nl);
 void nl_close(struct nl_conn *nl);
 
 /*
- * Join the configuration change notifications, then hand each one to CB
- * until CB returns MNL_CB_STOP (0) or an error (-errno).
+ * Join the configuration change notifications (-EOPNOTSUPP: the kernel
+ * has none); then nl_read_events() reads one batch (it blocks until there
+ * is one), hands each notification to CB and returns MNL_CB_OK (1) to go
+ * on, MNL_CB_STOP (0) when CB said so, or -errno.
  */
-int nl_listen(struct nl_conn *nl, mnl_cb_t cb, void *data);
+int nl_join(struct nl_conn *nl);
+int nl_read_events(struct nl_conn *nl, mnl_cb_t cb, void *data);
 
 /* Start a request for CMD in BUF (MNL_SOCKET_BUFFER_SIZE bytes at least). */
 struct nlmsghdr *nl_msg(struct nl_conn *nl, void *buf, uint8_t cmd, uint16_t flags);

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * "drained" for ringctl monitor: which draining backends still have
+ * connections, and when to count them again. Counting is the kernel's
+ * (RINGSTEER_F_CONNS, one conntrack walk); what triggers it is a
+ * connection of the backend ending (nl_ct.h), or, for connections the
+ * kernel announces no end of, a slow poll. Nothing here is per packet.
+ */
+#ifndef RINGCTL_DRAINWATCH_H
+#define RINGCTL_DRAINWATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+#include "nl.h"
+#include "nl_ct.h"
+#include "nl_ops.h"
+
+/* A connection ended: count again, but not more than once a second. */
+#define RC_DRAINWATCH_MIN_GAP	1.0
+/* Without a trigger: connections created before any event listener. */
+#define RC_DRAINWATCH_POLL	10.0
+/* Without connection-end events at all (no CAP_NET_ADMIN, sysctl 0). */
+#define RC_DRAINWATCH_POLL_BLIND 1.0
+
+struct rc_drainwatch_entry;
+
+struct rc_drainwatch {
+	struct nl_conn *query;	/* requests only: no notification on it */
+	bool blind;		/* no connection-end events */
+	struct rc_drainwatch_entry *e;
+	size_t n, cap;
+};
+
+typedef void (*rc_drained_t)(const struct rc_service *s, const struct rc_backend *b,
+			     void *data);
+
+/*
+ * Watch the backends draining now; those with no connection left are
+ * taken as drained before we came and are not reported. 0 or -errno.
+ */
+int rc_drainwatch_init(struct rc_drainwatch *w, struct nl_conn *query, bool blind);
+void rc_drainwatch_free(struct rc_drainwatch *w);
+
+/* A configuration change (after it is printed). 0 or -ENOMEM. */
+int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev);
+/* A connection ended (nl_ct_read()'s callback). */
+void rc_drainwatch_ended(const struct nl_ct_end *end, void *w);
+/* Connection-end events were lost: count everything again. */
+void rc_drainwatch_lost(struct rc_drainwatch *w);
+
+/* Milliseconds until the next count is due (poll()'s timeout), or -1. */
+int rc_drainwatch_timeout(const struct rc_drainwatch *w, double now);
+/*
+ * Count what is due; DRAINED for each backend found with no connection
+ * left. 0 or -errno of a count that failed for another reason than the
+ * backend or service having gone.
+ */
+int rc_drainwatch_count(struct rc_drainwatch *w, double now, rc_drained_t drained,
+			void *data);
+
+#endif /* RINGCTL_DRAINWATCH_H */
