@@ -302,6 +302,19 @@ static int resolve(struct rs_net *rn, const struct rs_cmd *cmd,
 	return 0;
 }
 
+struct rs_service *rs_nl_dump_service(struct rs_net *rn, u8 cmd,
+				      struct nlattr **attrs,
+				      struct netlink_ext_ack *extack)
+{
+	const struct rs_cmd *c = &rs_cmds[cmd];
+	int err;
+
+	err = check_flags(c, attrs, extack) ?: check_nests(c, attrs, extack);
+	if (err)
+		return ERR_PTR(err);
+	return find_service(rn, attrs, c->service, extack);
+}
+
 /*
  * Every doit runs between these two: pre_doit takes the namespace mutex
  * and resolves what the request names into info->user_ptr[] (service,
@@ -411,77 +424,6 @@ int ringsteer_nl_service_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return rs_reply(info, fill_service, NULL);
 }
 
-/* Dump position, kept across the calls of one dump. */
-struct dump_ctx {
-	u32 index;
-	u32 nconns;
-	struct rs_ct_conns *conns;	/* [nconns], counted by the first call */
-};
-
-static struct dump_ctx *dump_ctx(struct netlink_callback *cb)
-{
-	BUILD_BUG_ON(sizeof(struct dump_ctx) > sizeof(cb->ctx));
-	return (struct dump_ctx *)cb->ctx;
-}
-
-/*
- * Each part of a dump records the generation it saw before emitting
- * anything: a part that emits nothing, the last one included, still lets
- * netlink flag the dump NLM_F_DUMP_INTR if a change came in between.
- */
-static struct rs_net *dump_lock(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct rs_net *rn = rs_net(sock_net(skb->sk));
-
-	mutex_lock(&rn->lock);
-	cb->seq = rn->generation ?: 1;
-	return rn;
-}
-
-static void *dump_put(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd)
-{
-	void *hdr;
-
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &rs_genl_family, NLM_F_MULTI, cmd);
-	if (hdr)
-		genl_dump_check_consistent(cb, hdr);
-	return hdr;
-}
-
-/* A full skb ends this part of the dump; the next call resumes. */
-static int dump_end(struct sk_buff *skb, int err)
-{
-	return err == -EMSGSIZE && skb->len ? skb->len : err;
-}
-
-int ringsteer_nl_service_get_dumpit(struct sk_buff *skb,
-				    struct netlink_callback *cb)
-{
-	struct rs_net *rn = dump_lock(skb, cb);
-	struct dump_ctx *ctx = dump_ctx(cb);
-	struct rs_service *svc;
-	u32 i = 0;
-	int err = 0;
-	void *hdr;
-
-	list_for_each_entry(svc, &rn->services.list, node) {
-		if (i++ < ctx->index)
-			continue;
-		hdr = dump_put(skb, cb, RINGSTEER_CMD_SERVICE_GET);
-		if (!hdr || rs_put_service(skb, rn, svc, RS_SERVICE_FULL)) {
-			if (hdr)
-				genlmsg_cancel(skb, hdr);
-			err = -EMSGSIZE;
-			break;
-		}
-		genlmsg_end(skb, hdr);
-		ctx->index++;
-	}
-	mutex_unlock(&rn->lock);
-	return dump_end(skb, err);
-}
-
 int ringsteer_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = {
@@ -545,12 +487,6 @@ int ringsteer_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-static bool want_conns(struct nlattr **attrs)
-{
-	return attrs[RINGSTEER_A_FLAGS] &&
-	       (nla_get_u32(attrs[RINGSTEER_A_FLAGS]) & RINGSTEER_F_CONNS);
-}
-
 static int fill_backend(struct sk_buff *skb, struct genl_info *info,
 			const void *arg)
 {
@@ -564,88 +500,11 @@ int ringsteer_nl_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rs_ct_conns conns;
 	int err;
 
-	if (!want_conns(info->attrs))
+	if (!rs_nl_want_conns(info->attrs))
 		return rs_reply(info, fill_backend, NULL);
 	err = rs_ct_count_conns(genl_info_net(info), info_service(info),
 				info_backend(info), &conns);
 	return err ?: rs_reply(info, fill_backend, &conns);
-}
-
-/*
- * Live connections are counted once per dump, by one walk of the
- * conntrack table when the dump starts, and never per packet.
- */
-static int count_conns(struct rs_net *rn, struct rs_service *svc,
-		       struct dump_ctx *ctx)
-{
-	int err;
-
-	ctx->conns = kvcalloc(max(svc->nbackends, 1U), sizeof(*ctx->conns),
-			      GFP_KERNEL_ACCOUNT);
-	if (!ctx->conns)
-		return -ENOMEM;
-	ctx->nconns = svc->nbackends;
-	err = rs_ct_count_conns(rn->net, svc, NULL, ctx->conns);
-	if (err) {
-		kvfree(ctx->conns);
-		ctx->conns = NULL;
-	}
-	return err;
-}
-
-int ringsteer_nl_backend_get_done(struct netlink_callback *cb)
-{
-	kvfree(dump_ctx(cb)->conns);
-	return 0;
-}
-
-int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
-				    struct netlink_callback *cb)
-{
-	struct nlattr **attrs = rs_dump_attrs(cb);
-	struct dump_ctx *ctx = dump_ctx(cb);
-	struct rs_service *svc;
-	struct rs_backend *b;
-	struct rs_net *rn;
-	u32 i = 0;
-	int err;
-	void *hdr;
-
-	err = check_flags(&rs_cmds[RINGSTEER_CMD_BACKEND_GET], attrs, cb->extack);
-	if (err)
-		return err;
-	rn = dump_lock(skb, cb);
-	svc = find_service(rn, attrs, RS_LAST_SERVICE_ID, cb->extack);
-	if (IS_ERR(svc)) {
-		err = PTR_ERR(svc);
-		goto out;
-	}
-	if (!ctx->index && !ctx->conns && want_conns(attrs)) {
-		err = count_conns(rn, svc, ctx);
-		if (err)
-			goto out;
-	}
-	list_for_each_entry(b, &svc->backends, node) {
-		/* Counted before a change the dump will be flagged for. */
-		const struct rs_ct_conns *conns = ctx->conns && i < ctx->nconns ?
-						  &ctx->conns[i] : NULL;
-
-		if (i++ < ctx->index)
-			continue;
-		hdr = dump_put(skb, cb, RINGSTEER_CMD_BACKEND_GET);
-		if (!hdr || rs_put_service(skb, rn, svc, RS_SERVICE_ID) ||
-		    rs_put_backend(skb, b, true, conns)) {
-			if (hdr)
-				genlmsg_cancel(skb, hdr);
-			err = -EMSGSIZE;
-			break;
-		}
-		genlmsg_end(skb, hdr);
-		ctx->index++;
-	}
-out:
-	mutex_unlock(&rn->lock);
-	return dump_end(skb, err);
 }
 
 /* The client's side of a LOOKUP, in the form the hook reads from conntrack. */

@@ -4,6 +4,8 @@
 
 #include <net/genetlink.h>
 
+#include "uapi/ringsteer.h"
+
 extern struct genl_family rs_genl_family;
 
 int rs_genl_init(void);
@@ -20,6 +22,22 @@ int rs_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 		   struct genl_info *info);
 void rs_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 		     struct genl_info *info);
+
+struct rs_net;
+
+/*
+ * The service a dump request of @cmd names, with its flags and nests
+ * checked as pre_doit checks a doit's; under the namespace mutex.
+ */
+struct rs_service *rs_nl_dump_service(struct rs_net *rn, u8 cmd,
+				      struct nlattr **attrs,
+				      struct netlink_ext_ack *extack);
+
+static inline bool rs_nl_want_conns(struct nlattr **attrs)
+{
+	return attrs[RINGSTEER_A_FLAGS] &&
+	       (nla_get_u32(attrs[RINGSTEER_A_FLAGS]) & RINGSTEER_F_CONNS);
+}
 
 /*
  * The attributes of a dump request, as genetlink validated them. Kbuild

@@ -90,9 +90,16 @@ service add [2001:db8::1]:443 proto udp vnodes 256 hash flow
 service del 10.0.0.1:80 proto tcp vnodes 64 hash source
 flush
 EOF
-wait_lines "$W/a" "$(wc -l <"$W/want")"
+# "drained" lines (monitor_drained.sh) follow "state draining" only if the
+# monitor saw the backend before its delete: not part of this comparison.
+for i in $(seq 1 300); do
+	grep -v '^drained ' "$W/a" >"$W/a.changes" || true
+	[ "$(wc -l <"$W/a.changes")" -lt "$(wc -l <"$W/want")" ] || break
+	sleep 0.1
+done
 sleep 0.5
-if ! diff -u "$W/want" "$W/a"; then
+grep -v '^drained ' "$W/a" >"$W/a.changes" || true
+if ! diff -u "$W/want" "$W/a.changes"; then
 	die "monitor events differ from the changes made (- want, + got)"
 fi
 pass "every change announced once, in order; rejections announce nothing"

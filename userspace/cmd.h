@@ -33,6 +33,7 @@ CMD(version);
 
 /* "ringctl show rate ...": argv[0] is "rate" or "--rate" (rate.c). */
 int cmd_show_rate(int argc, char **argv);
+void cmd_show_rate_usage(FILE *f);
 
 /* ringctl ARGS...: argv[0] is the program; returns the exit status. */
 int cmd_main(int argc, char **argv);

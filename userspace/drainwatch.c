@@ -92,7 +92,48 @@ void rc_drainwatch_free(struct rc_drainwatch *w)
 	w->n = w->cap = 0;
 }
 
-int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev)
+static int count(struct rc_drainwatch *w, struct rc_drainwatch_entry *e, double now,
+		 rc_drained_t drained, void *data)
+{
+	struct rc_backend b = e->b;
+	int err;
+
+	err = nl_conns_get(w->query, &e->s, &b);
+	if (err)
+		return err;
+	e->counted = now;
+	e->dirty = false;
+	if (b.conns_established || b.conns_other) {
+		e->quiet = false;
+		return 0;
+	}
+	e->done = true;
+	if (!e->quiet)
+		drained(&e->s, &e->b, data);
+	return 0;
+}
+
+/* A backend just set draining: counted now, dropped if already gone. */
+static int watch_new(struct rc_drainwatch *w, const struct rc_event *ev, double now,
+		     rc_drained_t drained, void *data)
+{
+	struct rc_drainwatch_entry *e;
+	int err;
+
+	err = add(w, &ev->s, &ev->b, false);
+	if (err)
+		return err;
+	e = &w->e[w->n - 1];
+	err = count(w, e, now, drained, data);
+	if (err == -ENOENT) {
+		drop(w, e);
+		return 0;
+	}
+	return err;
+}
+
+int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev,
+			double now, rc_drained_t drained, void *data)
 {
 	struct rc_drainwatch_entry *e = NULL;
 	size_t i;
@@ -102,7 +143,7 @@ int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev)
 	switch (ev->cmd) {
 	case RINGSTEER_CMD_BACKEND_SET:
 		if (rc_backend_state(&ev->b) == RINGSTEER_STATE_DRAINING)
-			return e ? 0 : add(w, &ev->s, &ev->b, false);
+			return e ? 0 : watch_new(w, ev, now, drained, data);
 		/* Active again: watched no more. */
 		__attribute__((fallthrough));
 	case RINGSTEER_CMD_BACKEND_DEL:
@@ -165,27 +206,6 @@ int rc_drainwatch_timeout(const struct rc_drainwatch *w, double now)
 	if (next < 0)
 		return -1;
 	return next <= now ? 0 : (int)((next - now) * 1000) + 1;
-}
-
-static int count(struct rc_drainwatch *w, struct rc_drainwatch_entry *e, double now,
-		 rc_drained_t drained, void *data)
-{
-	struct rc_backend b = e->b;
-	int err;
-
-	err = nl_conns_get(w->query, &e->s, &b);
-	if (err)
-		return err;
-	e->counted = now;
-	e->dirty = false;
-	if (b.conns_established || b.conns_other) {
-		e->quiet = false;
-		return 0;
-	}
-	e->done = true;
-	if (!e->quiet)
-		drained(&e->s, &e->b, data);
-	return 0;
 }
 
 int rc_drainwatch_count(struct rc_drainwatch *w, double now, rc_drained_t drained,

@@ -26,15 +26,15 @@
 
 struct rc_drainwatch_entry;
 
+typedef void (*rc_drained_t)(const struct rc_service *s, const struct rc_backend *b,
+			     void *data);
+
 struct rc_drainwatch {
 	struct nl_conn *query;	/* requests only: no notification on it */
 	bool blind;		/* no connection-end events */
 	struct rc_drainwatch_entry *e;
 	size_t n, cap;
 };
-
-typedef void (*rc_drained_t)(const struct rc_service *s, const struct rc_backend *b,
-			     void *data);
 
 /*
  * Watch the backends draining now; those with no connection left are
@@ -43,8 +43,13 @@ typedef void (*rc_drained_t)(const struct rc_service *s, const struct rc_backend
 int rc_drainwatch_init(struct rc_drainwatch *w, struct nl_conn *query, bool blind);
 void rc_drainwatch_free(struct rc_drainwatch *w);
 
-/* A configuration change (after it is printed). 0 or -ENOMEM. */
-int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev);
+/*
+ * A configuration change (after it is printed). A backend set draining is
+ * counted at once, so that its "drained" (DRAINED), if it has no
+ * connection, comes right after the change. 0 or -errno.
+ */
+int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev,
+			double now, rc_drained_t drained, void *data);
 /* A connection ended (nl_ct_read()'s callback). */
 void rc_drainwatch_ended(const struct nl_ct_end *end, void *w);
 /* Connection-end events were lost: count everything again. */

@@ -132,24 +132,6 @@ static int printed(struct monitor *m)
 	return MNL_CB_OK;
 }
 
-static int event_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct monitor *m = data;
-	struct rc_event ev;
-
-	if (nl_event_parse(nlh, &ev) || ev.cmd >= sizeof(verbs) / sizeof(verbs[0]) ||
-	    !verbs[ev.cmd]) {
-		cli_error("monitor: ignoring a notification this ringctl does not understand");
-		return MNL_CB_OK;
-	}
-	if (cli_json)
-		print_json(&m->j, &ev, verbs[ev.cmd]);
-	else
-		print_text(&ev, verbs[ev.cmd]);
-	m->err = rc_drainwatch_event(&m->watch, &ev);
-	return printed(m);
-}
-
 static void drained_cb(const struct rc_service *s, const struct rc_backend *b,
 		       void *data)
 {
@@ -166,6 +148,27 @@ static void drained_cb(const struct rc_service *s, const struct rc_backend *b,
 		print_text(&ev, "drained");
 	if (printed(m) == MNL_CB_ERROR)
 		m->err = -errno;
+}
+
+static int event_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct monitor *m = data;
+	struct rc_event ev;
+	int ret;
+
+	if (nl_event_parse(nlh, &ev) || ev.cmd >= sizeof(verbs) / sizeof(verbs[0]) ||
+	    !verbs[ev.cmd]) {
+		cli_error("monitor: ignoring a notification this ringctl does not understand");
+		return MNL_CB_OK;
+	}
+	if (cli_json)
+		print_json(&m->j, &ev, verbs[ev.cmd]);
+	else
+		print_text(&ev, verbs[ev.cmd]);
+	ret = printed(m);
+	if (ret == MNL_CB_OK)
+		m->err = rc_drainwatch_event(&m->watch, &ev, rc_monotonic(), drained_cb, m);
+	return m->err ? MNL_CB_ERROR : m->stop ? MNL_CB_STOP : ret;
 }
 
 /*
@@ -208,8 +211,8 @@ static int watch(struct monitor *m, struct nl_conn *nl, struct nl_ct *ct)
 		}
 		if (fds[0].revents) {
 			err = nl_read_events(nl, event_cb, m);
-			if (err <= 0)
-				return err;
+			if (m->err || err <= 0)
+				return m->err ?: err;
 		}
 		if (fds[1].revents) {
 			err = nl_ct_read(ct, rc_drainwatch_ended, &m->watch);

@@ -116,6 +116,15 @@ static void print_json(struct rc_config *a, const struct rc_config *b, double dt
 	json_finish(&j);
 }
 
+void cmd_show_rate_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: ringctl show rate [-j] [INTERVAL]   (also: show --rate)\n"
+"\n"
+"Shows new flows per second per service and backend over INTERVAL seconds\n"
+"(default 1), from two readings of the counters.\n");
+}
+
 int cmd_show_rate(int argc, char **argv)
 {
 	struct rc_config a, b;
@@ -126,7 +135,7 @@ int cmd_show_rate(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (cli_is_help(argv[i])) {
-			cmd_show_usage(stdout);
+			cmd_show_rate_usage(stdout);
 			return 0;
 		}
 		if (cli_is_json(argv[i]))

@@ -245,3 +245,28 @@ out:
 	free(sb);
 	return res;
 }
+
+const char *const sim_change_names[] = {
+	"none", "add", "remove", "drain", "weight",
+};
+
+int sim_find(const struct rs_member *m, u32 n, const struct rs_member *x)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (m[i].family == x->family && m[i].port == x->port &&
+		    !memcmp(m[i].addr, x->addr, 16))
+			return i;
+	return -1;
+}
+
+u64 sim_total_weight(const struct rs_member *m, u32 n)
+{
+	u64 w = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		w += m[i].weight;
+	return w;
+}

@@ -14,6 +14,13 @@
 #include "endpoint.h"
 #include "ring.h"
 
+/* A change to a ring's members, and its name in output. */
+enum change_kind { CH_NONE, CH_ADD, CH_REMOVE, CH_DRAIN, CH_WEIGHT };
+extern const char *const sim_change_names[];
+
+/* Index of the member with X's identity among M[N], or -1. */
+int sim_find(const struct rs_member *m, u32 n, const struct rs_member *x);
+u64 sim_total_weight(const struct rs_member *m, u32 n);
 
 void sim_endpoint_format(char buf[RC_ENDPOINT_LEN], u8 family, const u8 addr[16],
 			 __be16 port);

@@ -19,7 +19,6 @@ void cmd_show_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl show [-j] [VIP:PORT [proto tcp|udp]]\n"
-"       ringctl show rate [-j] [INTERVAL]   (also: show --rate)\n"
 "\n"
 "Shows every service of the network namespace (or the one named) with its\n"
 "hash mode, virtual nodes per unit of weight, active/configured backends,\n"
@@ -29,8 +28,8 @@ void cmd_show_usage(FILE *f)
 "(TCP established, and the rest). Each service also shows its ring's\n"
 "generation and fingerprint. A first line sums up the namespace: ring\n"
 "points of its budget, NAT hooks on or off, kept flows, generation. -j\n"
-"prints one JSON object (see ringctl(8), JSON OUTPUT). 'rate' shows new flows per second over INTERVAL seconds\n"
-"(default 1).\n");
+"prints one JSON object (see ringctl(8), JSON OUTPUT).\n\n");
+	cmd_show_rate_usage(f);
 }
 
 /* The namespace's state into c->net; modules without NET_GET have none. */

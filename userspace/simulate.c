@@ -16,19 +16,10 @@
 #include "cmd.h"
 #include "parse.h"
 #include "print.h"
-#include "simulate.h"
-#include "cli.h"
-#include "cmd.h"
-#include "parse.h"
-#include "print.h"
-#include "simulate.h"
+#include "sim_report.h"
 
 #define CTX "simulate"
 #define TRY "try 'ringctl simulate help'"
-
-const char *const sim_change_names[] = {
-	"none", "add", "remove", "drain", "weight",
-};
 
 void cmd_simulate_usage(FILE *f)
 {
@@ -59,17 +50,6 @@ void cmd_simulate_usage(FILE *f)
 "                     number); with a change also the owner after it\n"
 "  -j                 JSON output\n",
 		RINGSTEER_DEFAULT_VNODES, RINGSTEER_MAX_VNODES);
-}
-
-int sim_find(const struct rs_member *m, u32 n, const struct rs_member *x)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		if (m[i].family == x->family && m[i].port == x->port &&
-		    !memcmp(m[i].addr, x->addr, 16))
-			return i;
-	return -1;
 }
 
 static int add_backend(struct sim *s, const struct rs_member *m)
@@ -356,16 +336,6 @@ static struct rs_member next_backend(const struct sim *s)
 		x = step_addr(&s->m[s->n - 1], i);
 	x.weight = 1;
 	return x;
-}
-
-u64 sim_total_weight(const struct rs_member *m, u32 n)
-{
-	u64 w = 0;
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		w += m[i].weight;
-	return w;
 }
 
 /* What a perfect ring would move: the change in the backend's share. */

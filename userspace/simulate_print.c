@@ -8,7 +8,7 @@
 
 #include "json.h"
 #include "print.h"
-#include "simulate.h"
+#include "sim_report.h"
 
 #define TOP 10	/* per-backend moves listed in text mode */
 

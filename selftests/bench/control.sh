@@ -21,6 +21,9 @@ control()
 	mkdir -p "$cx"
 	ip netns add "$ns"
 	LB_NS+=("$ns")
+	# IPVS refuses a real server whose address type it cannot tell, as in
+	# a namespace without a local routing table (lo down).
+	ip -n "$ns" link set lo up
 	{
 		echo "key $KEY"
 		echo "service 10.0.0.200:80 proto udp"

@@ -10,7 +10,8 @@
 # Environment: BENCH_ROUNDS (5), BENCH_SECS (2, per measurement),
 # BENCH_WARMUP (0.5), BENCH_FLOWS (100000, balance and disruption),
 # BENCH_PPS (flows per second while measuring those, 20000),
-# BENCH_PHASES (all of: rates tcp balance control profile memory),
+# BENCH_PHASES (all of: rates tcp balance control profile memory walk),
+# BENCH_WALK (conntrack sizes of the walk phase, "10000 100000 1000000"),
 # BENCH_SCALE (backend counts of the scaling cases, "10 100 1000 4000"),
 # BENCH_CASES (only these contenders); lists may use commas.
 
@@ -25,7 +26,7 @@ BENCH_SECS=${BENCH_SECS:-2}
 BENCH_WARMUP=${BENCH_WARMUP:-0.5}
 FLOWS=${BENCH_FLOWS:-100000}
 BAL_PPS=${BENCH_PPS:-20000}
-PHASES=${BENCH_PHASES:-rates tcp balance control profile memory}
+PHASES=${BENCH_PHASES:-rates tcp balance control profile memory walk}
 PHASES=${PHASES//,/ }
 SCALE=${BENCH_SCALE-10 100 1000 4000}
 SCALE=${SCALE//,/ }
@@ -156,6 +157,7 @@ tcp()
 
 . "$here/balance.sh"
 . "$here/control.sh"
+. "$here/walk.sh"
 
 taskset -pc 0 $$ >/dev/null
 setup
@@ -168,6 +170,7 @@ for ph in $PHASES; do
 	control) control ;;
 	profile) profile ;;
 	memory) memory ;;
+	walk) walk ;;
 	*) die "unknown phase $ph" ;;
 	esac
 done

@@ -31,7 +31,7 @@ ORDER = list(NAMES)
 
 def parse(path):
     d = {"env": {}, "rate": [], "tcp": [], "bal": [], "disr": [], "cp": [],
-         "prof": {}, "profsym": defaultdict(list), "mem": []}
+         "prof": {}, "profsym": defaultdict(list), "mem": [], "walk": []}
     for line in open(path, errors="replace"):
         w = line.split()
         if len(w) < 2 or w[0] != "BENCH":
@@ -65,7 +65,28 @@ def parse(path):
         elif k == "mem":
             d["mem"].append(dict(backends=int(a[0]), vnodes=int(a[1]), points=int(a[2]),
                                  bytes=int(a[3]), peak_mean=float(a[4])))
+        elif k == "walk":
+            d["walk"].append(dict(size=int(a[0]), entries=int(a[1]), round=int(a[2]),
+                                  ms=float(a[3])))
     return d
+
+
+def walk_costs(rows):
+    """Per table size: show's time, and the walk's share over the empty table."""
+    by = defaultdict(list)
+    for r in rows:
+        by[r["size"]].append(r)
+    if 0 not in by:
+        return []
+    base = statistics.median(r["ms"] for r in by[0])
+    out = []
+    for size in sorted(by):
+        ms = summary([r["ms"] for r in by[size]])
+        entries = max(r["entries"] for r in by[size])
+        walk = ms["median"] - base
+        out.append(dict(size=size, entries=entries, show_ms=ms, walk_ms=walk,
+                        ns_per_entry=walk * 1e6 / entries if entries else None))
+    return out
 
 
 def ratios(rows, key, base_name, value):
@@ -139,6 +160,7 @@ def build(d):
     res["profile"] = d["prof"]
     res["profile_top"] = d["profsym"]
     res["memory"] = d["mem"]
+    res["walk"] = walk_costs(d["walk"])
     return res
 
 
@@ -183,6 +205,13 @@ def table(res):
         for m in res["memory"]:
             p(f"  {m['backends']:5} backends, {m['vnodes']:5} vnodes: {m['points']:8} points "
               f"{m['bytes'] / 1024:9.1f} KiB  peak/mean {m['peak_mean']:.3f}")
+    if res["walk"]:
+        p("")
+        p("Live connection count: 'ringctl show' of one service (one conntrack walk), ms")
+        for w in res["walk"]:
+            per = f"  {w['ns_per_entry']:.0f} ns per entry" if w["ns_per_entry"] else ""
+            p(f"  {w['entries']:8} conntrack entries: {fmt_sum(w['show_ms'], '{:.1f}'):>22}  "
+              f"walk {w['walk_ms']:.1f}{per}")
     if res["balance"]:
         p("")
         p("Balance on real flows: peak/mean, max/min (exact ring peak/mean)")

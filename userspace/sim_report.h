@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internal to "ringctl simulate": simulate.c parses the command line and
- * computes (prefix sim_), simulate_print.c prints (prefix print_sim_).
+ * What "ringctl simulate" hands from its compute half to its print half:
+ * simulate.c parses the command line and computes (prefix sim_) into
+ * these, simulate_print.c prints them (prefix print_sim_).
  */
-#ifndef RINGCTL_SIMULATE_INT_H
-#define RINGCTL_SIMULATE_INT_H
+#ifndef RINGCTL_SIM_REPORT_H
+#define RINGCTL_SIM_REPORT_H
 
 #include <stdbool.h>
 
 #include "ringmath.h"
-
-enum change_kind { CH_NONE, CH_ADD, CH_REMOVE, CH_DRAIN, CH_WEIGHT };
-extern const char *const sim_change_names[];
 
 #define MAX_SWEEP	32
 #define MOD_MAX_PERIOD	200000000ULL
@@ -65,7 +63,4 @@ struct sim_report {
 	struct sim_row need;
 };
 
-int sim_find(const struct rs_member *m, u32 n, const struct rs_member *x);
-u64 sim_total_weight(const struct rs_member *m, u32 n);
-
-#endif /* RINGCTL_SIMULATE_INT_H */
+#endif /* RINGCTL_SIM_REPORT_H */
