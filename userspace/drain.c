@@ -55,6 +55,11 @@ double rc_monotonic(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+double rc_count_gap(double min, double took)
+{
+	return took * 10 > min ? took * 10 : min;
+}
+
 static void progress(bool tty, const char *who, const struct rc_backend *b,
 		     double elapsed)
 {
@@ -86,13 +91,13 @@ int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 	bool tty = isatty(STDOUT_FILENO);
 	struct rc_service svc = *s;
 	struct rc_backend got = *b;
-	double start = rc_monotonic(), t;
-	uint32_t tick;
+	double start = rc_monotonic(), t, t0, next;
 	int err;
 
 	rc_endpoint_format(be, &b->ep);
 	snprintf(who, sizeof(who), "%s %s", rc_service_name(name, s), be);
-	for (tick = 1;; tick++) {
+	for (;;) {
+		t0 = rc_monotonic();
 		err = nl_conns_get(nl, &svc, &got);
 		if (err)
 			return cli_nl_error(err, nl->ext_msg, "backend drain %s", who);
@@ -108,7 +113,10 @@ int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 			       w->timeout);
 			return RC_EXIT_TIMEOUT;
 		}
-		pause_until(start + (w->timeout && tick > w->timeout ? w->timeout : tick));
+		next = t0 + rc_count_gap(1, rc_monotonic() - t0);
+		if (w->timeout && next > start + w->timeout)
+			next = start + w->timeout;
+		pause_until(next);
 	}
 	printf("%sdrained %s after %.0fs\n", tty ? "\n" : "", who, rc_monotonic() - start);
 	if (!w->del)

@@ -29,4 +29,12 @@ int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 /* Seconds on CLOCK_MONOTONIC. */
 double rc_monotonic(void);
 
+/*
+ * Seconds from the start of one connection count to the next, when the
+ * count took TOOK seconds: at least MIN, and ten times what counting takes,
+ * so that counting a large conntrack table (one walk of it in the kernel)
+ * keeps a CPU busy for at most a tenth of the time.
+ */
+double rc_count_gap(double min, double took);
+
 #endif /* RINGCTL_DRAIN_H */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drain.h"
 #include "drainwatch.h"
 
 struct rc_drainwatch_entry {
@@ -17,7 +18,8 @@ struct rc_drainwatch_entry {
 	bool done;		/* reported, or found empty at start */
 	bool quiet;		/* found at start: not reported if empty then */
 	bool dirty;		/* one of its connections ended since counted */
-	double counted;		/* when last counted; 0: never */
+	double counted;		/* when the last count started; 0: never */
+	double took;		/* how long it took, seconds */
 };
 
 static bool same_service(const struct rc_service *a, const struct rc_service *b)
@@ -92,16 +94,18 @@ void rc_drainwatch_free(struct rc_drainwatch *w)
 	w->n = w->cap = 0;
 }
 
-static int count(struct rc_drainwatch *w, struct rc_drainwatch_entry *e, double now,
+static int count(struct rc_drainwatch *w, struct rc_drainwatch_entry *e,
 		 rc_drained_t drained, void *data)
 {
+	double start = rc_monotonic();
 	struct rc_backend b = e->b;
 	int err;
 
 	err = nl_conns_get(w->query, &e->s, &b);
 	if (err)
 		return err;
-	e->counted = now;
+	e->counted = start;
+	e->took = rc_monotonic() - start;
 	e->dirty = false;
 	if (b.conns_established || b.conns_other) {
 		e->quiet = false;
@@ -114,7 +118,7 @@ static int count(struct rc_drainwatch *w, struct rc_drainwatch_entry *e, double 
 }
 
 /* A backend just set draining: counted now, dropped if already gone. */
-static int watch_new(struct rc_drainwatch *w, const struct rc_event *ev, double now,
+static int watch_new(struct rc_drainwatch *w, const struct rc_event *ev,
 		     rc_drained_t drained, void *data)
 {
 	struct rc_drainwatch_entry *e;
@@ -124,7 +128,7 @@ static int watch_new(struct rc_drainwatch *w, const struct rc_event *ev, double 
 	if (err)
 		return err;
 	e = &w->e[w->n - 1];
-	err = count(w, e, now, drained, data);
+	err = count(w, e, drained, data);
 	if (err == -ENOENT) {
 		drop(w, e);
 		return 0;
@@ -133,7 +137,7 @@ static int watch_new(struct rc_drainwatch *w, const struct rc_event *ev, double 
 }
 
 int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev,
-			double now, rc_drained_t drained, void *data)
+			rc_drained_t drained, void *data)
 {
 	struct rc_drainwatch_entry *e = NULL;
 	size_t i;
@@ -143,7 +147,7 @@ int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev,
 	switch (ev->cmd) {
 	case RINGSTEER_CMD_BACKEND_SET:
 		if (rc_backend_state(&ev->b) == RINGSTEER_STATE_DRAINING)
-			return e ? 0 : watch_new(w, ev, now, drained, data);
+			return e ? 0 : watch_new(w, ev, drained, data);
 		/* Active again: watched no more. */
 		__attribute__((fallthrough));
 	case RINGSTEER_CMD_BACKEND_DEL:
@@ -189,8 +193,9 @@ static double due(const struct rc_drainwatch *w, const struct rc_drainwatch_entr
 	if (!e->counted)
 		return 0;
 	if (e->dirty)
-		return e->counted + RC_DRAINWATCH_MIN_GAP;
-	return e->counted + (w->blind ? RC_DRAINWATCH_POLL_BLIND : RC_DRAINWATCH_POLL);
+		return e->counted + rc_count_gap(RC_DRAINWATCH_MIN_GAP, e->took);
+	return e->counted + rc_count_gap(w->blind ? RC_DRAINWATCH_POLL_BLIND :
+				       RC_DRAINWATCH_POLL, e->took);
 }
 
 int rc_drainwatch_timeout(const struct rc_drainwatch *w, double now)
@@ -221,7 +226,7 @@ int rc_drainwatch_count(struct rc_drainwatch *w, double now, rc_drained_t draine
 		t = due(w, e);
 		if (t < 0 || t > now)
 			continue;
-		err = count(w, e, now, drained, data);
+		err = count(w, e, drained, data);
 		/* Gone: its notification follows, or was already printed. */
 		if (err == -ENOENT)
 			drop(w, e);

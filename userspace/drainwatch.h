@@ -17,7 +17,10 @@
 #include "nl_ct.h"
 #include "nl_ops.h"
 
-/* A connection ended: count again, but not more than once a second. */
+/*
+ * A connection ended: count again, but not more than once a second (nor
+ * for more than a tenth of the time: rc_count_gap()).
+ */
 #define RC_DRAINWATCH_MIN_GAP	1.0
 /* Without a trigger: connections created before any event listener. */
 #define RC_DRAINWATCH_POLL	10.0
@@ -49,7 +52,7 @@ void rc_drainwatch_free(struct rc_drainwatch *w);
  * connection, comes right after the change. 0 or -errno.
  */
 int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev,
-			double now, rc_drained_t drained, void *data);
+			rc_drained_t drained, void *data);
 /* A connection ended (nl_ct_read()'s callback). */
 void rc_drainwatch_ended(const struct nl_ct_end *end, void *w);
 /* Connection-end events were lost: count everything again. */

@@ -167,7 +167,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		print_text(&ev, verbs[ev.cmd]);
 	ret = printed(m);
 	if (ret == MNL_CB_OK)
-		m->err = rc_drainwatch_event(&m->watch, &ev, rc_monotonic(), drained_cb, m);
+		m->err = rc_drainwatch_event(&m->watch, &ev, drained_cb, m);
 	return m->err ? MNL_CB_ERROR : m->stop ? MNL_CB_STOP : ret;
 }
 

@@ -12,6 +12,14 @@ ms()
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) * 1000 }'
 }
 
+# cp_time WHAT TOOL ROUND CMD...: the "BENCH cp" line of one timed command.
+cp_time()
+{
+	local t
+	t=$(ms "${@:4}") || die "control: $2 $1 failed"
+	echo "BENCH cp $1 $2 $3 $t"
+}
+
 # One backend added to a service of 1000 backends, and a restore of 100
 # services of 100 backends each, by ringctl, ipvsadm and nft; /bin/true
 # gives the cost of starting a process under this emulation.
@@ -54,27 +62,28 @@ control()
 			for i in $(seq 0 99); do m+="${m:+, }$i : $(be $((s * 100 + i + 1))) . 8080"; done
 			echo "ip daddr 10.0.1.$s udp dport 80 dnat ip addr . port to jhash ip saddr . udp sport mod 100 seed $JSEED map { $m }"
 		done
-		echo "} }"
+		echo "}"
+		echo "}"
 	} >"$cx/nft100"
 
 	lbx "$ns" "$RINGCTL" restore "$cx/rs1000" || die "restore rs1000"
 	lbx "$ns" ipvsadm-restore <"$cx/ipvs1000" || die "ipvsadm-restore ipvs1000"
 	a=10.4.0.1:8080
 	for r in $(seq 1 "$ROUNDS"); do
-		echo "BENCH cp add1000 ringctl $r $(ms lbx "$ns" "$RINGCTL" backend add 10.0.0.200:80 "$a" proto udp)"
+		cp_time add1000 ringctl "$r" lbx "$ns" "$RINGCTL" backend add 10.0.0.200:80 "$a" proto udp
 		lbx "$ns" "$RINGCTL" backend del 10.0.0.200:80 "$a" proto udp >/dev/null
-		echo "BENCH cp add1000 ipvsadm $r $(ms lbx "$ns" ipvsadm -a -u 10.0.0.200:80 -r "$a" -m -w 1)"
+		cp_time add1000 ipvsadm "$r" lbx "$ns" ipvsadm -a -u 10.0.0.200:80 -r "$a" -m -w 1
 		lbx "$ns" ipvsadm -d -u 10.0.0.200:80 -r "$a"
-		echo "BENCH cp add1000 exec $r $(ms lbx "$ns" true)"
+		cp_time add1000 exec "$r" lbx "$ns" true
 	done
 	lbx "$ns" "$RINGCTL" flush >/dev/null
 	lbx "$ns" ipvsadm -C
 	for r in $(seq 1 "$ROUNDS"); do
-		echo "BENCH cp restore100 ringctl $r $(ms lbx "$ns" "$RINGCTL" restore "$cx/rs100")"
+		cp_time restore100 ringctl "$r" lbx "$ns" "$RINGCTL" restore "$cx/rs100"
 		lbx "$ns" "$RINGCTL" flush >/dev/null
-		echo "BENCH cp restore100 ipvsadm $r $(ms lbx "$ns" sh -c "ipvsadm-restore <$cx/ipvs100")"
+		cp_time restore100 ipvsadm "$r" lbx "$ns" sh -c "ipvsadm-restore <$cx/ipvs100"
 		lbx "$ns" ipvsadm -C
-		echo "BENCH cp restore100 nft $r $(ms lbx "$ns" nft -f "$cx/nft100")"
+		cp_time restore100 nft "$r" lbx "$ns" nft -f "$cx/nft100"
 		lbx "$ns" nft flush ruleset
 	done
 	ip netns del "$ns"
