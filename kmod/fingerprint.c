@@ -2,7 +2,8 @@
 /*
  * A ring's fingerprint: what two load balancers compare to know that they
  * map every flow the same way. It is a digest of the ring itself (every
- * point's position and owner, and the members), computed with SipHash
+ * point's position and owner, and the members) and of the hash mode that
+ * places flows on it, computed with SipHash
  * under the all-zero key. The positions are outputs of SipHash under the
  * secret key, from which the digest reveals nothing more: it proves equal
  * rings, not the key. uapi/ringsteer.h ("Fingerprint") defines the bytes.
@@ -28,9 +29,9 @@ static u64 digest(const void *data, size_t len)
 /* Identity (RINGSTEER_ID_LEN bytes) and le32 weight of each member. */
 #define FP_MEMBER_LEN (RINGSTEER_ID_LEN + 4)
 
-int rs_ring_fingerprint(const struct rs_ring *r, u64 *fp)
+int rs_ring_fingerprint(const struct rs_ring *r, u8 hash, u64 *fp)
 {
-	u64 parts[4];
+	u64 parts[5];
 	u8 *members;
 	u32 i;
 
@@ -48,6 +49,8 @@ int rs_ring_fingerprint(const struct rs_ring *r, u64 *fp)
 	parts[1] = digest(r->owner, (size_t)r->npoints * sizeof(*r->owner));
 	parts[2] = digest(members, (size_t)r->nmembers * FP_MEMBER_LEN);
 	parts[3] = r->vnodes;
+	/* The same ring maps flows otherwise if other fields are hashed. */
+	parts[4] = hash;
 	rs_free(members);
 	*fp = digest(parts, sizeof(parts));
 	return 0;

@@ -28,7 +28,8 @@ static int fingerprint(struct rs_steer *steer, u64 *fp)
 	int err;
 
 	if (!steer->has_fingerprint) {
-		err = rs_ring_fingerprint(steer->ring, &steer->fingerprint);
+		err = rs_ring_fingerprint(steer->ring, steer->hash,
+					  &steer->fingerprint);
 		if (err)
 			return err;
 		steer->has_fingerprint = true;

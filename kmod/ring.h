@@ -93,7 +93,7 @@ int rs_ring_find_member(const struct rs_ring *r, const struct rs_member *id);
 int rs_ring_arcs(const struct rs_ring *r, u64 *arcs);
 u32 rs_ring_buckets(const struct rs_ring *r);
 /* The ring's digest (uapi "Fingerprint"): 0 or -ENOMEM. Allocates. */
-int rs_ring_fingerprint(const struct rs_ring *r, u64 *fp);
+int rs_ring_fingerprint(const struct rs_ring *r, u8 hash, u64 *fp);
 
 /* Positions as defined in uapi/ringsteer.h. RCU-safe, no allocation. */
 u64 rs_flow_position(const struct rs_key *key, const struct rs_flow *f,

@@ -121,7 +121,14 @@ cmp -s "$W/fp1" "$W/fp3" || die "offline fingerprint $(cat "$W/fp3") != live $(c
 cmd_ok lb2 backend set "$SVC4" "$(be4 3)" weight 2
 lb2 fingerprint >"$W/fp2"
 ! cmp -s "$W/fp1" "$W/fp2" || die "fingerprint unchanged by a weight change"
-pass "fingerprint: equal across configuration orders and offline, differs after a change"
+cmd_ok lb2 backend set "$SVC4" "$(be4 3)" weight 1
+lb2 fingerprint >"$W/fp2"
+cmp -s "$W/fp1" "$W/fp2" || die "fingerprints differ after the weight is back"
+# The same ring, hashing only the client address: other mapping.
+cmd_ok lb2 service set "$SVC4" hash source
+lb2 fingerprint >"$W/fp2"
+! cmp -s "$W/fp1" "$W/fp2" || die "fingerprint unchanged by a hash mode change"
+pass "fingerprint: equal across configuration orders and offline, differs after a weight or hash mode change"
 
 # 5. stats --prometheus parses, and its numbers are show -j's.
 rctl show -j >"$W/show3.json"

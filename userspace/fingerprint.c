@@ -28,10 +28,10 @@ void cmd_fingerprint_usage(FILE *f)
 "\n"
 "Prints one line per service, sorted: VIP:PORT PROTO FINGERPRINT. The\n"
 "fingerprint is a digest of the service's ring (every point, its owner,\n"
-"the members and vnodes): two load balancers with equal fingerprints\n"
-"steer every new flow of the service alike. 'file' computes them offline\n"
-"from a configuration file (the format of 'save'), with its key or the\n"
-"one given.\n");
+"the members and vnodes) and its hash mode: two load balancers with\n"
+"equal fingerprints steer every new flow of the service alike. 'file'\n"
+"computes them offline from a configuration file (the format of 'save'),\n"
+"with its key or the one given.\n");
 }
 
 static void print(const struct rc_config *c)
@@ -77,7 +77,7 @@ int rc_config_fingerprints(struct rc_config *c)
 	for (i = 0; i < c->ns && !err; i++) {
 		r = rc_service_ring(c->key, &c->s[i], &err);
 		if (r)
-			err = rs_ring_fingerprint(r, &fp);
+			err = rs_ring_fingerprint(r, rc_service_hash(&c->s[i]), &fp);
 		c->s[i].fingerprint = fp;
 		c->s[i].has_fingerprint = !err;
 		rs_ring_free(r);

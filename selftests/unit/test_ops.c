@@ -261,6 +261,14 @@ TEST(fingerprint_ignores_order_and_sees_changes)
 	c2.s[0].b[1].state = RINGSTEER_STATE_DRAINING;
 	ASSERT_EQ(0, rc_config_fingerprints(&c2));
 	EXPECT_NE(c1.s[0].fingerprint, c2.s[0].fingerprint);
+	/* The same ring hashing other fields of a flow maps flows otherwise. */
+	c2.s[0].b[1].state = RINGSTEER_STATE_ACTIVE;
+	ASSERT_EQ(0, rc_config_fingerprints(&c2));
+	EXPECT_EQ(c1.s[0].fingerprint, c2.s[0].fingerprint);
+	c2.s[0].hash = RINGSTEER_HASH_SOURCE;
+	c2.s[0].has |= RC_HAS_HASH;
+	ASSERT_EQ(0, rc_config_fingerprints(&c2));
+	EXPECT_NE(c1.s[0].fingerprint, c2.s[0].fingerprint);
 	rc_config_free(&c1);
 	rc_config_free(&c2);
 	rc_service_free(&s);
