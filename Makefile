@@ -88,7 +88,7 @@ USER_LIB_SRCS := $(filter-out userspace/ringctl.c,$(USER_SRCS))
 SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/kmod/%.o,$(SHARED_SRCS))
 USER_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 USER_LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_LIB_SRCS))
-USER_HDRS := $(wildcard userspace/*.h kmod/*.h kmod/uapi/*.h selftests/*.h)
+USER_HDRS := $(wildcard userspace/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
 # Unit tests and the bench link the ring built with its test seam, the
 # module's load-time check and the test-only entry points (ring_test.h).
 TEST_OBJS := $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
@@ -97,8 +97,12 @@ TEST_CFLAGS := -DRS_TEST_HOOKS -I$(SRC)/selftests/unit
 
 UNIT_SRCS := $(wildcard selftests/unit/test_*.c)
 UNIT_BINS := $(patsubst selftests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
+# Programs the VM scenarios run: one per selftests/*.c, and the fuzzer
+# built from selftests/fuzz/.
 VM_C_SRCS := $(wildcard selftests/*.c)
-VM_C_BINS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(VM_C_SRCS))
+FUZZ_SRCS := $(wildcard selftests/fuzz/*.c)
+VM_C_BINS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(VM_C_SRCS)) \
+	$(BUILD)/selftests/fuzz_netlink
 
 KSRC_TARBALL := /usr/src/linux-source-6.1.tar.xz
 KSRC := $(BUILD)/ksrc
@@ -240,6 +244,11 @@ $(BUILD)/selftests/%: selftests/%.c $(USER_LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(USER_LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+
+$(BUILD)/selftests/fuzz_netlink: $(FUZZ_SRCS) $(USER_LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -o $@ $(FUZZ_SRCS) $(USER_LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
 
 selftest-bins: $(VM_C_BINS) userspace/ringctl
 

@@ -4,7 +4,7 @@
 # Netlink fuzzing: fuzz_netlink sends RS_FUZZ_MESSAGES (default 1,000,000)
 # generated requests, a quarter of them malformed, and checks every answer
 # and the final configuration against its model of the uapi (see the top
-# of fuzz_netlink.c). The kernel log is checked by the VM harness.
+# of selftests/fuzz/main.c). The kernel log is checked by the VM harness.
 #
 #   fz-lb
 #  +--------------------------------------------------------------+

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Netlink messages for fuzz_netlink.c, without any I/O so that the unit
+ * Netlink messages for the fuzzer (fuzz.h), without any I/O so that the unit
  * test (selftests/unit/test_fuzz_msg.c) can drive them on the host:
  *
  *   - a writer that can produce any byte string, well formed or not;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's own judges (selftests/fuzz_msg.h): the request reader must
+ * The fuzzer's own judges (selftests/fuzz/msg.h): the request reader must
  * find the flaws the kernel must refuse, and the answer validator must
  * refuse malformed answers built here by hand. A judge that accepts
  * everything would let the fuzzer pass whatever the kernel does.
@@ -8,7 +8,7 @@
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "kselftest_harness.h"
-#include "../fuzz_msg.h"
+#include "../fuzz/msg.h"
 
 #define FAMILY_ID 0x20
 

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Replies against the model: services, backends, keys, LOOKUP answers
+ * (checked against a ring built whole from the model), whole dumps; and
+ * the verdict on one request: sent, its answer read whole, judged.
+ */
+
+#include <arpa/inet.h>
+
+#include "fuzz.h"
+
+static void print_ep(const char *what, uint16_t family, const uint8_t *addr,
+		     uint16_t port, uint8_t proto)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	inet_ntop(family, addr, buf, sizeof(buf));
+	fprintf(stderr, "  %s: %s port %u proto %u\n", what, buf, port, proto);
+}
+
+static bool same_svc(const struct m_svc *s, const struct fz_ep *e)
+{
+	return s->family == e->family && s->port == e->port &&
+	       s->proto == e->proto && !memcmp(s->addr, e->addr, m_alen(s->family));
+}
+
+void check_service(struct fuzz *f, const struct model *m,
+			  const struct fz_reply *r)
+{
+	const struct m_svc *s = NULL;
+	uint32_t i;
+
+	for (i = 0; i < m->ns && !s; i++)
+		if (same_svc(&m->s[i], &r->svc))
+			s = &m->s[i];
+	if (!s) {
+		for (i = 0; i < m->ns; i++)
+			print_ep("model has", m->s[i].family, m->s[i].addr, m->s[i].port,
+				 m->s[i].proto);
+		print_ep("kernel reports", r->svc.family, r->svc.addr, r->svc.port,
+			 r->svc.proto);
+		fail(f, "kernel reports a service the model does not have");
+	}
+	if (r->svc.vnodes != s->vnodes || r->svc.hash != s->hash ||
+	    r->backends != s->nb || r->active != m_active(s) ||
+	    r->points != m_points(s, s->vnodes))
+		fail(f, "service differs: kernel vnodes %u hash %u backends %u active %u points %u, model %u %u %u %u %llu",
+		     r->svc.vnodes, r->svc.hash, r->backends, r->active, r->points,
+		     s->vnodes, s->hash, s->nb, m_active(s),
+		     (unsigned long long)m_points(s, s->vnodes));
+}
+
+const struct m_be *check_backend(struct fuzz *f, const struct m_svc *s,
+					const struct fz_reply *r)
+{
+	uint32_t i;
+
+	if (!same_svc(s, &r->svc) || r->be.family != s->family) {
+		print_ep("model service", s->family, s->addr, s->port, s->proto);
+		print_ep("kernel service", r->svc.family, r->svc.addr, r->svc.port,
+			 r->svc.proto);
+		print_ep("kernel backend", r->be.family, r->be.addr, r->be.port, 0);
+		fail(f, "backend reply names another service");
+	}
+	for (i = 0; i < s->nb; i++) {
+		const struct m_be *b = &s->b[i];
+
+		if (b->port != r->be.port || memcmp(b->addr, r->be.addr, m_alen(s->family)))
+			continue;
+		if (b->weight != r->be.weight || b->state != r->be.state)
+			fail(f, "backend differs: kernel weight %u state %u, model %u %u",
+			     r->be.weight, r->be.state, b->weight, b->state);
+		if (b->state != RINGSTEER_STATE_ACTIVE && r->share)
+			fail(f, "draining backend owns ring positions");
+		return b;
+	}
+	fail(f, "kernel reports a backend the model does not have");
+}
+
+/* Identity order (uapi "Point order"): family, address, port. */
+static int id_cmp(const struct fz_ep *a, const struct fz_ep *b)
+{
+	uint16_t pa = htons(a->port), pb = htons(b->port);
+	int c = memcmp(a->addr, b->addr, 16);
+
+	return c ? c : memcmp(&pa, &pb, 2);
+}
+
+/* The whole dump R[0..N-1] of CMD against model M (service S). */
+void check_dump_all(struct fuzz *f, const struct model *m, uint8_t cmd,
+			   const struct m_svc *s, const struct fz_reply *r,
+			   uint32_t n)
+{
+	uint32_t i, j;
+
+	if (cmd == RINGSTEER_CMD_SERVICE_GET) {
+		if (n != m->ns)
+			fail(f, "service dump has %u services, model %u", n, m->ns);
+		for (i = 0; i < n; i++) {
+			check_service(f, m, &r[i]);
+			for (j = 0; j < i; j++)
+				if (same_svc(&m->s[0], &r[i].svc) && same_svc(&m->s[0], &r[j].svc))
+					fail(f, "service dumped twice");
+		}
+		return;
+	}
+	if (n != s->nb)
+		fail(f, "backend dump has %u backends, model %u", n, s->nb);
+	for (i = 0; i < n; i++) {
+		check_backend(f, s, &r[i]);
+		if (i && id_cmp(&r[i - 1].be, &r[i].be) >= 0)
+			fail(f, "backends not dumped in strictly increasing identity order");
+	}
+}
+
+static void check_key(struct fuzz *f, const struct model *m, const struct fz_reply *r)
+{
+	if (memcmp(r->key, m->key, sizeof(m->key)))
+		fail(f, "KEY_GET differs from the model's key");
+}
+
+/*
+ * The kernel changes rings incrementally; this builds S's ring whole from
+ * the model (kmod/ring.c, "Ring placement" in the uapi) and returns the
+ * owner of POS. Cached until the model changes.
+ */
+static struct {
+	struct rs_ring *ring;
+	uint64_t content;
+	const struct m_svc *svc;
+	struct model *m;
+} cache;
+
+static const struct rs_member *ring_owner(struct fuzz *f, const struct m_svc *s,
+					  uint64_t pos)
+{
+	struct rs_member *mb;
+	uint32_t i, n = 0;
+	int err;
+
+	if (!cache.ring || cache.content != f->m.content || cache.svc != s ||
+	    cache.m != &f->m) {
+		rs_ring_free(cache.ring);
+		mb = calloc(s->nb + 1, sizeof(*mb));
+		for (i = 0; i < s->nb; i++) {
+			if (s->b[i].state != RINGSTEER_STATE_ACTIVE)
+				continue;
+			mb[n].family = s->family;
+			memcpy(mb[n].addr, s->b[i].addr, 16);
+			mb[n].port = htons(s->b[i].port);
+			mb[n++].weight = s->b[i].weight;
+		}
+		cache.ring = rs_ring_build(f->m.key, mb, n, s->vnodes, &err);
+		free(mb);
+		if (!cache.ring)
+			fail(f, "the model's ring does not build: %s", strerror(-err));
+		cache.content = f->m.content;
+		cache.svc = s;
+		cache.m = &f->m;
+	}
+	err = rs_ring_lookup(cache.ring, pos);
+	if (err < 0)
+		fail(f, "LOOKUP answered, but the model's ring is empty");
+	return &cache.ring->members[err];
+}
+
+/* LOOKUP: the position is the documented hash; the owner is active. */
+static void check_lookup(struct fuzz *f, struct model *m, const struct fz_req *q,
+			 const struct fz_reply *r)
+{
+	struct m_svc *s = m_find_svc(m, &q->svc);
+	const struct m_be *b = check_backend(f, s, r);
+	struct rs_flow fl = { .family = s->family, .proto = s->proto };
+	const struct rs_member *owner;
+	struct rs_key key;
+
+	if (b->state != RINGSTEER_STATE_ACTIVE)
+		fail(f, "LOOKUP answers a draining backend");
+	memcpy(fl.saddr, q->flow_addr_b, q->flow_alen);
+	memcpy(fl.daddr, s->addr, m_alen(s->family));
+	fl.sport = htons(q->flow_port_v);
+	fl.dport = htons(s->port);
+	rs_key_init(&key, m->key);
+	if (r->pos != rs_flow_position(&key, &fl, s->hash))
+		fail(f, "LOOKUP position differs from the uapi's hash of the flow");
+	owner = ring_owner(f, s, r->pos);
+	f->st.lookups++;
+	if (owner->port != htons(r->be.port) ||
+	    memcmp(owner->addr, r->be.addr, m_alen(s->family)))
+		fail(f, "LOOKUP owner differs from a full build of the documented ring");
+}
+
+/*
+ * Judge the answer A to Q against EXPECT (the errnos the uapi allows, 0 if
+ * it must succeed); check replies; m_apply an acked change to the model.
+ */
+void judge(struct fuzz *f, const struct fz_req *q, const struct answer *a,
+		  uint32_t expect)
+{
+	uint32_t bit = fz_errbit(a->err);
+	bool tolerated = q->maybe && (bit & (FZ_EINVAL | FZ_ERANGE));
+
+	if (a->err) {
+		f->st.refused++;
+		if (bit)
+			f->st.by_errno[__builtin_ctz(bit)]++;
+		if (!a->msg)
+			f->st.no_msg++;
+		if (!expect && tolerated) {
+			f->st.maybe_refused++;
+			return;
+		}
+		if (!expect)
+			fail(f, "kernel refused a valid request: %s", strerror(a->err));
+		if (!(bit & expect) && !tolerated)
+			fail(f, "kernel refused with %s, the uapi allows only mask 0x%x",
+			     strerror(a->err), expect);
+		/* The family explains every refusal of its own. */
+		if (!a->msg && (bit & (FZ_ENOENT | FZ_EEXIST | FZ_E2BIG |
+				       FZ_EAFNOSUPPORT | FZ_EPROTONOSUPPORT)))
+			fail(f, "refusal (%s) without an extended ack message",
+			     strerror(a->err));
+		return;
+	}
+	if (expect)
+		fail(f, "kernel accepted a request the uapi refuses (mask 0x%x)", expect);
+	f->st.acked++;
+	if (q->noproc)
+		return;
+	if (!q->dump && (q->cmd == RINGSTEER_CMD_SERVICE_GET ||
+			 q->cmd == RINGSTEER_CMD_BACKEND_GET ||
+			 q->cmd == RINGSTEER_CMD_LOOKUP ||
+			 q->cmd == RINGSTEER_CMD_KEY_GET)) {
+		if (a->data != 1)
+			fail(f, "%u replies to a doit", a->data);
+		if (q->cmd == RINGSTEER_CMD_SERVICE_GET)
+			check_service(f, &f->m, &f->rep[0]);
+		else if (q->cmd == RINGSTEER_CMD_BACKEND_GET)
+			check_backend(f, m_find_svc(&f->m, &q->svc), &f->rep[0]);
+		else if (q->cmd == RINGSTEER_CMD_LOOKUP)
+			check_lookup(f, &f->m, q, &f->rep[0]);
+		else
+			check_key(f, &f->m, &f->rep[0]);
+		return;
+	}
+	if (!q->dump && q->cmd == RINGSTEER_CMD_NET_GET) {
+		/* The namespace's state; its form was checked with the reply. */
+		if (a->data != 1)
+			fail(f, "%u replies to a doit", a->data);
+		return;
+	}
+	if (!q->dump && a->data)
+		fail(f, "a change answered with data");
+	if (q->dump)
+		return;
+	m_apply(&f->m, q);
+}
+
+
+/* Whole exchange: send, read every part, judge. */
+void exchange(struct fuzz *f, struct sock *s)
+{
+	struct answer a = { 0 };
+	struct fz_req q;
+	uint32_t expect;
+
+	send_req(f, s, &q);
+	expect = q.noproc ? 0 : q.policy ? q.policy : m_predict(&f->m, &q);
+	while (!recv_part(f, s, &q, &a))
+		;
+	if (q.dump)
+		f->st.dumps++;
+	if (q.dump && a.parts > 1)
+		f->st.multipart++;
+	if (f->verbose)
+		fprintf(stderr, "%llu: cmd %u dump %d -> %d (expect 0x%x)\n",
+			(unsigned long long)f->index, q.cmd, q.dump, a.err, expect);
+	judge(f, &q, &a, expect);
+	if (q.dump && !a.err && !a.intr_part && !q.maybe) {
+		const struct m_svc *svc = q.cmd == RINGSTEER_CMD_BACKEND_GET ?
+					  m_find_svc(&f->m, &q.svc) : NULL;
+
+		check_dump_all(f, &f->m, q.cmd, svc, f->rep, f->nrep);
+	}
+	if (q.dump && a.intr_part)
+		fail(f, "NLM_F_DUMP_INTR on a dump nothing interrupted");
+}
+
+void check_forget_ring(void)
+{
+	rs_ring_free(cache.ring);
+	cache.ring = NULL;
+}

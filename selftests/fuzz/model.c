@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fuzzer's model of one namespace's configuration: what the uapi
+ * header says services, backends and the key become after each acked
+ * change, and which errnos a request may get.
+ */
+
+#include "fuzz.h"
+
+uint8_t m_alen(uint16_t family)
+{
+	return family == AF_INET ? 4 : 16;
+}
+
+static bool unicast(uint16_t family, const uint8_t *a)
+{
+	static const uint8_t zero[16];
+
+	/*
+	 * "Unicast" as the kernel reads it: 0.0.0.0 but not the rest of
+	 * 0.0.0.0/8 (ipv4_is_zeronet() since Linux 5.3), multicast and the
+	 * limited broadcast are refused; the uapi does not say more.
+	 */
+	if (family == AF_INET)
+		return memcmp(a, zero, 4) && (a[0] & 0xf0) != 0xe0 &&
+		       memcmp(a, "\xff\xff\xff\xff", 4);
+	return memcmp(a, zero, 16) && a[0] != 0xff;
+}
+
+struct m_svc *m_find_svc(struct model *m, const struct fz_ep *e)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->ns; i++) {
+		struct m_svc *s = &m->s[i];
+
+		if (s->family == e->family && s->port == e->port &&
+		    s->proto == e->proto && !memcmp(s->addr, e->addr, 16))
+			return s;
+	}
+	return NULL;
+}
+
+struct m_be *m_find_be(const struct m_svc *s, const struct fz_ep *e)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nb; i++)
+		if (s->b[i].port == e->port && !memcmp(s->b[i].addr, e->addr, 16))
+			return &s->b[i];
+	return NULL;
+}
+
+uint64_t m_points(const struct m_svc *s, uint32_t vnodes)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->nb; i++)
+		if (s->b[i].state == RINGSTEER_STATE_ACTIVE)
+			n += (uint64_t)s->b[i].weight * vnodes;
+	return n;
+}
+
+uint32_t m_active(const struct m_svc *s)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < s->nb; i++)
+		n += s->b[i].state == RINGSTEER_STATE_ACTIVE;
+	return n;
+}
+
+void m_free(struct model *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->ns; i++)
+		free(m->s[i].b);
+	m->ns = 0;
+}
+
+void m_copy(struct model *dst, const struct model *src)
+{
+	uint32_t i;
+
+	m_free(dst);
+	*dst = *src;
+	for (i = 0; i < src->ns; i++) {
+		dst->s[i].cap = src->s[i].nb;
+		dst->s[i].b = malloc((src->s[i].nb + 1) * sizeof(struct m_be));
+		if (!dst->s[i].b)
+			abort();
+		memcpy(dst->s[i].b, src->s[i].b, src->s[i].nb * sizeof(struct m_be));
+	}
+}
+
+/*
+ * Errnos an endpoint nest's own values allow (uapi "Errors"). A family or
+ * protocol outside the documented ones may also be refused by a policy
+ * (EINVAL), as selftests/netlink_errors.sh accepts too.
+ */
+static uint32_t ep_errs(const struct fz_ep *e, bool service)
+{
+	uint32_t err = 0;
+
+	if ((e->present & BE_ID) != BE_ID)
+		err |= FZ_EINVAL;
+	if (e->present & B(RINGSTEER_SERVICE_A_FAMILY)) {
+		if (e->family != AF_INET && e->family != AF_INET6)
+			err |= FZ_EAFNOSUPPORT | FZ_POLICY;
+		else if ((e->present & B(RINGSTEER_SERVICE_A_ADDR)) &&
+			 (e->alen != m_alen(e->family) || !unicast(e->family, e->addr)))
+			err |= FZ_EINVAL;
+	}
+	if ((e->present & B(RINGSTEER_SERVICE_A_PORT)) && !e->port)
+		err |= FZ_EINVAL;
+	if (!service)
+		return err;
+	if (!(e->present & B(RINGSTEER_SERVICE_A_PROTO)))
+		err |= FZ_EINVAL;
+	else if (e->proto != IPPROTO_TCP && e->proto != IPPROTO_UDP)
+		err |= FZ_EPROTONOSUPPORT | FZ_POLICY;
+	return err;
+}
+
+static uint32_t predict_backend(const struct m_svc *s, const struct fz_req *q)
+{
+	const struct fz_ep *e = &q->be;
+	uint32_t w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : 1;
+	uint32_t st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : 0;
+	const struct m_be *b = m_find_be(s, e);
+	uint64_t pts = m_points(s, s->vnodes);
+
+	switch (q->cmd) {
+	case RINGSTEER_CMD_BACKEND_NEW:
+		if (b)
+			return FZ_EEXIST;
+		if (s->nb >= RINGSTEER_MAX_BACKENDS ||
+		    (st == RINGSTEER_STATE_ACTIVE &&
+		     pts + (uint64_t)w * s->vnodes > RINGSTEER_MAX_POINTS))
+			return FZ_E2BIG;
+		return 0;
+	case RINGSTEER_CMD_BACKEND_SET:
+		if (!b)
+			return FZ_ENOENT;
+		if (!(e->present & BE_CONF))
+			return FZ_EINVAL;
+		w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : b->weight;
+		st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : b->state;
+		if (b->state == RINGSTEER_STATE_ACTIVE)
+			pts -= (uint64_t)b->weight * s->vnodes;
+		if (st == RINGSTEER_STATE_ACTIVE &&
+		    pts + (uint64_t)w * s->vnodes > RINGSTEER_MAX_POINTS)
+			return FZ_E2BIG;
+		return 0;
+	}
+	return b ? 0 : FZ_ENOENT;
+}
+
+/*
+ * Errnos the request may get in the model's state; 0: it must succeed.
+ * A superset where the kernel's order of checks decides which one comes.
+ */
+uint32_t m_predict(struct model *m, const struct fz_req *q)
+{
+	bool svc = q->top & T_SVC;
+	uint32_t err = 0, serr = ep_errs(&q->svc, true);
+	struct m_svc *s = NULL;
+
+	switch (q->cmd) {
+	case RINGSTEER_CMD_KEY_SET:
+		return q->top & T_KEY ? 0 : FZ_EINVAL;
+	case RINGSTEER_CMD_KEY_GET:
+	case RINGSTEER_CMD_FLUSH:
+	case RINGSTEER_CMD_NET_GET:
+		return 0;
+	case RINGSTEER_CMD_SERVICE_GET:
+		if (q->dump)
+			return 0;
+	}
+	err = svc ? serr : FZ_EINVAL;
+	if (svc && !serr) {
+		s = m_find_svc(m, &q->svc);
+		if (!s && q->cmd != RINGSTEER_CMD_SERVICE_NEW)
+			err |= FZ_ENOENT;
+	}
+	switch (q->cmd) {
+	case RINGSTEER_CMD_SERVICE_NEW:
+		if (s)
+			err |= FZ_EEXIST;
+		else if (svc && !serr && m->ns >= RINGSTEER_MAX_SERVICES)
+			err |= FZ_E2BIG;
+		return err;
+	case RINGSTEER_CMD_SERVICE_SET:
+		if (!(q->svc.present & SVC_CONF))
+			err |= FZ_EINVAL;
+		else if (s && m_points(s, q->svc.present & B(RINGSTEER_SERVICE_A_VNODES) ?
+				       q->svc.vnodes : s->vnodes) > RINGSTEER_MAX_POINTS)
+			err |= FZ_E2BIG;
+		return err;
+	case RINGSTEER_CMD_SERVICE_DEL:
+	case RINGSTEER_CMD_SERVICE_GET:
+		return err;
+	case RINGSTEER_CMD_LOOKUP:
+		if (!(q->top & T_FLOW) || !q->flow_addr || !q->flow_port ||
+		    (q->flow_port && !q->flow_port_v))
+			err |= FZ_EINVAL;
+		if (q->flow_addr && (q->svc.present & B(RINGSTEER_SERVICE_A_FAMILY)) &&
+		    q->flow_alen != m_alen(q->svc.family))
+			err |= FZ_EINVAL;
+		if (s && !m_active(s))
+			err |= FZ_ENOENT;
+		return err;
+	}
+	/* Backend commands. */
+	if (q->cmd == RINGSTEER_CMD_BACKEND_GET && q->dump)
+		return err;
+	if (!(q->top & T_BE))
+		return err | FZ_EINVAL;
+	err |= ep_errs(&q->be, false);
+	if ((q->be.present & q->svc.present & B(RINGSTEER_SERVICE_A_FAMILY)) &&
+	    q->be.family != q->svc.family)
+		err |= FZ_EINVAL;
+	if (s && !ep_errs(&q->be, false) && q->be.family == s->family)
+		err |= predict_backend(s, q);
+	return err;
+}
+
+static void m_add_be(struct m_svc *s, const struct fz_ep *e)
+{
+	struct m_be *b;
+
+	if (s->nb == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->b = realloc(s->b, s->cap * sizeof(*s->b));
+		if (!s->b)
+			abort();
+	}
+	b = &s->b[s->nb++];
+	memcpy(b->addr, e->addr, 16);
+	b->port = e->port;
+	b->weight = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : 1;
+	b->state = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : 0;
+}
+
+static bool m_set_be(struct m_be *b, const struct fz_ep *e)
+{
+	struct m_be old = *b;
+
+	if (e->present & B(RINGSTEER_BACKEND_A_WEIGHT))
+		b->weight = e->weight;
+	if (e->present & B(RINGSTEER_BACKEND_A_STATE))
+		b->state = e->state;
+	return memcmp(&old, b, sizeof(old));
+}
+
+static void m_add_svc(struct model *m, const struct fz_ep *e)
+{
+	struct m_svc *s = &m->s[m->ns++];
+
+	memset(s, 0, sizeof(*s));
+	s->family = e->family;
+	memcpy(s->addr, e->addr, 16);
+	s->port = e->port;
+	s->proto = e->proto;
+	s->vnodes = e->present & B(RINGSTEER_SERVICE_A_VNODES) ? e->vnodes :
+		    RINGSTEER_DEFAULT_VNODES;
+	s->hash = e->present & B(RINGSTEER_SERVICE_A_HASH) ? e->hash : RINGSTEER_HASH_FLOW;
+}
+
+static void m_del_svc(struct model *m, struct m_svc *s)
+{
+	free(s->b);
+	memmove(s, s + 1, (m->s + m->ns - s - 1) * sizeof(*s));
+	m->ns--;
+}
+
+/* An acked change, with only the attributes the uapi lists for it. */
+void m_apply(struct model *m, const struct fz_req *q)
+{
+	struct m_svc *s = q->top & T_SVC ? m_find_svc(m, &q->svc) : NULL;
+	struct m_be *b = s ? m_find_be(s, &q->be) : NULL;
+	bool changed = true;
+
+	m->changes++;
+	switch (q->cmd) {
+	case RINGSTEER_CMD_SERVICE_NEW:
+		m_add_svc(m, &q->svc);
+		break;
+	case RINGSTEER_CMD_SERVICE_SET:
+		changed = (q->svc.present & B(RINGSTEER_SERVICE_A_VNODES) &&
+			   s->vnodes != q->svc.vnodes) ||
+			  (q->svc.present & B(RINGSTEER_SERVICE_A_HASH) &&
+			   s->hash != q->svc.hash);
+		if (q->svc.present & B(RINGSTEER_SERVICE_A_VNODES))
+			s->vnodes = q->svc.vnodes;
+		if (q->svc.present & B(RINGSTEER_SERVICE_A_HASH))
+			s->hash = q->svc.hash;
+		break;
+	case RINGSTEER_CMD_SERVICE_DEL:
+		m_del_svc(m, s);
+		break;
+	case RINGSTEER_CMD_BACKEND_NEW:
+		m_add_be(s, &q->be);
+		break;
+	case RINGSTEER_CMD_BACKEND_SET:
+		changed = m_set_be(b, &q->be);
+		break;
+	case RINGSTEER_CMD_BACKEND_DEL:
+		*b = s->b[--s->nb];
+		break;
+	case RINGSTEER_CMD_KEY_SET:
+		changed = memcmp(m->key, q->key, sizeof(m->key));
+		memcpy(m->key, q->key, sizeof(m->key));
+		break;
+	case RINGSTEER_CMD_FLUSH:
+		changed = m->ns;
+		m_free(m);
+		break;
+	default:
+		m->changes--;
+		return;
+	}
+	m->content += changed;
+}
