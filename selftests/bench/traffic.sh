@@ -23,6 +23,8 @@ pgset()
 #   flows COUNT distinct flows at BAL_PPS packets/s, one packet each:
 #        addresses 10.1.0.1 up (50000 of them) by ports 40000-40002, both
 #        counting up, so the first 150000 packets are distinct flows
+# pktgen's udp_src_max is exclusive (its addresses' maximum is not): with
+# 40002 the ports took two values, and 100000 packets were 50000 flows.
 pg_config()
 {
 	local id=$1 mode=$2 count=$3 dev=g$1
@@ -47,13 +49,13 @@ pg_config()
 		pgset "$dev" "src_min 10.1.0.1"
 		pgset "$dev" "src_max 10.1.0.1"
 		pgset "$dev" "udp_src_min 1000"
-		pgset "$dev" "udp_src_max 1063"
+		pgset "$dev" "udp_src_max 1064"
 		;;
 	flows)
 		pgset "$dev" "src_min 10.1.0.1"
 		pgset "$dev" "src_max 10.1.195.80"
 		pgset "$dev" "udp_src_min 40000"
-		pgset "$dev" "udp_src_max 40002"
+		pgset "$dev" "udp_src_max 40003"
 		pgset "$dev" "ratep $BAL_PPS"
 		;;
 	esac
