@@ -95,7 +95,8 @@ for t in $(seq 1 100); do
 done
 kill "$mon" 2>/dev/null || true
 wait "$mon" 2>/dev/null || true
-tail -n +"$((n + 1))" "$W/events" >"$W/between"
+# A drained b4 (it has no connection) is the drain's consequence, not a change.
+tail -n +"$((n + 1))" "$W/events" | grep -v '^drained ' >"$W/between"
 [ "$(wc -l <"$W/between")" = 1 ] && grep -q "^backend set $SVC4 $(be4 4) .*state draining" "$W/between" ||
 	die "restoring the live configuration made changes: $(cat "$W/between")"
 pass "restoring the live configuration sends no change"
