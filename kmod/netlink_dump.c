@@ -59,6 +59,17 @@ static void *dump_put(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd)
 	return hdr;
 }
 
+/* Ends the message at @hdr once filled, or cancels it (@err). */
+static int dump_done_one(struct sk_buff *skb, void *hdr, int err)
+{
+	if (err) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
 /* A full skb ends this part of the dump; the next call resumes. */
 static int dump_end(struct sk_buff *skb, int err)
 {
@@ -79,13 +90,11 @@ int ringsteer_nl_service_get_dumpit(struct sk_buff *skb,
 		if (i++ < ctx->index)
 			continue;
 		hdr = dump_put(skb, cb, RINGSTEER_CMD_SERVICE_GET);
-		if (!hdr || rs_put_service(skb, rn, svc, RS_SERVICE_FULL)) {
-			if (hdr)
-				genlmsg_cancel(skb, hdr);
-			err = -EMSGSIZE;
+		err = hdr ? dump_done_one(skb, hdr,
+					  rs_put_service(skb, rn, svc, RS_SERVICE_FULL)) :
+			    -EMSGSIZE;
+		if (err)
 			break;
-		}
-		genlmsg_end(skb, hdr);
 		ctx->index++;
 	}
 	mutex_unlock(&rn->lock);
@@ -129,7 +138,7 @@ int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 	struct rs_backend *b;
 	struct rs_net *rn;
 	u32 i = 0;
-	int err;
+	int err = 0;
 	void *hdr;
 
 	rn = dump_lock(skb, cb);
@@ -151,14 +160,12 @@ int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 		if (i++ < ctx->index)
 			continue;
 		hdr = dump_put(skb, cb, RINGSTEER_CMD_BACKEND_GET);
-		if (!hdr || rs_put_service(skb, rn, svc, RS_SERVICE_ID) ||
-		    rs_put_backend(skb, b, true, conns)) {
-			if (hdr)
-				genlmsg_cancel(skb, hdr);
-			err = -EMSGSIZE;
+		err = hdr ? dump_done_one(skb, hdr,
+					  rs_put_service(skb, rn, svc, RS_SERVICE_ID) ?:
+					  rs_put_backend(skb, b, true, conns)) :
+			    -EMSGSIZE;
+		if (err)
 			break;
-		}
-		genlmsg_end(skb, hdr);
 		ctx->index++;
 	}
 out:
