@@ -179,19 +179,24 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 static bool open_ct(struct nl_ct *ct)
 {
 	FILE *f = fopen("/proc/sys/net/netfilter/nf_conntrack_events", "r");
-	int events = 2, err;
+	const char *why = "no conntrack events here";
+	int events = 2;
 
-	if (f) {
+	/* No such file: a kernel without CONFIG_NF_CONNTRACK_EVENTS. */
+	if (!f) {
+		why = "this kernel has no conntrack events";
+		events = 0;
+	} else {
 		if (fscanf(f, "%d", &events) != 1)
 			events = 2;
 		fclose(f);
+		if (!events)
+			why = "net.netfilter.nf_conntrack_events is 0";
 	}
-	err = events ? nl_ct_open(ct) : -EOPNOTSUPP;
-	if (!err)
+	if (events && !nl_ct_open(ct))
 		return true;
 	fprintf(stderr, "ringctl: monitor: %s; draining backends are counted once a second\n",
-		events ? "no conntrack events here" :
-			 "net.netfilter.nf_conntrack_events is 0");
+		why);
 	return false;
 }
 
