@@ -43,6 +43,10 @@ for k in rs256 jhash mh; do
 		CASES+=("${k%256}-$nb $k $nb")
 	done
 done
+# The largest scaling case again with a quarter of the ring (64 vnodes):
+# what the ring's size costs, apart from the number of backends.
+for nb in $SCALE; do :; done
+[ -z "$SCALE" ] || CASES+=("rs64-$nb rs64 $nb")
 # BENCH_CASES, if set, keeps only the contenders it names (a quick look).
 if [ -n "${BENCH_CASES:-}" ]; then
 	keep=()
