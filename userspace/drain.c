@@ -3,7 +3,8 @@
  * Drain to completion: once a backend is draining, no new flow reaches
  * it, and its connection tracking entries end as its connections do. The
  * count is read once a second (one walk of the conntrack table each, in
- * the kernel); nothing is added to the packet path.
+ * the kernel), or less often when a walk takes long (rc_count_gap());
+ * nothing is added to the packet path.
  */
 
 #include <errno.h>
