@@ -22,11 +22,6 @@ struct rc_drainwatch_entry {
 	double took;		/* how long it took, seconds */
 };
 
-static bool same_service(const struct rc_service *a, const struct rc_service *b)
-{
-	return a->proto == b->proto && !rc_endpoint_cmp(&a->vip, &b->vip);
-}
-
 static struct rc_drainwatch_entry *find(const struct rc_drainwatch *w,
 					const struct rc_service *s,
 					const struct rc_endpoint *ep)
@@ -34,7 +29,7 @@ static struct rc_drainwatch_entry *find(const struct rc_drainwatch *w,
 	size_t i;
 
 	for (i = 0; i < w->n; i++)
-		if (same_service(&w->e[i].s, s) && !rc_endpoint_cmp(&w->e[i].b.ep, ep))
+		if (!rc_service_cmp(&w->e[i].s, s) && !rc_endpoint_cmp(&w->e[i].b.ep, ep))
 			return &w->e[i];
 	return NULL;
 }
@@ -156,7 +151,7 @@ int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev,
 		return 0;
 	case RINGSTEER_CMD_SERVICE_DEL:
 		for (i = w->n; i-- > 0;)
-			if (same_service(&w->e[i].s, &ev->s))
+			if (!rc_service_cmp(&w->e[i].s, &ev->s))
 				drop(w, &w->e[i]);
 		return 0;
 	case RINGSTEER_CMD_FLUSH:
