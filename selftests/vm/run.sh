@@ -9,8 +9,9 @@
 # current directory, and exit with COMMAND's status. The run fails (exit 1)
 # when the guest kernel log shows a warning, BUG, oops, RCU stall, lockdep
 # report, sleep-in-atomic, refcount or list corruption, when ringsteer cannot
-# be unloaded afterwards, or when the guest does not report back within the
-# timeout (exit 124). The guest's console and dmesg go to a log whose path
+# be unloaded afterwards, when the guest kernel panics (exit 125, whatever
+# the command had reported by then), or when the guest does not report back
+# within the timeout (exit 124). The guest's console and dmesg go to a log whose path
 # is printed on failure.
 
 set -uo pipefail
@@ -22,6 +23,11 @@ label=
 # A loaded host can starve the TCG guest's timer check and panic the boot
 # ("IO-APIC + timer doesn't work"): Debian's kernels skip the check.
 append=no_timer_check
+# A late write into freed memory shows where it happens, not as a crash
+# in some later allocation: SLUB checks free objects (poison), red zones
+# and its own lists on every free and allocation, freed pages are
+# poisoned, and where the kernel has KFENCE (6.12) it samples every 10 ms.
+append+=" slub_debug=FZPU page_poison=1 kfence.sample_interval=10"
 debugdir=
 module=
 timeout=900
@@ -57,7 +63,7 @@ if [ -n "$debugdir" ]; then
 	# Every report counts, not only the first. (no_timer_check, below,
 	# is left out: with it this 6.1 kernel reports a wild access in its
 	# own early IRQ path under TCG, which turns lockdep off for the run.)
-	append=kasan_multi_shot
+	append="kasan_multi_shot slub_debug=FZPU page_poison=1 kfence.sample_interval=10"
 else
 	if [ -z "$kver" ]; then
 		kver=$(ls /lib/modules 2>/dev/null | grep -E '^6\.(1\.0-[0-9]+|12\..*)-amd64$' | sort -V | tail -n1)
@@ -125,6 +131,14 @@ fail()
 	echo "run.sh: full log: $log" >&2
 }
 
+# A panic is its own failure, whatever else the guest managed to report:
+# the cases after it never ran, and the ones before it may have passed.
+if grep -qE 'Kernel panic - not syncing|PANIC: double fault' "$run/console.log"; then
+	grep -E -m 20 'Kernel panic|PANIC:|RIP:|BUG:|Oops|Call Trace|last unloaded' \
+		"$run/console.log" | sed 's/^/  /' >&2
+	fail "guest kernel panicked"
+	exit 125
+fi
 if [ ! -s "$run/rc" ]; then
 	fail "guest did not report a result (timeout after ${timeout}s or crash)"
 	exit 124
@@ -140,6 +154,11 @@ bad+='|inconsistent lock state|suspicious RCU usage|lockdep is turned off|DEBUG_
 bad+='|sleeping function called from invalid context|using smp_processor_id\(\) in preemptible'
 bad+='|scheduling while atomic|refcount_t:|list_add corruption|list_del corruption'
 bad+='|UBSAN:|KASAN:|unreferenced object|double free|slab.*corrupt'
+# slub_debug, page_poison and KFENCE reports ("BUG kmalloc-64 (Tainted: G):
+# Poison overwritten", "pagealloc: memory corruption", "BUG: KFENCE: ...").
+bad+='|BUG [A-Za-z0-9_:.-]+ \(|Poison overwritten|Redzone overwritten|Padding overwritten'
+bad+='|Freepointer corrupt|Freechain corrupt|Object already free|pagealloc: (memory corruption|single bit)'
+bad+='|KFENCE:'
 # Only the logs this run has: grep exits 2 on a missing file, even with
 # matches in the others, which would hide them.
 logs=()
