@@ -54,35 +54,18 @@ step()
 	fi
 }
 
-# ktap_step NAME CMD...: CMD prints KTAP; each top-level test case counts.
-# A command that fails without reporting a failed case (a crash, a
-# timeout, a kernel warning) counts as one more failure.
+# ktap_step NAME CMD...: CMD prints KTAP; each top-level test case counts,
+# and so does whatever else went wrong (selftests/vm/ktap-tally.sh).
+. selftests/vm/ktap-tally.sh
 ktap_step()
 {
-	local name=$1 log rc line n_fail=0 n_ok=0 n_skip=0 plan
+	local name=$1 log rc
 	shift
 	log="$logdir/$(tr -c 'A-Za-z0-9.+_-' '_' <<<"$name").log"
 	echo "# $name"
 	"$@" 2>&1 | tee "$log" | sed 's/^/#   /'
 	rc=${PIPESTATUS[0]}
-	while IFS= read -r line; do
-		case "$line" in
-		"not ok "*) record fail "$name: ${line#not ok }"; n_fail=$((n_fail + 1)) ;;
-		"ok "*"# SKIP"*) record skip "$name: ${line#ok }"; n_skip=$((n_skip + 1)) ;;
-		"ok "*) record ok "$name: ${line#ok }"; n_ok=$((n_ok + 1)) ;;
-		esac
-	done < <(grep -E '^(not )?ok [0-9]+' "$log")
-	# A guest that times out after one failed case must not hide the
-	# cases that never ran.
-	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log" | head -n1)
-	if [ -n "$plan" ] && [ $((n_ok + n_fail + n_skip)) -lt "$plan" ]; then
-		record fail "$name ($((plan - n_ok - n_fail - n_skip)) of $plan cases never reported)"
-	fi
-	if [ "$rc" -ne 0 ] && [ $n_fail -eq 0 ]; then
-		record fail "$name (exit status $rc, log $log)"
-	elif [ "$rc" -eq 0 ] && [ $n_ok -eq 0 ]; then
-		record fail "$name (no test ran)"
-	fi
+	ktap_tally "$name" "$log" "$rc"
 }
 
 phase 2 "building the module for ${kvers[*]}, ringctl and test programs (about 2 min)"

@@ -3,7 +3,9 @@
 #
 # harness-selftest.sh KVER: the VM harness must fail a run whose kernel log
 # shows a WARNING, say why and where the log is, and must pass through the
-# command's exit status otherwise. Prints KTAP.
+# command's exit status otherwise; a guest panic must be a failure of its
+# own, named as a panic, and the cases a dead guest never ran must count
+# (ktap-tally.sh, as make check counts them). Prints KTAP.
 
 set -uo pipefail
 kver=$1
@@ -20,7 +22,7 @@ if ! make -C "/lib/modules/$kver/build" M="$build" modules >"$build/build.log" 2
 fi
 
 echo "TAP version 13"
-echo "1..3"
+echo "1..6"
 err=$(mktemp)
 failed=0
 
@@ -52,5 +54,54 @@ else
 	echo "not ok 3 $kver:harness enforces its timeout # got $rc"
 	failed=1
 fi
-rm -f "$err"
+# What make check would count from a log: "STATUS NAME" lines.
+. "$here/ktap-tally.sh"
+record() { echo "$1 $2"; }
+tally_of() { ktap_tally t "$1" "$2"; }
+
+# A guest that passes one case of two, then panics.
+out=$(mktemp)
+bash "$here/run.sh" -k "$kver" -t 300 -- \
+	sh -c 'echo "1..2"; echo "ok 1 before"; sleep 1; echo c >/proc/sysrq-trigger; sleep 30' \
+	>"$out" 2>&1
+rc=$?
+tally=$(tally_of "$out" "$rc")
+sed 's/^/# /' <<<"$tally"
+if [ $rc -eq 125 ] && grep -qx 'fail t: guest kernel panicked' <<<"$tally" &&
+   grep -qx 'fail t (1 of 2 cases never reported)' <<<"$tally" &&
+   grep -qx 'ok t: 1 before' <<<"$tally"; then
+	echo "ok 4 $kver:a guest panic is its own failure, and the cases it cut short count"
+else
+	echo "not ok 4 $kver:a guest panic is its own failure, and the cases it cut short count # rc $rc"
+	failed=1
+fi
+
+# The serial console ends every line in \r: "1..24\r" is still a plan.
+{
+	printf '1..24\r\n'
+	for i in $(seq 1 20); do printf 'ok %d case%d\r\n' "$i" "$i"; done
+} >"$out"
+tally=$(tally_of "$out" 124)
+if grep -qx 'fail t (4 of 24 cases never reported)' <<<"$tally" &&
+   [ "$(grep -c '^ok ' <<<"$tally")" -eq 20 ]; then
+	echo "ok 5 $kver:cases missing from a plan that came through the console count"
+else
+	sed 's/^/# /' <<<"$tally"
+	echo "not ok 5 $kver:cases missing from a plan that came through the console count"
+	failed=1
+fi
+
+# A failed case does not hide what the harness saw afterwards.
+printf '1..1\nnot ok 1 broken\nrun.sh: %s: kernel log shows a problem\nrun.sh: %s: full log: x\n' \
+	"$kver" "$kver" >"$out"
+tally=$(tally_of "$out" 1)
+if grep -qx 'fail t: kernel log shows a problem' <<<"$tally" &&
+   grep -qx 'fail t: 1 broken' <<<"$tally" && [ "$(wc -l <<<"$tally")" -eq 2 ]; then
+	echo "ok 6 $kver:a kernel report after a failed case is a failure of its own"
+else
+	sed 's/^/# /' <<<"$tally"
+	echo "not ok 6 $kver:a kernel report after a failed case is a failure of its own"
+	failed=1
+fi
+rm -f "$err" "$out"
 exit $failed
