@@ -206,7 +206,7 @@ $(YNL)/.stamp: $(YNL_TARBALL)
 # MAINTAINERS file, and validates it against the schema two directories
 # above it: stage such a tree, so the output says kmod/uapi/ringsteer.yaml.
 # All outputs go to $(YNL)/out, mirroring their place in the repository.
-$(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC)
+$(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC) kmod/uapi/ynl-nested-subsets.py
 	$(quiet) YNL-GEN $(YNL_SPEC)
 	$(Q)rm -rf $(YNL)/tree $(YNL)/out
 	$(Q)mkdir -p $(YNL)/tree/kmod/uapi $(YNL)/out/kmod/uapi
@@ -217,17 +217,21 @@ $(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC)
 		gen --mode uapi --header -o $(YNL)/out/kmod/uapi/ringsteer_genl.h && \
 		gen --mode kernel --source -o $(YNL)/out/kmod/netlink-gen.c && \
 		gen --mode kernel --header -o $(YNL)/out/kmod/netlink-gen.h
+	$(Q)python3 kmod/uapi/ynl-nested-subsets.py $(YNL_SPEC) \
+		$(YNL)/out/kmod/netlink-gen.c $(YNL)/out/kmod/netlink-gen.h
 	$(Q)touch $@
 
 gen: $(YNL)/out/.stamp
 	$(Q)for f in $(YNL_GEN_FILES); do cmp -s $(YNL)/out/$$f $$f || { cp $(YNL)/out/$$f $$f; echo "  GEN      $$f"; }; done
 
 # The spec is the API's documentation too: every command and attribute
-# (but padding) has a doc.
-gen-check: $(YNL)/out/.stamp
+# (but padding, and the subsets that only pick attributes) has a doc. The
+# test tools' view of the spec must match the generated header.
+gen-check: $(YNL)/out/.stamp $(FUZZ_SPEC)
+	$(Q)python3 selftests/lib/spec_check.py $(FUZZ_SPEC)
 	$(Q)python3 -c 'import sys, yaml; s = yaml.safe_load(open(sys.argv[1])); \
 		miss = [t["name"] + "." + a["name"] for t in s["attribute-sets"] \
-			for a in t["attributes"] if a.get("type") != "pad" and "doc" not in a]; \
+			for a in t["attributes"] if "subset-of" not in t and a.get("type") != "pad" and "doc" not in a]; \
 		miss += [o["name"] for o in s["operations"]["list"] if "doc" not in o]; \
 		miss and sys.exit("undocumented in %s: %s" % (sys.argv[1], " ".join(miss)))' $(YNL_SPEC)
 	$(Q)rc=0; for f in $(YNL_GEN_FILES); do \
@@ -235,20 +239,28 @@ gen-check: $(YNL)/out/.stamp
 	if [ $$rc = 0 ]; then echo "generated netlink code matches $(YNL_SPEC)"; \
 	else echo "generated netlink code is stale: run 'make gen'" >&2; exit 1; fi
 
-$(BUILD)/unit/%: selftests/unit/%.c $(KSRC)/.stamp $(USER_LIB_OBJS) $(TEST_OBJS) $(USER_HDRS)
+# The fuzzer's model reads requests with each command's shape, written
+# from the spec at build time (nothing to keep in step by hand).
+FUZZ_SPEC := $(BUILD)/fuzz/fuzz-spec-gen.h
+$(FUZZ_SPEC): $(YNL_SPEC) selftests/fuzz/spec-gen.py
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(@D)
+	$(Q)python3 selftests/fuzz/spec-gen.py $(YNL_SPEC) $@
+
+$(BUILD)/unit/%: selftests/unit/%.c $(KSRC)/.stamp $(USER_LIB_OBJS) $(TEST_OBJS) $(USER_HDRS) $(FUZZ_SPEC)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -I$(KSFT) -o $@ $< $(USER_LIB_OBJS) $(TEST_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -I$(KSFT) -I$(BUILD)/fuzz -o $@ $< $(USER_LIB_OBJS) $(TEST_OBJS) $(LDLIBS)
 
 $(BUILD)/selftests/%: selftests/%.c $(USER_LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(USER_LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
 
-$(BUILD)/selftests/fuzz_netlink: $(FUZZ_SRCS) $(USER_LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
+$(BUILD)/selftests/fuzz_netlink: $(FUZZ_SRCS) $(USER_LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS) $(FUZZ_SPEC)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -o $@ $(FUZZ_SRCS) $(USER_LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -I$(BUILD)/fuzz -o $@ $(FUZZ_SRCS) $(USER_LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
 
 selftest-bins: $(VM_C_BINS) userspace/ringctl
 

@@ -45,62 +45,93 @@ const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FINGERPR
 	[RINGSTEER_SERVICE_A_FINGERPRINT] = { .type = NLA_U64, },
 };
 
+/* Per-command subsets of the nested types */
+const struct nla_policy ringsteer_service_id_nl_policy[RINGSTEER_SERVICE_A_PROTO + 1] = {
+	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
+	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
+	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8, },
+};
+
+const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_HASH + 1] = {
+	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
+	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
+	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8, },
+	[RINGSTEER_SERVICE_A_VNODES] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_VNODES),
+	[RINGSTEER_SERVICE_A_HASH] = NLA_POLICY_MAX(NLA_U32, 1),
+};
+
+const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT + 1] = {
+	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
+	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
+	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
+};
+
+const struct nla_policy ringsteer_backend_conf_nl_policy[RINGSTEER_BACKEND_A_STATE + 1] = {
+	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
+	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
+	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_BACKEND_A_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_WEIGHT),
+	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, 1),
+};
+
 /* RINGSTEER_CMD_SERVICE_NEW - do */
 static const struct nla_policy ringsteer_service_new_nl_policy[RINGSTEER_A_SERVICE + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_conf_nl_policy),
 };
 
 /* RINGSTEER_CMD_SERVICE_SET - do */
 static const struct nla_policy ringsteer_service_set_nl_policy[RINGSTEER_A_SERVICE + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_conf_nl_policy),
 };
 
 /* RINGSTEER_CMD_SERVICE_DEL - do */
 static const struct nla_policy ringsteer_service_del_nl_policy[RINGSTEER_A_FLAGS + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
 	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
 };
 
 /* RINGSTEER_CMD_SERVICE_GET - do */
 static const struct nla_policy ringsteer_service_get_nl_policy[RINGSTEER_A_SERVICE + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
 };
 
 /* RINGSTEER_CMD_BACKEND_NEW - do */
 static const struct nla_policy ringsteer_backend_new_nl_policy[RINGSTEER_A_BACKEND + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
-	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_nl_policy),
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
+	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_conf_nl_policy),
 };
 
 /* RINGSTEER_CMD_BACKEND_SET - do */
 static const struct nla_policy ringsteer_backend_set_nl_policy[RINGSTEER_A_BACKEND + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
-	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_nl_policy),
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
+	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_conf_nl_policy),
 };
 
 /* RINGSTEER_CMD_BACKEND_DEL - do */
 static const struct nla_policy ringsteer_backend_del_nl_policy[RINGSTEER_A_FLAGS + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
-	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_nl_policy),
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
+	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_id_nl_policy),
 	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
 };
 
 /* RINGSTEER_CMD_BACKEND_GET - do */
 static const struct nla_policy ringsteer_backend_get_do_nl_policy[RINGSTEER_A_FLAGS + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
-	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_nl_policy),
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
+	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_id_nl_policy),
 	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
 };
 
 /* RINGSTEER_CMD_BACKEND_GET - dump */
 static const struct nla_policy ringsteer_backend_get_dump_nl_policy[RINGSTEER_A_FLAGS + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
 	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
 };
 
 /* RINGSTEER_CMD_LOOKUP - do */
 static const struct nla_policy ringsteer_lookup_nl_policy[RINGSTEER_A_FLOW + 1] = {
-	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_nl_policy),
+	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
 	[RINGSTEER_A_FLOW] = NLA_POLICY_NESTED(ringsteer_flow_nl_policy),
 };
 

@@ -16,6 +16,12 @@ extern const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_C
 extern const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1];
 extern const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FINGERPRINT + 1];
 
+/* Per-command subsets of the nested types */
+extern const struct nla_policy ringsteer_service_id_nl_policy[RINGSTEER_SERVICE_A_PROTO + 1];
+extern const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_HASH + 1];
+extern const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT + 1];
+extern const struct nla_policy ringsteer_backend_conf_nl_policy[RINGSTEER_BACKEND_A_STATE + 1];
+
 /* Ops table for ringsteer */
 extern const struct genl_split_ops ringsteer_nl_ops[15];
 

@@ -12,24 +12,16 @@
 
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
 
 #include "uapi/ringsteer.h"
 #include "commit.h"
 #include "netlink.h"
+#include "family.h"
 #include "netlink-gen.h"
 #include "nlmsg.h"
-
-/*
- * The generated policies give a nest one policy for every command, so a nest
- * is parsed only up to the last attribute the command takes (a prefix of the
- * nest's attributes): those after it are rejected as unknown.
- */
-#define RS_LAST_SERVICE_ID	RINGSTEER_SERVICE_A_PROTO
-#define RS_LAST_SERVICE_CONF	RINGSTEER_SERVICE_A_HASH
-#define RS_LAST_BACKEND_ID	RINGSTEER_BACKEND_A_PORT
-#define RS_LAST_BACKEND_CONF	RINGSTEER_BACKEND_A_STATE
 
 static bool addr_usable(u8 family, const union nf_inet_addr *a)
 {
@@ -39,44 +31,53 @@ static bool addr_usable(u8 family, const union nf_inet_addr *a)
 	return !ipv6_addr_any(&a->in6) && !ipv6_addr_is_multicast(&a->in6);
 }
 
-/*
- * Family, address and port of a service or backend nest; @family_attr is
- * the FAMILY attribute of that nest, ADDR and PORT follow it.
- */
+/* Where a nest keeps the endpoint: service and backend nests alike. */
+struct endpoint_attrs {
+	int family, addr, port;
+};
+
+static const struct endpoint_attrs service_ep_attrs = {
+	RINGSTEER_SERVICE_A_FAMILY, RINGSTEER_SERVICE_A_ADDR, RINGSTEER_SERVICE_A_PORT,
+};
+
+static const struct endpoint_attrs backend_ep_attrs = {
+	RINGSTEER_BACKEND_A_FAMILY, RINGSTEER_BACKEND_A_ADDR, RINGSTEER_BACKEND_A_PORT,
+};
+
+/* Family, address and port of a service or backend nest. */
 static int parse_endpoint(struct nlattr *nest, struct nlattr **tb,
-			  int family_attr, struct rs_endpoint *ep,
+			  const struct endpoint_attrs *at, struct rs_endpoint *ep,
 			  struct netlink_ext_ack *extack)
 {
-	int addr_attr = family_attr + 1, port_attr = family_attr + 2;
 	u16 family;
 
-	if (NL_REQ_ATTR_CHECK(extack, nest, tb, family_attr) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, addr_attr) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, port_attr))
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, at->family) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, at->addr) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, at->port))
 		return -EINVAL;
 
 	memset(ep, 0, sizeof(*ep));
-	family = nla_get_u16(tb[family_attr]);
+	family = nla_get_u16(tb[at->family]);
 	if (family != AF_INET && family != AF_INET6) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[family_attr],
+		NL_SET_ERR_MSG_ATTR(extack, tb[at->family],
 				    "address family must be AF_INET or AF_INET6");
 		return -EAFNOSUPPORT;
 	}
 	ep->family = family;
-	if (nla_len(tb[addr_attr]) != rs_addr_len(family)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[addr_attr],
+	if (nla_len(tb[at->addr]) != rs_addr_len(family)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[at->addr],
 				    "address length does not match the address family");
 		return -EINVAL;
 	}
-	nla_memcpy(&ep->addr, tb[addr_attr], sizeof(ep->addr));
+	nla_memcpy(&ep->addr, tb[at->addr], sizeof(ep->addr));
 	if (!addr_usable(family, &ep->addr)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[addr_attr],
+		NL_SET_ERR_MSG_ATTR(extack, tb[at->addr],
 				    "address must be a unicast address");
 		return -EINVAL;
 	}
-	ep->port = nla_get_be16(tb[port_attr]);
+	ep->port = nla_get_be16(tb[at->port]);
 	if (!ep->port) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[port_attr], "port 0 is not allowed");
+		NL_SET_ERR_MSG_ATTR(extack, tb[at->port], "port 0 is not allowed");
 		return -EINVAL;
 	}
 	return 0;
@@ -93,7 +94,11 @@ static void missing_nest(int attr, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG_MOD(extack, "missing flow (RINGSTEER_A_FLOW)");
 }
 
-/* Parse the nest @attr, which is required, with @policy into @tb. */
+/*
+ * Split the nest @attr, which is required, into @tb. genetlink validated
+ * it already against the command's own subset of the nest (netlink-gen.c),
+ * so the nest's full policy only serves to find the attributes.
+ */
 static int parse_nest(struct nlattr **attrs, int attr, struct nlattr **tb,
 		      int maxtype, const struct nla_policy *policy,
 		      struct netlink_ext_ack *extack)
@@ -105,23 +110,24 @@ static int parse_nest(struct nlattr **attrs, int attr, struct nlattr **tb,
 	return nla_parse_nested(tb, maxtype, attrs[attr], policy, extack);
 }
 
-static int parse_service(struct nlattr **attrs, struct nlattr **tb, int last,
-			 struct rs_endpoint *ep, struct netlink_ext_ack *extack)
+static int parse_service(struct nlattr **attrs, struct rs_request *req,
+			 struct netlink_ext_ack *extack)
 {
+	struct nlattr **tb = req->service_tb;
 	int err;
 
-	err = parse_nest(attrs, RINGSTEER_A_SERVICE, tb, last,
-			 ringsteer_service_nl_policy,
-			 extack) ?:
-	      parse_endpoint(attrs[RINGSTEER_A_SERVICE], tb,
-			     RINGSTEER_SERVICE_A_FAMILY, ep, extack);
+	err = parse_nest(attrs, RINGSTEER_A_SERVICE, tb, RINGSTEER_SERVICE_A_MAX,
+			 ringsteer_service_nl_policy, extack) ?:
+	      parse_endpoint(attrs[RINGSTEER_A_SERVICE], tb, &service_ep_attrs,
+			     &req->service_ep, extack);
 	if (err)
 		return err;
 	if (NL_REQ_ATTR_CHECK(extack, attrs[RINGSTEER_A_SERVICE], tb,
 			      RINGSTEER_SERVICE_A_PROTO))
 		return -EINVAL;
-	ep->proto = nla_get_u8(tb[RINGSTEER_SERVICE_A_PROTO]);
-	if (ep->proto != IPPROTO_TCP && ep->proto != IPPROTO_UDP) {
+	req->service_ep.proto = nla_get_u8(tb[RINGSTEER_SERVICE_A_PROTO]);
+	if (req->service_ep.proto != IPPROTO_TCP &&
+	    req->service_ep.proto != IPPROTO_UDP) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[RINGSTEER_SERVICE_A_PROTO],
 				    "protocol must be TCP or UDP");
 		return -EPROTONOSUPPORT;
@@ -129,20 +135,19 @@ static int parse_service(struct nlattr **attrs, struct nlattr **tb, int last,
 	return 0;
 }
 
-static int parse_backend(struct nlattr **attrs, struct nlattr **tb, int last,
-			 const struct rs_service *svc, struct rs_endpoint *ep,
+static int parse_backend(struct nlattr **attrs, struct rs_request *req,
 			 struct netlink_ext_ack *extack)
 {
+	struct nlattr **tb = req->backend_tb;
 	int err;
 
-	err = parse_nest(attrs, RINGSTEER_A_BACKEND, tb, last,
-			 ringsteer_backend_nl_policy,
-			 extack) ?:
-	      parse_endpoint(attrs[RINGSTEER_A_BACKEND], tb,
-			     RINGSTEER_BACKEND_A_FAMILY, ep, extack);
+	err = parse_nest(attrs, RINGSTEER_A_BACKEND, tb, RINGSTEER_BACKEND_A_MAX,
+			 ringsteer_backend_nl_policy, extack) ?:
+	      parse_endpoint(attrs[RINGSTEER_A_BACKEND], tb, &backend_ep_attrs,
+			     &req->backend_ep, extack);
 	if (err)
 		return err;
-	if (ep->family != svc->family) {
+	if (req->backend_ep.family != req->service_ep.family) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[RINGSTEER_BACKEND_A_FAMILY],
 				    "backend address family does not match the service");
 		return -EINVAL;
@@ -150,84 +155,33 @@ static int parse_backend(struct nlattr **attrs, struct nlattr **tb, int last,
 	return 0;
 }
 
-/* The service the request names, which must exist. */
-static struct rs_service *find_service(struct rs_net *rn, struct nlattr **attrs,
-				       int last, struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
-	struct rs_service *svc;
-	struct rs_endpoint ep;
-	int err;
-
-	err = parse_service(attrs, tb, last, &ep, extack);
-	if (err)
-		return ERR_PTR(err);
-	svc = rs_service_find(&rn->services, &ep);
-	if (!svc) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_SERVICE], "no such service");
-		return ERR_PTR(-ENOENT);
-	}
-	return svc;
-}
-
-/* The backend of @svc the request names, which must exist. */
-static struct rs_backend *find_backend(struct rs_service *svc,
-				       struct nlattr **attrs, int last,
-				       struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
-	struct rs_backend *b;
-	struct rs_endpoint ep;
-	int err;
-
-	err = parse_backend(attrs, tb, last, svc, &ep, extack);
-	if (err)
-		return ERR_PTR(err);
-	b = rs_backend_find(svc, &ep);
-	if (!b) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_BACKEND],
-				    "no such backend in this service");
-		return ERR_PTR(-ENOENT);
-	}
-	return b;
-}
-
-static bool keep_flows(struct nlattr **attrs)
-{
-	return attrs[RINGSTEER_A_FLAGS] &&
-	       (nla_get_u32(attrs[RINGSTEER_A_FLAGS]) & RINGSTEER_F_KEEP_FLOWS);
-}
-
 /*
- * What each command's request names: the service and backend nests (parsed
- * up to the last attribute the command takes) and the flags it gives a
- * meaning to. pre_doit resolves the named objects, which must exist;
- * SERVICE_NEW and BACKEND_NEW name a new one themselves.
+ * What the request names beyond its shape, which the spec gives (each
+ * command's attribute subset): whether its service and backend must exist
+ * already, and the flags it gives a meaning to. SERVICE_NEW and
+ * BACKEND_NEW name a new one themselves.
  */
 struct rs_cmd {
-	u8 service;		/* last attribute of the service nest */
-	u8 backend;		/* last attribute of the backend nest */
+	bool service;		/* takes a service nest */
+	bool backend;		/* takes a backend nest */
 	bool resolve_service;
 	bool resolve_backend;
 	u32 flags;		/* RINGSTEER_F_* allowed */
 };
 
 static const struct rs_cmd rs_cmds[RINGSTEER_CMD_MAX + 1] = {
-	[RINGSTEER_CMD_SERVICE_NEW] = { RS_LAST_SERVICE_CONF, 0, false, false, 0 },
-	[RINGSTEER_CMD_SERVICE_SET] = { RS_LAST_SERVICE_CONF, 0, true, false, 0 },
-	[RINGSTEER_CMD_SERVICE_DEL] = { RS_LAST_SERVICE_ID, 0, true, false,
+	[RINGSTEER_CMD_SERVICE_NEW] = { true, false, false, false, 0 },
+	[RINGSTEER_CMD_SERVICE_SET] = { true, false, true, false, 0 },
+	[RINGSTEER_CMD_SERVICE_DEL] = { true, false, true, false,
 					RINGSTEER_F_KEEP_FLOWS },
-	[RINGSTEER_CMD_SERVICE_GET] = { RS_LAST_SERVICE_ID, 0, true, false, 0 },
-	[RINGSTEER_CMD_BACKEND_NEW] = { RS_LAST_SERVICE_ID, RS_LAST_BACKEND_CONF,
-					true, false, 0 },
-	[RINGSTEER_CMD_BACKEND_SET] = { RS_LAST_SERVICE_ID, RS_LAST_BACKEND_CONF,
-					true, true, 0 },
-	[RINGSTEER_CMD_BACKEND_DEL] = { RS_LAST_SERVICE_ID, RS_LAST_BACKEND_ID,
-					true, true, RINGSTEER_F_KEEP_FLOWS },
-	[RINGSTEER_CMD_BACKEND_GET] = { RS_LAST_SERVICE_ID, RS_LAST_BACKEND_ID,
-					true, true, RINGSTEER_F_CONNS },
-	[RINGSTEER_CMD_LOOKUP] = { RS_LAST_SERVICE_ID, 0, true, false, 0 },
-	[RINGSTEER_CMD_FLUSH] = { 0, 0, false, false, RINGSTEER_F_KEEP_FLOWS },
+	[RINGSTEER_CMD_SERVICE_GET] = { true, false, true, false, 0 },
+	[RINGSTEER_CMD_BACKEND_NEW] = { true, true, true, false, 0 },
+	[RINGSTEER_CMD_BACKEND_SET] = { true, true, true, true, 0 },
+	[RINGSTEER_CMD_BACKEND_DEL] = { true, true, true, true,
+					RINGSTEER_F_KEEP_FLOWS },
+	[RINGSTEER_CMD_BACKEND_GET] = { true, true, true, true, RINGSTEER_F_CONNS },
+	[RINGSTEER_CMD_LOOKUP] = { true, false, true, false, 0 },
+	[RINGSTEER_CMD_FLUSH] = { false, false, false, false, RINGSTEER_F_KEEP_FLOWS },
 };
 
 static struct rs_net *info_rn(struct genl_info *info)
@@ -235,14 +189,9 @@ static struct rs_net *info_rn(struct genl_info *info)
 	return rs_net(genl_info_net(info));
 }
 
-static struct rs_service *info_service(struct genl_info *info)
+static struct rs_request *info_req(struct genl_info *info)
 {
 	return info->user_ptr[0];
-}
-
-static struct rs_backend *info_backend(struct genl_info *info)
-{
-	return info->user_ptr[1];
 }
 
 /*
@@ -250,115 +199,115 @@ static struct rs_backend *info_backend(struct genl_info *info)
  * genetlink sizes info->attrs to the command's own last attribute: attrs
  * may only be read here for those commands.
  */
-static int check_flags(const struct rs_cmd *cmd, struct nlattr **attrs,
-		       struct netlink_ext_ack *extack)
+static int parse_flags(const struct rs_cmd *cmd, struct nlattr **attrs,
+		       struct rs_request *req, struct netlink_ext_ack *extack)
 {
 	struct nlattr *flags = cmd->flags ? attrs[RINGSTEER_A_FLAGS] : NULL;
 
-	if (flags && (nla_get_u32(flags) & ~cmd->flags)) {
+	req->flags = flags ? nla_get_u32(flags) : 0;
+	if (req->flags & ~cmd->flags) {
 		NL_SET_ERR_MSG_ATTR(extack, flags, "flag not valid for this command");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-/*
- * Each nest holds only what the command takes: checked for every nest
- * before any value is looked at, so that a request with an attribute too
- * many is refused as such, whatever else is wrong with it.
- */
-static int check_nests(const struct rs_cmd *cmd, struct nlattr **attrs,
-		       struct netlink_ext_ack *extack)
+/* The request's nests, once; the objects they name, under the mutex. */
+static int parse_request(const struct rs_cmd *cmd, struct nlattr **attrs,
+			 struct rs_request *req, struct netlink_ext_ack *extack)
 {
-	int err = 0;
+	int err;
 
-	if (cmd->service && attrs[RINGSTEER_A_SERVICE])
-		err = nla_validate_nested(attrs[RINGSTEER_A_SERVICE], cmd->service,
-					  ringsteer_service_nl_policy, extack);
-	if (!err && cmd->backend && attrs[RINGSTEER_A_BACKEND])
-		err = nla_validate_nested(attrs[RINGSTEER_A_BACKEND], cmd->backend,
-					  ringsteer_backend_nl_policy, extack);
+	err = parse_flags(cmd, attrs, req, extack);
+	if (!err && cmd->service)
+		err = parse_service(attrs, req, extack);
+	if (!err && cmd->backend)
+		err = parse_backend(attrs, req, extack);
 	return err;
 }
 
 static int resolve(struct rs_net *rn, const struct rs_cmd *cmd,
-		   struct genl_info *info)
+		   struct nlattr **attrs, struct rs_request *req,
+		   struct netlink_ext_ack *extack)
 {
-	struct rs_service *svc = NULL;
-	struct rs_backend *b = NULL;
-
 	if (cmd->resolve_service) {
-		svc = find_service(rn, info->attrs, cmd->service, info->extack);
-		if (IS_ERR(svc))
-			return PTR_ERR(svc);
+		req->svc = rs_service_find(&rn->services, &req->service_ep);
+		if (!req->svc) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_SERVICE],
+					    "no such service");
+			return -ENOENT;
+		}
 	}
 	if (cmd->resolve_backend) {
-		b = find_backend(svc, info->attrs, cmd->backend, info->extack);
-		if (IS_ERR(b))
-			return PTR_ERR(b);
+		req->backend = rs_backend_find(req->svc, &req->backend_ep);
+		if (!req->backend) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_BACKEND],
+					    "no such backend in this service");
+			return -ENOENT;
+		}
 	}
-	info->user_ptr[0] = svc;
-	info->user_ptr[1] = b;
 	return 0;
 }
 
-struct rs_service *rs_nl_dump_service(struct rs_net *rn, u8 cmd,
-				      struct nlattr **attrs,
-				      struct netlink_ext_ack *extack)
+int rs_nl_dump_request(struct rs_net *rn, u8 cmd, struct nlattr **attrs,
+		       struct rs_request *req, struct netlink_ext_ack *extack)
 {
-	const struct rs_cmd *c = &rs_cmds[cmd];
-	int err;
+	struct rs_cmd dump = rs_cmds[cmd];
 
-	err = check_flags(c, attrs, extack) ?: check_nests(c, attrs, extack);
-	if (err)
-		return ERR_PTR(err);
-	return find_service(rn, attrs, c->service, extack);
+	/* A dump names no backend: it lists them. */
+	dump.backend = false;
+	dump.resolve_backend = false;
+	memset(req, 0, sizeof(*req));
+	return parse_request(&dump, attrs, req, extack) ?:
+	       resolve(rn, &dump, attrs, req, extack);
 }
 
 /*
- * Every doit runs between these two: pre_doit takes the namespace mutex
- * and resolves what the request names into info->user_ptr[] (service,
- * backend); post_doit releases the mutex. The namespace itself is
- * genl_info_net(info), cheap to find again.
+ * Every doit runs between these two: pre_doit parses the request into a
+ * struct rs_request (info->user_ptr[0]), takes the namespace mutex and
+ * resolves what the request names; post_doit releases both. The namespace
+ * itself is genl_info_net(info), cheap to find again.
  */
-int rs_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
-		   struct genl_info *info)
+static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
+		    struct genl_info *info)
 {
 	const struct rs_cmd *cmd = &rs_cmds[info->genlhdr->cmd];
 	struct rs_net *rn = info_rn(info);
+	struct rs_request *req;
 	int err;
 
-	err = check_flags(cmd, info->attrs, info->extack) ?:
-	      check_nests(cmd, info->attrs, info->extack);
+	req = kzalloc(sizeof(*req), GFP_KERNEL_ACCOUNT);
+	if (!req)
+		return -ENOMEM;
+	err = parse_request(cmd, info->attrs, req, info->extack);
 	if (err)
-		return err;
+		goto err_free;
 	mutex_lock(&rn->lock);
-	err = resolve(rn, cmd, info);
+	err = resolve(rn, cmd, info->attrs, req, info->extack);
 	if (err)
-		mutex_unlock(&rn->lock);
+		goto err_unlock;
+	info->user_ptr[0] = req;
+	return 0;
+
+err_unlock:
+	mutex_unlock(&rn->lock);
+err_free:
+	kfree(req);
 	return err;
 }
 
-void rs_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
-		     struct genl_info *info)
+static void post_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
+		      struct genl_info *info)
 {
 	mutex_unlock(&info_rn(info)->lock);
+	kfree(info_req(info));
 }
 
-static const struct genl_multicast_group rs_mcgrps[] = {
-	{ .name = RINGSTEER_MCGRP_CONFIG },
-};
-
 /* The service nest's VNODES and HASH over @conf; false if neither. */
-static bool parse_service_conf(struct nlattr **attrs,
-			       struct rs_service_conf *conf)
+static bool service_conf(const struct rs_request *req, struct rs_service_conf *conf)
 {
-	struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
+	struct nlattr *const *tb = req->service_tb;
 
-	/* pre_doit or the caller parsed this nest already: it is valid. */
-	if (nla_parse_nested(tb, RS_LAST_SERVICE_CONF, attrs[RINGSTEER_A_SERVICE],
-			     ringsteer_service_nl_policy, NULL))
-		return false;
 	if (tb[RINGSTEER_SERVICE_A_VNODES])
 		conf->vnodes = nla_get_u32(tb[RINGSTEER_SERVICE_A_VNODES]);
 	if (tb[RINGSTEER_SERVICE_A_HASH])
@@ -366,34 +315,48 @@ static bool parse_service_conf(struct nlattr **attrs,
 	return tb[RINGSTEER_SERVICE_A_VNODES] || tb[RINGSTEER_SERVICE_A_HASH];
 }
 
+/* The backend nest's WEIGHT and STATE over the change; false if neither. */
+static bool backend_conf(const struct rs_request *req, struct rs_change *c)
+{
+	struct nlattr *const *tb = req->backend_tb;
+
+	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
+		c->weight = nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]);
+	if (tb[RINGSTEER_BACKEND_A_STATE])
+		c->state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
+	return tb[RINGSTEER_BACKEND_A_WEIGHT] || tb[RINGSTEER_BACKEND_A_STATE];
+}
+
+static bool keep_flows(const struct rs_request *req)
+{
+	return req->flags & RINGSTEER_F_KEEP_FLOWS;
+}
+
 int ringsteer_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rs_request *req = info_req(info);
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_SERVICE_NEW,
+		.ep = req->service_ep,
 		.conf.vnodes = RINGSTEER_DEFAULT_VNODES,
 		.conf.hash = RINGSTEER_HASH_FLOW,
 	};
-	struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
-	int err;
 
-	err = parse_service(info->attrs, tb, RS_LAST_SERVICE_CONF, &c.ep,
-			    info->extack);
-	if (err)
-		return err;
-	parse_service_conf(info->attrs, &c.conf);
+	service_conf(req, &c.conf);
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
 int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rs_request *req = info_req(info);
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_SERVICE_SET,
-		.svc = info_service(info),
+		.svc = req->svc,
+		.conf.vnodes = req->svc->vnodes,
+		.conf.hash = req->svc->hash,
 	};
 
-	c.conf.vnodes = c.svc->vnodes;
-	c.conf.hash = c.svc->hash;
-	if (!parse_service_conf(info->attrs, &c.conf)) {
+	if (!service_conf(req, &c.conf)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_SERVICE],
 				    "nothing to change: give vnodes or hash");
 		return -EINVAL;
@@ -403,10 +366,11 @@ int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 int ringsteer_nl_service_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rs_request *req = info_req(info);
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_SERVICE_DEL,
-		.svc = info_service(info),
-		.keep_flows = keep_flows(info->attrs),
+		.svc = req->svc,
+		.keep_flows = keep_flows(req),
 	};
 
 	return rs_commit(info_rn(info), &c, info->extack);
@@ -415,7 +379,7 @@ int ringsteer_nl_service_del_doit(struct sk_buff *skb, struct genl_info *info)
 static int fill_service(struct sk_buff *skb, struct genl_info *info,
 			const void *arg)
 {
-	return rs_put_service(skb, info_rn(info), info_service(info),
+	return rs_put_service(skb, info_rn(info), info_req(info)->svc,
 			      RS_SERVICE_FULL);
 }
 
@@ -426,62 +390,46 @@ int ringsteer_nl_service_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 int ringsteer_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rs_request *req = info_req(info);
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_BACKEND_NEW,
-		.svc = info_service(info),
+		.svc = req->svc,
+		.ep = req->backend_ep,
 		.weight = 1,
 		.state = RINGSTEER_STATE_ACTIVE,
 	};
-	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
-	int err;
 
-	err = parse_backend(info->attrs, tb, RS_LAST_BACKEND_CONF, c.svc, &c.ep,
-			    info->extack);
-	if (err)
-		return err;
-	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
-		c.weight = nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]);
-	if (tb[RINGSTEER_BACKEND_A_STATE])
-		c.state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
+	backend_conf(req, &c);
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
 int ringsteer_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rs_request *req = info_req(info);
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_BACKEND_SET,
-		.svc = info_service(info),
-		.backend = info_backend(info),
+		.svc = req->svc,
+		.backend = req->backend,
+		.weight = req->backend->member.weight,
+		.state = req->backend->state,
 	};
-	struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
-	struct rs_endpoint ep;
-	int err;
 
-	/* pre_doit parsed this nest already: it is valid. */
-	err = parse_backend(info->attrs, tb, RS_LAST_BACKEND_CONF, c.svc, &ep,
-			    info->extack);
-	if (err)
-		return err;
-	if (!tb[RINGSTEER_BACKEND_A_WEIGHT] && !tb[RINGSTEER_BACKEND_A_STATE]) {
+	if (!backend_conf(req, &c)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_BACKEND],
 				    "nothing to change: give weight or state");
 		return -EINVAL;
 	}
-	c.weight = tb[RINGSTEER_BACKEND_A_WEIGHT] ?
-		   nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]) :
-		   c.backend->member.weight;
-	c.state = tb[RINGSTEER_BACKEND_A_STATE] ?
-		  nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]) : c.backend->state;
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
 int ringsteer_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rs_request *req = info_req(info);
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_BACKEND_DEL,
-		.svc = info_service(info),
-		.backend = info_backend(info),
-		.keep_flows = keep_flows(info->attrs),
+		.svc = req->svc,
+		.backend = req->backend,
+		.keep_flows = keep_flows(req),
 	};
 
 	return rs_commit(info_rn(info), &c, info->extack);
@@ -490,20 +438,22 @@ int ringsteer_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 static int fill_backend(struct sk_buff *skb, struct genl_info *info,
 			const void *arg)
 {
-	return rs_put_service(skb, info_rn(info), info_service(info),
-			      RS_SERVICE_ID) ?:
-	       rs_put_backend(skb, info_backend(info), true, arg);
+	struct rs_request *req = info_req(info);
+
+	return rs_put_service(skb, info_rn(info), req->svc, RS_SERVICE_ID) ?:
+	       rs_put_backend(skb, req->backend, true, arg);
 }
 
 int ringsteer_nl_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct rs_request *req = info_req(info);
 	struct rs_ct_conns conns;
 	int err;
 
-	if (!rs_nl_want_conns(info->attrs))
+	if (!(req->flags & RINGSTEER_F_CONNS))
 		return rs_reply(info, fill_backend, NULL);
-	err = rs_ct_count_conns(genl_info_net(info), info_service(info),
-				info_backend(info), &conns);
+	err = rs_ct_count_conns(genl_info_net(info), req->svc, req->backend,
+				&conns);
 	return err ?: rs_reply(info, fill_backend, &conns);
 }
 
@@ -555,7 +505,7 @@ static int fill_lookup(struct sk_buff *skb, struct genl_info *info,
 {
 	const struct lookup_reply *r = arg;
 
-	if (rs_put_service(skb, info_rn(info), info_service(info), RS_SERVICE_ID) ||
+	if (rs_put_service(skb, info_rn(info), info_req(info)->svc, RS_SERVICE_ID) ||
 	    nla_put_u64_64bit(skb, RINGSTEER_A_POSITION, r->pos, RINGSTEER_A_PAD))
 		return -EMSGSIZE;
 	return rs_put_backend(skb, r->b, false, NULL);
@@ -563,7 +513,7 @@ static int fill_lookup(struct sk_buff *skb, struct genl_info *info,
 
 int ringsteer_nl_lookup_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rs_service *svc = info_service(info);
+	struct rs_service *svc = info_req(info)->svc;
 	struct rs_net *rn = info_rn(info);
 	struct lookup_reply r;
 	struct rs_flow flow;
@@ -632,43 +582,18 @@ int ringsteer_nl_flush_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_FLUSH,
-		.keep_flows = keep_flows(info->attrs),
+		.keep_flows = keep_flows(info_req(info)),
 	};
 
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
-/*
- * parallel_ops: requests do not take the global genl_mutex (which would
- * block every other family host-wide while a key change rebuilds rings);
- * each namespace's mutex serializes its own changes. The ops come from
- * netlink-gen.c (netlink_ops.c), pre_doit and post_doit with them.
- */
-struct genl_family rs_genl_family __ro_after_init = {
-	.name = RINGSTEER_GENL_NAME,
-	.version = RINGSTEER_GENL_VERSION,
-	.netnsok = true,
-	.parallel_ops = true,
-	.module = THIS_MODULE,
-	.pre_doit = rs_nl_pre_doit,
-	.post_doit = rs_nl_post_doit,
-	.mcgrps = rs_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(rs_mcgrps),
-	/* Strict checks (header, flags, attributes) for every command. */
-	.resv_start_op = 0,
-};
-
 int __init rs_genl_init(void)
 {
-	int err;
-
-	err = rs_genl_ops_init(&rs_genl_family);
-	if (err)
-		return err;
-	return genl_register_family(&rs_genl_family);
+	return rs_family_register(pre_doit, post_doit);
 }
 
 void rs_genl_uninit(void)
 {
-	genl_unregister_family(&rs_genl_family);
+	rs_family_unregister();
 }

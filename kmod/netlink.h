@@ -5,51 +5,34 @@
 #include <net/genetlink.h>
 
 #include "uapi/ringsteer.h"
+#include "service.h"
 
-extern struct genl_family rs_genl_family;
-
+/* The family with these handlers, registered and unregistered. */
 int rs_genl_init(void);
 void rs_genl_uninit(void);
-
-/* Fills in the family's ops table from the generated one (netlink_ops.c). */
-int rs_genl_ops_init(struct genl_family *family);
-
-/*
- * Around every doit (netlink.c). 6.1 compiles struct genl_split_ops as
- * struct genl_ops (Kbuild), the type its family-wide hooks take.
- */
-int rs_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
-		   struct genl_info *info);
-void rs_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
-		     struct genl_info *info);
 
 struct rs_net;
 
 /*
- * The service a dump request of @cmd names, with its flags and nests
- * checked as pre_doit checks a doit's; under the namespace mutex.
+ * A request as pre_doit parsed it, each nest once: the endpoints its
+ * service and backend nests name, the nests' attributes, its flags, and
+ * the objects it names where they must exist (under the namespace mutex).
  */
-struct rs_service *rs_nl_dump_service(struct rs_net *rn, u8 cmd,
-				      struct nlattr **attrs,
-				      struct netlink_ext_ack *extack);
-
-static inline bool rs_nl_want_conns(struct nlattr **attrs)
-{
-	return attrs[RINGSTEER_A_FLAGS] &&
-	       (nla_get_u32(attrs[RINGSTEER_A_FLAGS]) & RINGSTEER_F_CONNS);
-}
+struct rs_request {
+	struct rs_endpoint service_ep;
+	struct rs_endpoint backend_ep;
+	struct nlattr *service_tb[RINGSTEER_SERVICE_A_MAX + 1];
+	struct nlattr *backend_tb[RINGSTEER_BACKEND_A_MAX + 1];
+	u32 flags;
+	struct rs_service *svc;
+	struct rs_backend *backend;
+};
 
 /*
- * The attributes of a dump request, as genetlink validated them. Kbuild
- * defines RS_GENL_SPLIT_OPS where the kernel has split ops (6.2+).
+ * A dump request of @cmd into @req, as pre_doit parses a doit's, and the
+ * service it names; under the namespace mutex.
  */
-static inline struct nlattr **rs_dump_attrs(struct netlink_callback *cb)
-{
-#ifdef RS_GENL_SPLIT_OPS
-	return genl_info_dump(cb)->attrs;
-#else
-	return genl_dumpit_info(cb)->attrs;
-#endif
-}
+int rs_nl_dump_request(struct rs_net *rn, u8 cmd, struct nlattr **attrs,
+		       struct rs_request *req, struct netlink_ext_ack *extack);
 
 #endif /* _RINGSTEER_NETLINK_H */

@@ -2,7 +2,7 @@
 /*
  * The dumps of the ringsteer family: services, and the backends of one
  * service with their live connections. Requests are checked as netlink.c
- * checks a doit's (rs_nl_dump_service()).
+ * parsed as netlink.c parses a doit's (rs_nl_dump_request()).
  *
  * Locking: each part of a dump runs under the namespace mutex, like a
  * doit, and resumes from a position kept in cb->ctx; a change between two
@@ -16,6 +16,7 @@
 #include "uapi/ringsteer.h"
 #include "conntrack.h"
 #include "netlink.h"
+#include "family.h"
 #include "netlink-gen.h"
 #include "netns.h"
 #include "nlmsg.h"
@@ -132,8 +133,8 @@ int ringsteer_nl_backend_get_done(struct netlink_callback *cb)
 int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
-	struct nlattr **attrs = rs_dump_attrs(cb);
 	struct dump_ctx *ctx = dump_ctx(cb);
+	struct rs_request req;
 	struct rs_service *svc;
 	struct rs_backend *b;
 	struct rs_net *rn;
@@ -142,12 +143,12 @@ int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 	void *hdr;
 
 	rn = dump_lock(skb, cb);
-	svc = rs_nl_dump_service(rn, RINGSTEER_CMD_BACKEND_GET, attrs, cb->extack);
-	if (IS_ERR(svc)) {
-		err = PTR_ERR(svc);
+	err = rs_nl_dump_request(rn, RINGSTEER_CMD_BACKEND_GET, rs_dump_attrs(cb),
+				 &req, cb->extack);
+	if (err)
 		goto out;
-	}
-	if (!ctx->index && !ctx->conns && rs_nl_want_conns(attrs)) {
+	svc = req.svc;
+	if (!ctx->index && !ctx->conns && (req.flags & RINGSTEER_F_CONNS)) {
 		err = count_conns(rn, svc, ctx);
 		if (err)
 			goto out;

@@ -8,7 +8,7 @@
 #include <net/genetlink.h>
 
 #include "uapi/ringsteer.h"
-#include "netlink.h"
+#include "family.h"
 #include "nlmsg.h"
 #include "service.h"
 

@@ -227,35 +227,20 @@ struct fz_cmd_spec {
 #define T_KEY B(RINGSTEER_A_KEY)
 #define T_FLAGS B(RINGSTEER_A_FLAGS)
 
-static const struct fz_cmd_spec fz_specs[RINGSTEER_CMD_MAX + 1] = {
-	[RINGSTEER_CMD_SERVICE_NEW] = { T_SVC, T_FLAGS, SVC_ID | SVC_CONF, 0, 0, 0 },
-	[RINGSTEER_CMD_SERVICE_SET] = { T_SVC, T_FLAGS, SVC_ID | SVC_CONF, 0, 0, 0 },
-	[RINGSTEER_CMD_SERVICE_DEL] = { T_SVC | T_FLAGS, 0, SVC_ID, SVC_CONF, 0, 0 },
-	[RINGSTEER_CMD_SERVICE_GET] = { T_SVC, T_FLAGS, SVC_ID, SVC_CONF, 0, 0 },
-	[RINGSTEER_CMD_BACKEND_NEW] = { T_SVC | T_BE, T_FLAGS, SVC_ID, SVC_CONF,
-					BE_ID | BE_CONF, 0 },
-	[RINGSTEER_CMD_BACKEND_SET] = { T_SVC | T_BE, T_FLAGS, SVC_ID, SVC_CONF,
-					BE_ID | BE_CONF, 0 },
-	[RINGSTEER_CMD_BACKEND_DEL] = { T_SVC | T_BE | T_FLAGS, 0, SVC_ID, SVC_CONF,
-					BE_ID, BE_CONF },
-	[RINGSTEER_CMD_BACKEND_GET] = { T_SVC | T_BE, T_FLAGS, SVC_ID, SVC_CONF,
-					BE_ID, BE_CONF },
-	[RINGSTEER_CMD_LOOKUP] = { T_SVC | T_FLOW, 0, SVC_ID, SVC_CONF, 0, 0 },
-	[RINGSTEER_CMD_KEY_SET] = { T_KEY, 0, 0, 0, 0, 0 },
-	[RINGSTEER_CMD_KEY_GET] = { 0, T_KEY, 0, 0, 0, 0 },
-	[RINGSTEER_CMD_FLUSH] = { T_FLAGS, 0, 0, 0, 0, 0 },
-};
+/* Every attribute, for a command that may ignore what it is given. */
+#define FZ_ANY	0xffffffffU
 
-/* Dumps: SERVICE_GET takes nothing, BACKEND_GET a service. */
-static const struct fz_cmd_spec fz_dump_specs[2] = {
-	{ 0, T_SVC | T_FLAGS, 0, SVC_ID | SVC_CONF, 0, 0 },
-	{ T_SVC, T_BE | T_FLAGS, SVC_ID, SVC_CONF, 0, BE_ID | BE_CONF },
-};
+/*
+ * fz_specs, fz_dump_specs, fz_admin and fz_has_dump: each command's request
+ * shape, as the spec (kmod/uapi/ringsteer.yaml) gives it. Written at build
+ * time by spec-gen.py, so that the model and the kernel's generated policies
+ * have one source.
+ */
+#include "fuzz-spec-gen.h"
 
 static inline bool fz_admin_cmd(uint8_t cmd)
 {
-	return cmd != RINGSTEER_CMD_SERVICE_GET && cmd != RINGSTEER_CMD_BACKEND_GET &&
-	       cmd != RINGSTEER_CMD_NET_GET;
+	return cmd <= RINGSTEER_CMD_MAX && fz_admin[cmd];
 }
 
 enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_BE16, K_ADDR, K_KEY, K_NEST };
@@ -528,8 +513,7 @@ static inline void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32
 		return;
 	}
 	/* 6.1 looks for a dumpit only after the permission check. */
-	if (q->dump && q->cmd != RINGSTEER_CMD_SERVICE_GET &&
-	    q->cmd != RINGSTEER_CMD_BACKEND_GET) {
+	if (q->dump && !fz_has_dump[q->cmd]) {
 		q->policy = FZ_EOPNOTSUPP |
 			    (priv || !fz_admin_cmd(q->cmd) ? 0 : FZ_EPERM);
 		return;
@@ -538,8 +522,7 @@ static inline void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32
 		q->policy = FZ_EPERM;
 		return;
 	}
-	spec = q->dump ? &fz_dump_specs[q->cmd == RINGSTEER_CMD_BACKEND_GET] :
-	       &fz_specs[q->cmd];
+	spec = q->dump ? &fz_dump_specs[q->cmd] : &fz_specs[q->cmd];
 	fz_parse_attrs(q, msg, msg + NLMSG_HDRLEN + GENL_HDRLEN,
 		       h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, 0,
 		       spec->top, spec->top_tol, spec);

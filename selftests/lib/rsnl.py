@@ -54,19 +54,36 @@ NLMSGERR_ATTR_OFFS = 2
 NLMSGERR_ATTR_MISS_TYPE = 5
 NLMSGERR_ATTR_MISS_NEST = 6
 
-CMDS = ["UNSPEC", "SERVICE_NEW", "SERVICE_SET", "SERVICE_DEL", "SERVICE_GET",
-        "BACKEND_NEW", "BACKEND_SET", "BACKEND_DEL", "BACKEND_GET", "LOOKUP",
-        "KEY_SET", "KEY_GET", "FLUSH"]
-TOP = {"service": 1, "backend": 2, "flow": 3, "key": 4, "flags": 5,
-       "position": 6, "pad": 7}
-NESTS = {
-    "service": {"family": 1, "addr": 2, "port": 3, "proto": 4, "vnodes": 5,
-                "hash": 6, "backends": 7, "active": 8, "points": 9,
-                "ring_bytes": 10, "flows": 11, "no_backend": 12, "pad": 13},
-    "backend": {"family": 1, "addr": 2, "port": 3, "weight": 4, "state": 5,
-                "flows": 6, "share": 7, "pad": 8},
-    "flow": {"addr": 1, "port": 2},
-}
+# Commands and attributes come from the spec the kernel's policies are
+# generated from: nothing here to keep in step by hand.
+SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                    "kmod", "uapi", "ringsteer.yaml")
+
+
+def load_spec(path=SPEC):
+    """CMDS (index = command number), TOP and NESTS (name -> number)."""
+    import yaml
+
+    with open(path) as f:
+        spec = yaml.safe_load(f)
+    cmds = ["UNSPEC"] + [op["name"].replace("-", "_").upper()
+                         for op in spec["operations"]["list"]]
+    sets = {s["name"]: s for s in spec["attribute-sets"] if "subset-of" not in s}
+
+    def numbers(aset):
+        # Both spellings: the spec's (ring-bytes) and C's (ring_bytes).
+        out = {}
+        for i, a in enumerate(aset["attributes"], start=aset.get("value-start", 1)):
+            out[a["name"]] = out[a["name"].replace("-", "_")] = i
+        return out
+
+    top_set = sets[spec["name"]]
+    nests = {a["name"]: numbers(sets[a["nested-attributes"]])
+             for a in top_set["attributes"] if a.get("type") == "nest"}
+    return cmds, numbers(top_set), nests
+
+
+CMDS, TOP, NESTS = load_spec()
 PROTOS = {"tcp": 6, "udp": 17}
 
 

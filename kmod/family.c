@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ops table registered for the family, made at init from the generated
- * one (netlink-gen.c), so that nothing about a command is written by hand
- * and both target kernels accept exactly what the spec lists.
+ * The generic netlink family "ringsteer": the family itself, its multicast
+ * group, and its ops table, made at init from the generated one
+ * (netlink-gen.c) so that nothing about a command is written by hand and
+ * both target kernels accept exactly what the spec lists. Every difference
+ * between the genetlink of 6.1 and of 6.12 lives here and in family.h;
+ * Kbuild only detects which one it builds for.
  */
 
+#include <linux/module.h>
 #include <net/genetlink.h>
 
-#include "netlink.h"
+#include "family.h"
 #include "netlink-gen.h"
 
 #ifdef RS_GENL_SPLIT_OPS
@@ -24,7 +28,8 @@ static const struct nla_policy rs_reject_all[] = {
 
 static struct genl_split_ops rs_ops[ARRAY_SIZE(ringsteer_nl_ops)] __ro_after_init;
 
-int __init rs_genl_ops_init(struct genl_family *family)
+static int __init ops_init(struct genl_family *family, rs_doit_hook pre_doit,
+			   rs_doit_post_hook post_doit)
 {
 	int i;
 
@@ -37,8 +42,8 @@ int __init rs_genl_ops_init(struct genl_family *family)
 		 * dumpit and done share their storage: test the flag.)
 		 */
 		if (rs_ops[i].flags & GENL_CMD_CAP_DO) {
-			rs_ops[i].pre_doit = rs_nl_pre_doit;
-			rs_ops[i].post_doit = rs_nl_post_doit;
+			rs_ops[i].pre_doit = pre_doit;
+			rs_ops[i].post_doit = post_doit;
 		}
 		if (!rs_ops[i].policy) {
 			rs_ops[i].policy = rs_reject_all;
@@ -102,7 +107,8 @@ static struct genl_ops *rs_op(u8 cmd, int *n)
 	return &rs_ops[(*n)++];
 }
 
-int __init rs_genl_ops_init(struct genl_family *family)
+static int __init ops_init(struct genl_family *family, rs_doit_hook pre_doit,
+			   rs_doit_post_hook post_doit)
 {
 	const struct genl_ops *src;
 	struct genl_ops *op;
@@ -130,7 +136,46 @@ int __init rs_genl_ops_init(struct genl_family *family)
 	/* An op left without a policy gets the core's reject-all one. */
 	family->ops = rs_ops;
 	family->n_ops = n;
+	/* 6.1's genl_ops has no per-op pre/post_doit: the family's serve. */
+	family->pre_doit = pre_doit;
+	family->post_doit = post_doit;
 	return 0;
 }
 
 #endif
+
+static const struct genl_multicast_group rs_mcgrps[] = {
+	{ .name = RINGSTEER_MCGRP_CONFIG },
+};
+
+/*
+ * parallel_ops: requests do not take the global genl_mutex (which would
+ * block every other family host-wide while a key change rebuilds rings);
+ * each namespace's mutex serializes its own changes.
+ */
+struct genl_family rs_genl_family __ro_after_init = {
+	.name = RINGSTEER_GENL_NAME,
+	.version = RINGSTEER_GENL_VERSION,
+	.netnsok = true,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.mcgrps = rs_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(rs_mcgrps),
+	/* Strict checks (header, flags, attributes) for every command. */
+	.resv_start_op = 0,
+};
+
+int __init rs_family_register(rs_doit_hook pre_doit, rs_doit_post_hook post_doit)
+{
+	int err;
+
+	err = ops_init(&rs_genl_family, pre_doit, post_doit);
+	if (err)
+		return err;
+	return genl_register_family(&rs_genl_family);
+}
+
+void rs_family_unregister(void)
+{
+	genl_unregister_family(&rs_genl_family);
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Write the fuzzer's table of request shapes from the netlink spec.
+
+spec-gen.py SPEC OUT.h
+
+For every command, and for its dump where it has one: the top-level
+attributes its request takes, the attributes of the service and backend
+nests it takes (the subsets its attribute set names), whether it needs
+CAP_NET_ADMIN (uns-admin-perm). The fuzzer's model reads requests with this
+table (msg.h), so the spec the kernel's policies are generated from is the
+only place a command's shape is written.
+"""
+
+import sys
+
+import yaml
+
+
+def upper(name):
+    return name.replace('-', '_').upper()
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit('usage: spec-gen.py SPEC OUT.h')
+    with open(sys.argv[1]) as f:
+        spec = yaml.safe_load(f)
+    sets = {s['name']: s for s in spec['attribute-sets']}
+    root = next(s for s in spec['attribute-sets'] if 'subset-of' not in s)
+    fam = upper(spec['name'])
+
+    def enum(aset, attr):
+        prefix = sets[aset.get('subset-of', aset['name'])]['name-prefix']
+        return upper(prefix + attr)
+
+    def nest_mask(op_set, nest_attr, attrs):
+        """The subset of @nest_attr's nest this command's set names."""
+        if nest_attr not in attrs:
+            return '0'
+        aset = sets[op_set]
+        nested = next((a.get('nested-attributes') for a in aset['attributes']
+                       if a['name'] == nest_attr), None)
+        if nested is None:
+            nested = next(a['nested-attributes'] for a in root['attributes']
+                          if a['name'] == nest_attr)
+        names = [a['name'] for a in sets[nested]['attributes']]
+        return ' | '.join('B(%s)' % enum(sets[nested], n) for n in names) or '0'
+
+    def shape(op, mode):
+        req = op.get(mode, {}).get('request', {})
+        attrs = req.get('attributes', [])
+        op_set = op.get('attribute-set', root['name'])
+        top = ' | '.join('B(%s)' % enum(root, a) for a in attrs) or '0'
+        # A command whose do takes nothing has no policy: 6.1's genetlink
+        # then parses no attribute at all, 6.12's rejects them all. Either
+        # is right.
+        tol = 'FZ_ANY' if mode == 'do' and not attrs else '0'
+        return '{ %s, %s, %s, %s, %s, %s }' % (
+            top, tol, nest_mask(op_set, 'service', attrs), tol,
+            nest_mask(op_set, 'backend', attrs), tol)
+
+    out = ['/* SPDX-License-Identifier: GPL-2.0 */',
+           '/* Do not edit: written by selftests/fuzz/spec-gen.py from %s. */'
+           % sys.argv[1], '']
+    ops = spec['operations']['list']
+    for mode, table in (('do', 'fz_specs'), ('dump', 'fz_dump_specs')):
+        out.append('static const struct fz_cmd_spec %s[%s_CMD_MAX + 1] = {' % (table, fam))
+        for op in ops:
+            if mode in op:
+                out.append('\t[%s_CMD_%s] = %s,' % (fam, upper(op['name']), shape(op, mode)))
+        out.append('};')
+        out.append('')
+    for table, test in (('fz_admin', lambda op: 'uns-admin-perm' in op.get('flags', [])),
+                        ('fz_has_dump', lambda op: 'dump' in op)):
+        out.append('static const bool %s[%s_CMD_MAX + 1] = {' % (table, fam))
+        for op in ops:
+            if test(op):
+                out.append('\t[%s_CMD_%s] = true,' % (fam, upper(op['name'])))
+        out.append('};')
+        out.append('')
+    with open(sys.argv[2], 'w') as f:
+        f.write('\n'.join(out))
+
+
+if __name__ == '__main__':
+    main()
