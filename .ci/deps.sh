@@ -13,8 +13,11 @@
 set -euo pipefail
 
 # Every program a build step, test or scenario runs comes from one of these
-# or from the base system (selftests/vm/deps-check.sh checks it). The VM's
-# scenarios run in this machine's root, so their tools belong here too.
+# or from the base system (selftests/vm/deps-check.sh checks it), and so do
+# the programs those start: man-db because systemd-analyze verify looks up
+# the unit's Documentation=man:ringctl(8) with man, the way a user reads it.
+# The VM's scenarios run in this machine's root, so their tools belong here
+# too. debootstrap builds the minimal root of make check-fresh.
 PACKAGES=(
 	build-essential bc kmod cpio xz-utils zstd
 	linux-image-amd64 linux-headers-amd64
@@ -26,7 +29,8 @@ PACKAGES=(
 	linux-source-6.1 sparse
 	flex bison libelf-dev libssl-dev
 	linux-source-6.12
-	bash-completion dkms openssl systemd
+	bash-completion dkms openssl systemd man-db
+	debootstrap
 )
 BACKPORTS_LIST=/etc/apt/sources.list.d/ringsteer-backports.sources
 export DEBIAN_FRONTEND=noninteractive
