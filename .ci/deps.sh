@@ -4,7 +4,8 @@
 # Install every Debian package ringsteer needs to build, check and test
 # itself: both target kernels (image + headers), QEMU, the busybox used for
 # the VM initramfs, libraries and network tools. Idempotent: when all is
-# already there it returns without touching apt. --list prints the list.
+# already there it returns without touching apt. --list prints the list,
+# --mirror the Debian mirror URI the machine's apt sources use.
 #
 # The 6.12 kernel comes from bookworm-backports. Its apt source is built from
 # the mirror URI this machine is already configured with, so the repository
@@ -106,6 +107,10 @@ backports_kernel_packages()
 
 if [ "${1:-}" = --list ]; then
 	printf '%s\n' "${PACKAGES[@]}"
+	exit 0
+fi
+if [ "${1:-}" = --mirror ]; then
+	debian_mirror_uri || { echo "deps: no bookworm apt source found" >&2; exit 1; }
 	exit 0
 fi
 
