@@ -2,6 +2,10 @@
 #
 # make               module (kmod/ringsteer.ko) and ringctl (userspace/ringctl)
 # make check         deps, builds for both kernels, style, sparse, host and VM tests
+# make check-host    make check up to the host unit tests: no VM
+# make check-fresh   make demo, then make check, first time, in a new minimal
+#                    Debian 12 root (debootstrap, clone of HEAD; about 1.5 h)
+# make check-fresh-quick  make check-host in such a root (about 25 min)
 # make demo          deps, build, boot a VM, show the module at work
 # make deps          install the Debian packages the project needs (root)
 # make style         checkpatch --strict on the kernel sources
@@ -122,7 +126,8 @@ KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/
 .PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring bench \
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
-	check-kernels demo-vm check-debug gen gen-check
+	check-kernels demo-vm check-debug gen gen-check check-host check-fresh \
+	check-fresh-quick
 
 all: module ringctl
 
@@ -293,8 +298,22 @@ check-debug: PHASES := 7
 check-debug: deps
 	$(Q)RS_DEBUG_TESTS=all $(MAKE) check-kernels
 
+# Phases 1 to 4 of make check: packages, builds, static checks and
+# packaging, host unit tests.
+check-host: PHASES := 4
+check-host: deps
+	$(Q)$(MAKE) check-kernels CHECK_FLAGS=--host-only
+
 check-kernels:
-	$(Q)bash selftests/vm/check.sh $(TEST_KVERS)
+	$(Q)bash selftests/vm/check.sh $(CHECK_FLAGS) $(TEST_KVERS)
+
+# The README's commands in a new debootstrap'd root (selftests/vm/fresh-root.sh;
+# reuses the debug kernel cache). The quick one runs make check-host there.
+check-fresh: deps
+	$(Q)bash selftests/vm/fresh-root.sh
+
+check-fresh-quick: deps
+	$(Q)bash selftests/vm/fresh-root.sh --quick
 
 demo: PHASES := 3
 demo: deps

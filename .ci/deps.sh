@@ -4,7 +4,8 @@
 # Install every Debian package ringsteer needs to build, check and test
 # itself: both target kernels (image + headers), QEMU, the busybox used for
 # the VM initramfs, libraries and network tools. Idempotent: when all is
-# already there it returns without touching apt. --list prints the list.
+# already there it returns without touching apt. --list prints the list,
+# --mirror the Debian mirror URI the machine's apt sources use.
 #
 # The 6.12 kernel comes from bookworm-backports. Its apt source is built from
 # the mirror URI this machine is already configured with, so the repository
@@ -13,8 +14,11 @@
 set -euo pipefail
 
 # Every program a build step, test or scenario runs comes from one of these
-# or from the base system (selftests/vm/deps-check.sh checks it). The VM's
-# scenarios run in this machine's root, so their tools belong here too.
+# or from the base system (selftests/vm/deps-check.sh checks it), and so do
+# the programs those start: man-db because systemd-analyze verify looks up
+# the unit's Documentation=man:ringctl(8) with man, the way a user reads it.
+# The VM's scenarios run in this machine's root, so their tools belong here
+# too. debootstrap builds the minimal root of make check-fresh.
 PACKAGES=(
 	build-essential bc kmod cpio xz-utils zstd
 	linux-image-amd64 linux-headers-amd64
@@ -26,7 +30,8 @@ PACKAGES=(
 	linux-source-6.1 sparse
 	flex bison libelf-dev libssl-dev
 	linux-source-6.12
-	bash-completion dkms openssl systemd
+	bash-completion dkms openssl systemd man-db
+	debootstrap
 )
 BACKPORTS_LIST=/etc/apt/sources.list.d/ringsteer-backports.sources
 export DEBIAN_FRONTEND=noninteractive
@@ -102,6 +107,10 @@ backports_kernel_packages()
 
 if [ "${1:-}" = --list ]; then
 	printf '%s\n' "${PACKAGES[@]}"
+	exit 0
+fi
+if [ "${1:-}" = --mirror ]; then
+	debian_mirror_uri || { echo "deps: no bookworm apt source found" >&2; exit 1; }
 	exit 0
 fi
 

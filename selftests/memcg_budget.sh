@@ -42,21 +42,24 @@ MIB=$((1024 * 1024))
 
 # The unprivileged part: its output in $W/adds, "I ok" or "I rc: message",
 # memory.current before and after in $W/mem0 and $W/mem1; it waits in its
-# namespace (which holds the rings) until killed.
+# namespace (which holds the rings) until killed. It runs a copy of ringctl
+# in $W: a clone in root's home (/root is 0700) is out of its reach.
+cp "$RINGCTL" "$W/ringctl"
+UCTL=$W/ringctl
 cat >"$W/inner.sh" <<EOF2
 cat $CG/rs-memcg/memory.current >$W/mem0
 for i in \$(seq 1 12); do
-	out=\$($RINGCTL service add 10.0.0.\$i:80 vnodes 4096 2>&1 &&
-		$RINGCTL backend add 10.0.0.\$i:80 10.2.1.2:8080 weight 256 2>&1)
+	out=\$($UCTL service add 10.0.0.\$i:80 vnodes 4096 2>&1 &&
+		$UCTL backend add 10.0.0.\$i:80 10.2.1.2:8080 weight 256 2>&1)
 	rc=\$?
 	if [ \$rc = 0 ]; then echo "\$i ok"; else echo "\$i \$rc: \$out"; break; fi
 done >$W/adds
 cat $CG/rs-memcg/memory.current >$W/mem1
-$RINGCTL show -j >$W/show.json 2>&1
+$UCTL show -j >$W/show.json 2>&1
 touch $W/done
 exec sleep 120
 EOF2
-chmod 1777 "$W"; chmod 755 "$W/inner.sh"
+chmod 1777 "$W"; chmod 755 "$W/inner.sh" "$UCTL"
 sh -c "echo \$\$ >$CG/rs-memcg/cgroup.procs &&
 	exec setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Urn sh $W/inner.sh" &
 INNER=$!

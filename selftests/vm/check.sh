@@ -8,15 +8,19 @@
 # dkms), host unit tests, then the VM selftests on each kernel and on the
 # debug kernel. Every step and every test case is one KTAP result; the last
 # line is the total. A "==> [N/M]" line starts each phase; phase 1
-# (packages) is the Makefile's.
+# (packages) is the Makefile's. --host-only stops after the host unit tests
+# (make check-host: no VM).
 
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+host_only=
+[ "${1:-}" != --host-only ] || { host_only=1; shift; }
 kvers=("$@")
 [ ${#kvers[@]} -gt 0 ] || { echo "check.sh: no target kernel installed (make deps)" >&2; exit 1; }
 
 logdir=build/check
 phases=$((5 + ${#kvers[@]}))
+[ -z "$host_only" ] || phases=4
 phase()
 {
 	echo "==> [$1/$phases] $2"
@@ -100,6 +104,17 @@ for t in selftests/unit/test_*.c; do
 	fi
 done
 
+summary()
+{
+	if [ $failed -gt 0 ]; then
+		echo "# failed:"
+		printf '#   %s\n' "${failures[@]}"
+	fi
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ $failed -eq 0 ]
+}
+[ -z "$host_only" ] || { summary; exit; }
+
 n=5
 for k in "${kvers[@]}"; do
 	phase $n "VM tests on $k under QEMU (TCG: 15 min or more on a busy machine)"
@@ -150,9 +165,4 @@ else
 	record fail "build debug kernel"
 fi
 
-if [ $failed -gt 0 ]; then
-	echo "# failed:"
-	printf '#   %s\n' "${failures[@]}"
-fi
-echo "$passed passed, $failed failed, $skipped skipped"
-[ $failed -eq 0 ]
+summary

@@ -1,0 +1,218 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fresh-root.sh [--quick]: the README's two commands, `make demo` and then
+# `make check`, run for the first time in a new minimal Debian 12 root, as
+# a newcomer runs them (make check-fresh). --quick runs `make check-host`
+# there instead: packages, builds, static checks, packaging and host unit
+# tests, no VM (make check-fresh-quick).
+#
+# The root is `debootstrap --variant=minbase bookworm` plus git and make,
+# from the mirror the machine's apt sources name (.ci/deps.sh --mirror),
+# given the machine's Debian 12 apt sources (bookworm, its updates and
+# security suites, as an installed Debian 12 has them). The debootstrapped
+# base is cached as a tarball in RS_FRESH_CACHE (/var/cache/ringsteer-fresh,
+# outside the clone; RS_FRESH_REBASE=1 makes a new one); every run unpacks
+# it anew, so each starts from a pristine base. The committed HEAD of this
+# checkout is cloned into /root/ringsteer (root's home is 0700 there, as
+# Debian makes it). The commands run chrooted, in a mount namespace of
+# their own (/proc, /sys, /dev with /dev/pts, /run), with the environment
+# of a root login and nothing else from here.
+#
+# One thing is reused: the 6.1 debug kernel cache (/var/cache/ringsteer,
+# RINGSTEER_CACHE) is bind-mounted into the root, so that make check does
+# not spend 25 to 45 minutes building it again. Before the full run starts,
+# this waits for a debug kernel build in progress and builds it here if it
+# is not cached.
+#
+# Prints each command's last lines, its exit status and how long it took,
+# and keeps the logs in build/fresh/ (with the root's build/check and the
+# VM runs kept there). Exits 1 if either command fails. RS_FRESH_KEEP=1
+# keeps the root.
+
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=${RS_FRESH_CACHE:-/var/cache/ringsteer-fresh}
+debug_cache=${RINGSTEER_CACHE:-/var/cache/ringsteer}
+base=$cache/bookworm-minbase-git-make.tar
+out=$repo/build/fresh
+dir=ringsteer
+login_env=(HOME=/root USER=root LOGNAME=root SHELL=/bin/bash TERM=dumb
+	   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+
+say()
+{
+	echo "fresh-root: $*"
+}
+
+die()
+{
+	echo "fresh-root: $*" >&2
+	exit 1
+}
+
+# duration SECONDS: "M min S s"
+duration()
+{
+	echo "$(($1 / 60)) min $(($1 % 60)) s"
+}
+
+# run_in_root ROOT NAME COMMAND: COMMAND in the clone, as root logged in
+# there; its output to the terminal and build/fresh/NAME.log, its status
+# and seconds to build/fresh/results.
+run_in_root()
+{
+	local root=$1 name=$2 cmd=$3 start rc
+	say "running '$cmd' in /root/$dir"
+	start=$(date +%s)
+	chroot "$root" /usr/bin/env -i "${login_env[@]}" bash -c "cd /root/$dir && $cmd" \
+		</dev/null 2>&1 | tee "$out/$name.log"
+	rc=${PIPESTATUS[0]}
+	echo "$name $rc $(($(date +%s) - start)) $cmd" >>"$out/results"
+}
+
+# inner ROOT MODE: in a mount namespace of its own (unshare), so that no
+# mount outlives the run or shows outside it; the trap unmounts them even
+# so, before the namespace goes.
+inner()
+{
+	local root=$1 mode=$2
+	trap 'umount -R "$root/proc" "$root/sys" "$root/dev" "$root/run" \
+		"$root/var/cache/ringsteer" 2>/dev/null' EXIT
+	mount --make-rprivate / || exit 1
+	mount -t proc proc "$root/proc" || exit 1
+	mount -t sysfs sysfs "$root/sys" || exit 1
+	mount --rbind /dev "$root/dev" || exit 1
+	mount -t tmpfs -o mode=0755 tmpfs "$root/run" || exit 1
+	if [ "$mode" = quick ]; then
+		run_in_root "$root" check-host "make check-host"
+		return
+	fi
+	mkdir -p "$root/var/cache/ringsteer"
+	mount --bind "$debug_cache" "$root/var/cache/ringsteer" || exit 1
+	run_in_root "$root" demo "make demo"
+	run_in_root "$root" check "make check"
+}
+
+if [ "${1:-}" = --inner ]; then
+	inner "$2" "$3"
+	exit
+fi
+
+mode=full
+case "${1:-}" in
+--quick) mode=quick ;;
+"") ;;
+*) sed -n 's/^# \{0,1\}//; 3,7p' "$0" >&2; exit 2 ;;
+esac
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot, mounts)"
+command -v debootstrap >/dev/null || die "no debootstrap: run 'make deps'"
+mkdir -p "$cache" "$out"
+exec 9>"$cache/lock"
+flock -n 9 || die "another run holds $cache/lock"
+rm -f "$out/results" "$out"/*.log
+rm -rf "$out/root-build"
+[ -z "$(git -C "$repo" status --porcelain --untracked-files=no)" ] ||
+	say "uncommitted changes here are not part of the run: it clones HEAD"
+
+# The base: debootstrap's own mounts stay in a namespace of their own too.
+if [ ! -s "$base" ] || [ -n "${RS_FRESH_REBASE:-}" ]; then
+	uri=$(bash "$repo/.ci/deps.sh" --mirror) || die "no Debian 12 mirror in the apt sources"
+	tmpd=$(mktemp -d "$cache/base.XXXXXX")
+	say "debootstrap --variant=minbase --include=git,make bookworm (a few minutes; cached in $cache)"
+	start=$(date +%s)
+	if ! unshare --mount --propagation private \
+		debootstrap --variant=minbase --include=git,make bookworm "$tmpd/root" "$uri" \
+		>"$out/debootstrap.log" 2>&1; then
+		tail -n 20 "$out/debootstrap.log" >&2
+		rm -rf --one-file-system "$tmpd"
+		die "debootstrap failed (log: $out/debootstrap.log)"
+	fi
+	tar -C "$tmpd/root" --numeric-owner --xattrs -cf "$base.tmp" . && mv "$base.tmp" "$base" ||
+		die "cannot write $base"
+	rm -rf --one-file-system "$tmpd"
+	say "base made in $(duration $(($(date +%s) - start)))"
+fi
+
+root=$(mktemp -d "$cache/root.XXXXXX")
+chmod 0755 "$root"
+cleanup()
+{
+	# Nothing is mounted under the root in this namespace; the check
+	# guards against a future change that mounts here.
+	if findmnt -rn -o TARGET | grep -q "^$root/"; then
+		say "mounts left under $root: not removing it"
+	elif [ -z "${RS_FRESH_KEEP:-}" ]; then
+		rm -rf --one-file-system "$root"
+	else
+		say "root kept in $root"
+	fi
+}
+trap cleanup EXIT
+tar -C "$root" --numeric-owner --xattrs -xpf "$base" || die "cannot unpack $base"
+[ "$(stat -c %a "$root/root")" = 700 ] || die "/root in the base is not 0700"
+
+# Debian 12's apt sources of this machine replace debootstrap's one line
+# (bookworm main only); make deps adds backports itself.
+copied=0
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+	[ -f "$f" ] && [ "$f" != /etc/apt/sources.list.d/ringsteer-backports.sources ] || continue
+	grep -Eq '^[^#]*[[:space:]]bookworm' "$f" || continue
+	# A source signed by a key the root does not have would fail apt.
+	keys_ok=1
+	for k in $(sed -n 's/.*[Ss]igned-[Bb]y[:=] *\([^] ]*\).*/\1/p' "$f"); do
+		[ -e "$root$k" ] || keys_ok=
+	done
+	[ -n "$keys_ok" ] || continue
+	if [ $copied = 0 ]; then
+		rm -f "$root/etc/apt/sources.list"
+	fi
+	cp "$f" "$root$f"
+	copied=$((copied + 1))
+done
+[ $copied -gt 0 ] || say "no Debian 12 apt source to copy: the root keeps debootstrap's"
+cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+
+git clone -q "$repo" "$root/root/$dir" || die "git clone $repo"
+say "cloned $(git -C "$root/root/$dir" log --oneline -1) into /root/$dir"
+
+if [ $mode = full ]; then
+	said=
+	while pid=$(pgrep -f 'build-debug-kernel\.sh' | head -n1) && [ -n "$pid" ]; do
+		[ -n "$said" ] || say "waiting for the debug kernel build in progress (pid $pid)"
+		said=1
+		sleep 60
+	done
+	# The clone's script, as make check in the root will run it: the
+	# cache key hashes it. Host and root have the same linux-source-6.1
+	# when their apt sources are the same.
+	dbg=$(RINGSTEER_CACHE=$debug_cache bash "$root/root/$dir/selftests/vm/build-debug-kernel.sh") ||
+		die "the debug kernel does not build here"
+	say "debug kernel cache: $dbg"
+fi
+
+unshare --mount --propagation private bash "$0" --inner "$root" "$mode"
+
+# What the root's make check left, for a look after the root is gone.
+mkdir -p "$out/root-build"
+for d in build/check build/vm/runs; do
+	[ ! -d "$root/root/$dir/$d" ] || cp -a "$root/root/$dir/$d" "$out/root-build/"
+done
+
+rc=0
+while read -r name status secs cmd; do
+	if [ "$status" = 0 ]; then
+		say "$cmd: passed in $(duration "$secs"); its last lines:"
+	else
+		say "$cmd: FAILED (exit status $status) in $(duration "$secs"); its last lines:"
+		rc=1
+	fi
+	if grep -q '^# failed:$' "$out/$name.log"; then
+		sed -n '/^# failed:$/,$p' "$out/$name.log" | tail -n 40
+	else
+		tail -n 4 "$out/$name.log"
+	fi | sed 's/^/    /'
+done <"$out/results"
+[ -s "$out/results" ] || { say "no command ran"; rc=1; }
+exit $rc
