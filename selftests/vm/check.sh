@@ -148,7 +148,10 @@ debug_tests=(module.sh rmmod_flows.sh confirmed_flow.sh dump_consistent.sh
 debug_env=(-e RS_FUZZ_MESSAGES=5000 -e RS_RMMOD_ROUNDS=3)
 if [ "${RS_DEBUG_TESTS:-}" = all ]; then
 	debug_tests=()
-	debug_env=(-e RS_FUZZ_MESSAGES=1000000)
+	# Hundreds of unload rounds under traffic with a NAT peer, followed
+	# by the other scenarios in the same boot: where a late write into
+	# freed memory would show (KASAN, slub_debug).
+	debug_env=(-e RS_FUZZ_MESSAGES=1000000 -e RS_RMMOD_ROUNDS=300)
 fi
 phase $n "6.1 debug kernel: build (first time 25 to 45 min, then cached), VM tests on it"
 echo "# build debug kernel"
