@@ -283,6 +283,7 @@ nobody_err flush
 # its own copy of rsnl.py.
 chmod 0755 "$W"
 cp "$RSNL" "$W/rsnl.py"
+cp "$RINGSTEER_SRC/kmod/uapi/ringsteer.yaml" "$W/"
 lb "${NOBODY[@]}" "$PY" "$W/rsnl.py" SERVICE_NEW svc=10.0.0.101:80/tcp | grep -q '^EPERM' ||
 	die "raw SERVICE_NEW as nobody not EPERM"
 pass "nobody: every change, key and lookup EPERM; show works"

@@ -56,14 +56,21 @@ NLMSGERR_ATTR_MISS_NEST = 6
 
 # Commands and attributes come from the spec the kernel's policies are
 # generated from: nothing here to keep in step by hand.
-SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                    "kmod", "uapi", "ringsteer.yaml")
+# A copy of this script finds a copy of the spec beside it (a test that
+# runs it as another user copies both where that user can read them).
+_HERE = os.path.dirname(os.path.abspath(__file__))
+SPEC = next((p for p in (os.path.join(_HERE, "ringsteer.yaml"),
+                         os.path.join(_HERE, "..", "..", "kmod", "uapi",
+                                      "ringsteer.yaml"))
+             if os.path.exists(p)), None)
 
 
 def load_spec(path=SPEC):
     """CMDS (index = command number), TOP and NESTS (name -> number)."""
     import yaml
 
+    if path is None:
+        sys.exit("rsnl.py: kmod/uapi/ringsteer.yaml not found beside it or in its tree")
     with open(path) as f:
         spec = yaml.safe_load(f)
     cmds = ["UNSPEC"] + [op["name"].replace("-", "_").upper()
