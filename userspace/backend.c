@@ -7,7 +7,7 @@
 #include "parse.h"
 #include "cli.h"
 #include "cmd.h"
-#include "drain.h"
+#include "backend_drain.h"
 #include "nl_ops.h"
 
 void cmd_backend_usage(FILE *f)

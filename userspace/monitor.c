@@ -15,8 +15,8 @@
 #include "cli.h"
 #include "cmd.h"
 #include "nl_ops.h"
-#include "drain.h"
-#include "drainwatch.h"
+#include "monitor_drainwatch.h"
+#include "pace.h"
 
 struct monitor {
 	uint32_t left;		/* events still to print; 0: no limit */

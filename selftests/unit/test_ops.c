@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "drain.h"
+#include "backend_drain.h"
+#include "cmd.h"
 #include "endpoint.h"
 #include "preview.h"
 #include "print.h"
-#include "stats.h"
 
 /* The harness has no tolerance comparison. */
 #define EXPECT_NEAR(a, b, eps) EXPECT_TRUE(fabs((double)(a) - (double)(b)) <= (eps))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The exact arithmetic behind "ringctl simulate" (userspace/ringmath.c):
+ * The exact arithmetic behind "ringctl simulate" (userspace/lib/ringmath.c):
  * moved hash space by walking both rings, hash mod N over one period,
  * shares, and the endpoint and flow syntax.
  */

@@ -5,7 +5,7 @@
  * prefixes: parse_ (words and files to model structs, parse.h), nl_
  * (netlink I/O, nl.h and nl_ops.h), print_ (text and JSON output,
  * print.h, with json_ its JSON writer), rc_ (the model, model.h,
- * endpoint.h, plan.h and preview.h) and sim_ (simulate's ring arithmetic,
+ * endpoint.h, restore_plan.h and preview.h) and sim_ (simulate's ring arithmetic,
  * ringmath.h). The handlers of ringctl's commands are
  * cmd_* (cmd.h). Every function returns 0 or -errno.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* ringctl backend drain ... wait: drain to completion. */
+/* ringctl backend drain ... wait: drain to completion (backend_drain.c). */
 #ifndef RINGCTL_DRAIN_H
 #define RINGCTL_DRAIN_H
 
@@ -25,16 +25,5 @@ int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w);
  */
 int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 		  const struct rc_backend *b, const struct rc_drain_wait *w);
-
-/* Seconds on CLOCK_MONOTONIC. */
-double rc_monotonic(void);
-
-/*
- * Seconds from the start of one connection count to the next, when the
- * count took TOOK seconds: at least MIN, and ten times what counting takes,
- * so that counting a large conntrack table (one walk of it in the kernel)
- * keeps a CPU busy for at most a tenth of the time.
- */
-double rc_count_gap(double min, double took);
 
 #endif /* RINGCTL_DRAIN_H */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Drain to completion: once a backend is draining, no new flow reaches
- * it, and its connection tracking entries end as its connections do. The
- * count is read once a second (one walk of the conntrack table each, in
- * the kernel), or less often when a walk takes long (rc_count_gap());
- * nothing is added to the packet path.
+ * ringctl backend drain ... wait, drain to completion: once a backend is
+ * draining, no new flow reaches it, and its connection tracking entries
+ * end as its connections do. The count is read once a second (one walk of
+ * the conntrack table each, in the kernel), or less often when a walk
+ * takes long (rc_count_gap(), lib/pace.h); nothing is added to the packet
+ * path.
  */
 
 #include <errno.h>
@@ -13,10 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "drain.h"
+#include "backend_drain.h"
 #include "parse.h"
 #include "cli.h"
 #include "nl_ops.h"
+#include "pace.h"
 
 int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w)
 {
@@ -46,19 +48,6 @@ int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-double rc_monotonic(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-double rc_count_gap(double min, double took)
-{
-	return took * 10 > min ? took * 10 : min;
 }
 
 static void progress(bool tty, const char *who, const struct rc_backend *b,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Draining backends watched by ringctl monitor; see drainwatch.h. A
+ * Draining backends watched by ringctl monitor; see monitor_drainwatch.h. A
  * backend is reported once per drain: the entry stays (done) until the
  * backend is active again or deleted.
  */
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain.h"
-#include "drainwatch.h"
+#include "monitor_drainwatch.h"
+#include "pace.h"
 
 struct rc_drainwatch_entry {
 	struct rc_service s;	/* identity only, no backends */
