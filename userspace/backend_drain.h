@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* ringctl backend drain ... wait: drain to completion (backend_drain.c). */
-#ifndef RINGCTL_DRAIN_H
-#define RINGCTL_DRAIN_H
+#ifndef RINGCTL_BACKEND_DRAIN_H
+#define RINGCTL_BACKEND_DRAIN_H
 
 #include "model.h"
 #include "nl.h"
 
-struct rc_drain_wait {
+struct cmd_drain_wait {
 	bool wait;
 	uint32_t timeout;	/* seconds, 0: none */
 	bool del;		/* delete the backend once drained */
@@ -16,14 +16,14 @@ struct rc_drain_wait {
  * The words from "wait" on: "wait [TIMEOUT] [delete]". 0, or -EINVAL
  * after printing what is wrong.
  */
-int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w);
+int cmd_drain_wait_parse(int argc, char **argv, struct cmd_drain_wait *w);
 
 /*
  * Show the backend's connections once a second until none is left (then
- * delete it if asked): 0, RC_EXIT_TIMEOUT when the timeout passed first,
+ * delete it if asked): 0, CLI_EXIT_TIMEOUT when the timeout passed first,
  * or -errno after printing an error.
  */
-int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
-		  const struct rc_backend *b, const struct rc_drain_wait *w);
+int cmd_drain_wait(struct nl_conn *nl, const struct rc_service *s,
+		   const struct rc_backend *b, const struct cmd_drain_wait *w);
 
-#endif /* RINGCTL_DRAIN_H */
+#endif /* RINGCTL_BACKEND_DRAIN_H */

@@ -42,7 +42,7 @@ struct rc_preview_req;
  * The command line of "ringctl plan" (plan.c): argv[0] is "plan". 0, 1
  * for help (printed), or -EINVAL (printed).
  */
-int parse_preview(int argc, char **argv, struct rc_preview_req *r);
+int cmd_plan_parse(int argc, char **argv, struct rc_preview_req *r);
 
 /* ringctl ARGS...: argv[0] is the program; returns the exit status. */
 int cmd_main(int argc, char **argv);

@@ -118,7 +118,7 @@ static int key_words(int argc, char **argv, struct rc_preview_req *r)
 	return 0;
 }
 
-int parse_preview(int argc, char **argv, struct rc_preview_req *r)
+int cmd_plan_parse(int argc, char **argv, struct rc_preview_req *r)
 {
 	static char what[32];
 	int err;
@@ -346,7 +346,7 @@ int cmd_plan(int argc, char **argv)
 	uint32_t i;
 	int err;
 
-	err = parse_preview(argc, argv, &r);
+	err = cmd_plan_parse(argc, argv, &r);
 	if (err)
 		return err > 0 ? 0 : err;
 	err = cli_nl_open(&nl);

@@ -63,7 +63,7 @@ int cmd_stats(int argc, char **argv)
 	err = read_config(&c, true);
 	if (err)
 		return err;
-	rc_prom_print(stdout, &c);
+	print_prom(stdout, &c);
 	rc_config_free(&c);
 	return 0;
 }

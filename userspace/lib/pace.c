@@ -5,7 +5,7 @@
 
 #include "pace.h"
 
-double rc_monotonic(void)
+double pace_monotonic(void)
 {
 	struct timespec ts;
 
@@ -13,7 +13,7 @@ double rc_monotonic(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-double rc_count_gap(double min, double took)
+double pace_count_gap(double min, double took)
 {
 	return took * 10 > min ? took * 10 : min;
 }

@@ -8,7 +8,7 @@
 #define RINGCTL_PACE_H
 
 /* Seconds on CLOCK_MONOTONIC. */
-double rc_monotonic(void);
+double pace_monotonic(void);
 
 /*
  * Seconds from the start of one connection count to the next, when the
@@ -16,6 +16,6 @@ double rc_monotonic(void);
  * so that counting a large conntrack table (one walk of it in the kernel)
  * keeps a CPU busy for at most a tenth of the time.
  */
-double rc_count_gap(double min, double took);
+double pace_count_gap(double min, double took);
 
 #endif /* RINGCTL_PACE_H */

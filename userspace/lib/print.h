@@ -38,9 +38,9 @@ void print_config(FILE *f, const struct rc_config *c);
  * value with \, " and newline escaped as the format wants; cut (never
  * mid-escape) to fit LEN. Returns DST.
  */
-const char *rc_prom_escape(char *dst, size_t len, const char *src);
+const char *print_prom_escape(char *dst, size_t len, const char *src);
 /* Every metric of C (services sorted as rc_config_sort() leaves them). */
-void rc_prom_print(FILE *f, const struct rc_config *c);
+void print_prom(FILE *f, const struct rc_config *c);
 
 /* "ringctl simulate" (print_sim.c), its results in sim_report.h. */
 struct sim;

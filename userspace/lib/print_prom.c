@@ -11,7 +11,7 @@
 
 #include "print.h"
 
-const char *rc_prom_escape(char *dst, size_t len, const char *src)
+const char *print_prom_escape(char *dst, size_t len, const char *src)
 {
 	size_t o = 0;
 
@@ -42,7 +42,7 @@ static void service_labels(char *buf, const struct rc_service *s)
 
 	rc_addr_format(addr, &s->vip);
 	snprintf(buf, LABELS_LEN, "vip=\"%s\",port=\"%u\",proto=\"%s\"",
-		 rc_prom_escape(esc, sizeof(esc), addr), s->vip.port,
+		 print_prom_escape(esc, sizeof(esc), addr), s->vip.port,
 		 rc_proto_name(s->proto));
 }
 
@@ -54,7 +54,7 @@ static void backend_labels(char *buf, const struct rc_service *s,
 	service_labels(svc, s);
 	rc_endpoint_format(ep, &b->ep);
 	snprintf(buf, BE_LABELS_LEN, "%s,backend=\"%s\"", svc,
-		 rc_prom_escape(esc, sizeof(esc), ep));
+		 print_prom_escape(esc, sizeof(esc), ep));
 }
 
 enum value {
@@ -135,7 +135,7 @@ static void print_backend(FILE *f, const struct metric *m, const struct rc_servi
 	}
 }
 
-void rc_prom_print(FILE *f, const struct rc_config *c)
+void print_prom(FILE *f, const struct rc_config *c)
 {
 	char l[LABELS_LEN];
 	uint32_t i, k;

@@ -5,8 +5,8 @@
  * A pure function of the two configurations, so it is unit-tested on the
  * host; restore.c sends the operations.
  */
-#ifndef RINGCTL_PLAN_H
-#define RINGCTL_PLAN_H
+#ifndef RINGCTL_RESTORE_PLAN_H
+#define RINGCTL_RESTORE_PLAN_H
 
 #include <stddef.h>
 
@@ -67,4 +67,4 @@ void rc_plan_free(struct rc_plan *p);
 /* "service add", "backend del", ...: the ringctl command of KIND. */
 const char *rc_op_name(enum rc_op_kind kind);
 
-#endif /* RINGCTL_PLAN_H */
+#endif /* RINGCTL_RESTORE_PLAN_H */
