@@ -7,6 +7,8 @@
 # make style         checkpatch --strict on the kernel sources
 # make gen           regenerate the netlink code from kmod/uapi/ringsteer.yaml
 # make gen-check     fail if the checked-in generated netlink code is stale
+# make layers-check  fail if a layer of userspace/lib/ includes or calls a
+#                    command, or files of userspace/ depend on each other in a loop
 # make sparse        sparse (C=2) on the kernel sources
 # make unit          host unit tests (KTAP)
 # make vm-test       VM selftests on KVER (default: newest target kernel)
@@ -128,7 +130,7 @@ KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/
 .PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring bench \
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
-	check-kernels demo-vm check-debug gen gen-check
+	check-kernels demo-vm check-debug gen gen-check layers-check
 
 all: module ringctl
 
@@ -181,6 +183,11 @@ userspace/ringctl: $(USER_OBJS) $(SHARED_OBJS)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ringctl: userspace/ringctl
+
+# By #include between the sources and by call between the objects (nm):
+# see the script.
+layers-check: $(USER_OBJS) $(SHARED_OBJS)
+	$(Q)python3 selftests/vm/layers-check.py $^
 
 # checkpatch and the kselftest harness come from Debian's linux-source-6.1 at
 # build time; they are never committed.
