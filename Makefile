@@ -252,7 +252,16 @@ $(BUILD)/unit/%: selftests/unit/%.c $(KSRC)/.stamp $(CMD_OBJS) $(LIB_OBJS) $(TES
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -I$(KSFT) -I$(SRC)/userspace -o $@ $< $(CMD_OBJS) $(LIB_OBJS) \
-		$(TEST_OBJS) $(LDLIBS)
+		$(TEST_OBJS) $(filter $(BUILD)/fuzz/%.o,$^) $(LDLIBS)
+
+# The fuzzer's messages (msg.c) for their unit test; the fuzzer itself
+# compiles all of selftests/fuzz/ at once.
+$(BUILD)/fuzz/%.o: selftests/fuzz/%.c $(USER_HDRS)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -c -o $@ $<
+
+$(BUILD)/unit/test_fuzz_msg: $(BUILD)/fuzz/msg.o
 
 $(BUILD)/selftests/%: selftests/%.c $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
