@@ -11,6 +11,8 @@
 # make style         checkpatch --strict on the kernel sources
 # make gen           regenerate the netlink code from kmod/uapi/ringsteer.yaml
 # make gen-check     fail if the checked-in generated netlink code is stale
+# make layers-check  fail if a layer of userspace/lib/ includes or calls a
+#                    command, or files of userspace/ depend on each other in a loop
 # make sparse        sparse (C=2) on the kernel sources
 # make unit          host unit tests (KTAP)
 # make vm-test       VM selftests on KVER (default: newest target kernel)
@@ -34,7 +36,7 @@ SYSCONFDIR ?= /etc
 # Debian's packages put units in /lib/systemd/system; systemd also reads
 # /usr/local/lib/systemd/system, where a PREFIX=/usr/local install goes.
 UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
-PKG_VERSION := $(shell sed -n 's/^\#define RINGCTL_VERSION "\(.*\)"$$/\1/p' userspace/cli.h)
+PKG_VERSION := $(shell sed -n 's/^\#define RINGCTL_VERSION "\(.*\)"$$/\1/p' userspace/lib/cli.h)
 SRC := $(CURDIR)
 # Relative, so "make build/unit/test_ring" names the same target.
 BUILD := build
@@ -80,19 +82,25 @@ phase = @printf '==> [%s/%s] %s\n' '$(1)' '$(PHASES)' '$(2)'
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(SRC)/kmod/uapi -I$(SRC)/kmod -I$(SRC)/userspace
+# Only the layers' headers are on the path: a command's header is found
+# next to it, so a file of userspace/lib/ that included one would not build.
+override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(SRC)/kmod/uapi -I$(SRC)/kmod -I$(SRC)/userspace/lib
 LDLIBS := -lmnl -lsodium -lm
 
 # Code shared with the kernel (the ring) is compiled from kmod/ as is.
 SHARED_SRCS := kmod/ring.c kmod/fingerprint.c
-USER_SRCS := $(wildcard userspace/*.c)
-USER_LIB_SRCS := $(filter-out userspace/ringctl.c,$(USER_SRCS))
+# ringctl: one command a file in userspace/ (ringctl.c holds main()), over
+# the layers in userspace/lib/, which never include or call a command
+# (make layers-check). The unit tests link everything but main().
+CMD_SRCS := $(filter-out userspace/ringctl.c,$(wildcard userspace/*.c))
+LIB_SRCS := $(wildcard userspace/lib/*.c)
 # Shared objects get their own directory: a userspace file may share a name
 # with a kernel one.
 SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/kmod/%.o,$(SHARED_SRCS))
-USER_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
-USER_LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(USER_LIB_SRCS))
-USER_HDRS := $(wildcard userspace/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
+CMD_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(CMD_SRCS))
+LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(LIB_SRCS))
+USER_OBJS := $(BUILD)/user/ringctl.o $(CMD_OBJS) $(LIB_OBJS)
+USER_HDRS := $(wildcard userspace/*.h userspace/lib/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
 # Unit tests and the bench link the ring built with its test seam, the
 # module's load-time check and the test-only entry points (ring_test.h).
 TEST_OBJS := $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
@@ -127,7 +135,7 @@ KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
 	check-kernels demo-vm check-debug gen gen-check check-host check-fresh \
-	check-fresh-quick
+	check-fresh-quick layers-check
 
 all: module ringctl
 
@@ -180,6 +188,11 @@ userspace/ringctl: $(USER_OBJS) $(SHARED_OBJS)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ringctl: userspace/ringctl
+
+# By #include between the sources and by call between the objects (nm):
+# see the script.
+layers-check: $(USER_OBJS) $(SHARED_OBJS)
+	$(Q)python3 selftests/vm/layers-check.py $^
 
 # checkpatch and the kselftest harness come from Debian's linux-source-6.1 at
 # build time; they are never committed.
@@ -252,20 +265,30 @@ $(FUZZ_SPEC): $(YNL_SPEC) selftests/fuzz/spec-gen.py
 	$(Q)mkdir -p $(@D)
 	$(Q)python3 selftests/fuzz/spec-gen.py $(YNL_SPEC) $@
 
-$(BUILD)/unit/%: selftests/unit/%.c $(KSRC)/.stamp $(USER_LIB_OBJS) $(TEST_OBJS) $(USER_HDRS) $(FUZZ_SPEC)
+$(BUILD)/unit/%: selftests/unit/%.c $(KSRC)/.stamp $(CMD_OBJS) $(LIB_OBJS) $(TEST_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -I$(KSFT) -I$(BUILD)/fuzz -o $@ $< $(USER_LIB_OBJS) $(TEST_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -I$(KSFT) -I$(SRC)/userspace -I$(BUILD)/fuzz -o $@ $< $(CMD_OBJS) $(LIB_OBJS) \
+		$(TEST_OBJS) $(filter $(BUILD)/fuzz/%.o,$^) $(LDLIBS)
 
-$(BUILD)/selftests/%: selftests/%.c $(USER_LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
+# The fuzzer's messages (msg.c) for their unit test; the fuzzer itself
+# compiles all of selftests/fuzz/ at once.
+$(BUILD)/fuzz/%.o: selftests/fuzz/%.c $(USER_HDRS) $(FUZZ_SPEC)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(USER_LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -I$(BUILD)/fuzz -c -o $@ $<
 
-$(BUILD)/selftests/fuzz_netlink: $(FUZZ_SRCS) $(USER_LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS) $(FUZZ_SPEC)
+$(BUILD)/unit/test_fuzz_msg: $(BUILD)/fuzz/msg.o
+
+$(BUILD)/selftests/%: selftests/%.c $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -I$(BUILD)/fuzz -o $@ $(FUZZ_SRCS) $(USER_LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+
+$(BUILD)/selftests/fuzz_netlink: $(FUZZ_SRCS) $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS) $(FUZZ_SPEC)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -I$(BUILD)/fuzz -o $@ $(FUZZ_SRCS) $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
 
 selftest-bins: $(VM_C_BINS) userspace/ringctl
 

@@ -7,7 +7,7 @@
 #include "parse.h"
 #include "cli.h"
 #include "cmd.h"
-#include "drain.h"
+#include "backend_drain.h"
 #include "nl_ops.h"
 
 void cmd_backend_usage(FILE *f)
@@ -30,7 +30,7 @@ void cmd_backend_usage(FILE *f)
 "afresh) unless keep-flows is given. 'drain ... wait' then shows the\n"
 "backend's connections until none is left (exit 0) or TIMEOUT seconds\n"
 "pass (exit %d); 'delete' deletes the backend once drained.\n",
-		RINGSTEER_MAX_WEIGHT, RC_EXIT_TIMEOUT);
+		RINGSTEER_MAX_WEIGHT, CLI_EXIT_TIMEOUT);
 }
 
 enum op { OP_ADD, OP_SET, OP_DRAIN, OP_ACTIVATE, OP_DEL };
@@ -60,7 +60,7 @@ static int run(enum op op, int argc, char **argv)
 	char ctx[32], name[RC_SERVICE_NAME_LEN], be[RC_ENDPOINT_LEN];
 	struct rc_service s;
 	struct rc_backend b;
-	struct rc_drain_wait w = { 0 };
+	struct cmd_drain_wait w = { 0 };
 	struct parse_args a;
 	struct nl_conn nl;
 	int err, i;
@@ -69,7 +69,7 @@ static int run(enum op op, int argc, char **argv)
 	/* "wait ..." ends drain's words; the keywords before it are the usual. */
 	for (i = 1; op == OP_DRAIN && i < argc; i++)
 		if (!strcmp(argv[i], "wait")) {
-			err = rc_drain_wait_parse(argc - i, argv + i, &w);
+			err = cmd_drain_wait_parse(argc - i, argv + i, &w);
 			if (err)
 				return err;
 			argc = i;
@@ -92,7 +92,7 @@ static int run(enum op op, int argc, char **argv)
 		err = cli_nl_error(err, nl.ext_msg, "%s %s %s", ctx,
 				   rc_service_name(name, &s), be);
 	} else if (w.wait) {
-		err = rc_drain_wait(&nl, &s, &b, &w);
+		err = cmd_drain_wait(&nl, &s, &b, &w);
 	}
 	nl_close(&nl);
 	return err;

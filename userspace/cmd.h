@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ringctl's commands (prefix cmd_), one family a file: cmd_X runs "ringctl
- * X ..." (argv[0] is "X") and returns 0 or -errno, cmd_X_usage prints its
- * usage. ringctl.c lists them in its table; each uses the parse, netlink
- * and print layers (cli.h) and prints its own errors.
+ * ringctl's commands (prefix cmd_), one a file of userspace/ named after
+ * it: cmd_X runs "ringctl X ..." (argv[0] is "X") and returns 0 or
+ * -errno, cmd_X_usage prints its usage. ringctl_cmds.c lists them in its
+ * table; each uses the layers of userspace/lib/ (cli.h) and prints its
+ * own errors.
  */
 #ifndef RINGCTL_CMD_H
 #define RINGCTL_CMD_H
@@ -31,9 +32,17 @@ CMD(version);
 
 #undef CMD
 
-/* "ringctl show rate ...": argv[0] is "rate" or "--rate" (rate.c). */
+/* "ringctl show rate ...": argv[0] is "rate" or "--rate" (show_rate.c). */
 int cmd_show_rate(int argc, char **argv);
 void cmd_show_rate_usage(FILE *f);
+
+struct rc_preview_req;
+
+/*
+ * The command line of "ringctl plan" (plan.c): argv[0] is "plan". 0, 1
+ * for help (printed), or -EINVAL (printed).
+ */
+int cmd_plan_parse(int argc, char **argv, struct rc_preview_req *r);
 
 /* ringctl ARGS...: argv[0] is the program; returns the exit status. */
 int cmd_main(int argc, char **argv);

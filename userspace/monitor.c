@@ -15,15 +15,15 @@
 #include "cli.h"
 #include "cmd.h"
 #include "nl_ops.h"
-#include "drain.h"
-#include "drainwatch.h"
+#include "monitor_drainwatch.h"
+#include "pace.h"
 
 struct monitor {
 	uint32_t left;		/* events still to print; 0: no limit */
 	bool stop;		/* the last of them is printed */
 	int err;		/* of the drain watch, from a callback */
 	struct json j;
-	struct rc_drainwatch watch;
+	struct cmd_drainwatch watch;
 };
 
 void cmd_monitor_usage(FILE *f)
@@ -167,7 +167,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		print_text(&ev, verbs[ev.cmd]);
 	ret = printed(m);
 	if (ret == MNL_CB_OK)
-		m->err = rc_drainwatch_event(&m->watch, &ev, drained_cb, m);
+		m->err = cmd_drainwatch_event(&m->watch, &ev, drained_cb, m);
 	return m->err ? MNL_CB_ERROR : m->stop ? MNL_CB_STOP : ret;
 }
 
@@ -209,7 +209,7 @@ static int watch(struct monitor *m, struct nl_conn *nl, struct nl_ct *ct)
 	int err;
 
 	while (!m->stop && !m->err) {
-		if (poll(fds, 2, rc_drainwatch_timeout(&m->watch, rc_monotonic())) < 0) {
+		if (poll(fds, 2, cmd_drainwatch_timeout(&m->watch, pace_monotonic())) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
@@ -220,13 +220,13 @@ static int watch(struct monitor *m, struct nl_conn *nl, struct nl_ct *ct)
 				return m->err ?: err;
 		}
 		if (fds[1].revents) {
-			err = nl_ct_read(ct, rc_drainwatch_ended, &m->watch);
+			err = nl_ct_read(ct, cmd_drainwatch_ended, &m->watch);
 			if (err == -ENOBUFS)
-				rc_drainwatch_lost(&m->watch);
+				cmd_drainwatch_lost(&m->watch);
 			else if (err)
 				return err;
 		}
-		err = rc_drainwatch_count(&m->watch, rc_monotonic(), drained_cb, m);
+		err = cmd_drainwatch_count(&m->watch, pace_monotonic(), drained_cb, m);
 		if (err)
 			return err;
 	}
@@ -263,10 +263,10 @@ int cmd_monitor(int argc, char **argv)
 		nl_close(&nl);
 		return err;
 	}
-	err = rc_drainwatch_init(&m.watch, &query, !open_ct(&ct));
+	err = cmd_drainwatch_init(&m.watch, &query, !open_ct(&ct));
 	if (!err)
 		err = watch(&m, &nl, &ct);
-	rc_drainwatch_free(&m.watch);
+	cmd_drainwatch_free(&m.watch);
 	nl_ct_close(&ct);
 	nl_close(&query);
 	nl_close(&nl);

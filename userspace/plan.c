@@ -1,258 +1,388 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What restore changes, and in which order; see plan.h. */
+/*
+ * ringctl plan: the command line of a change, read as the real command
+ * reads it, applied to a copy of the live service (key, backends and
+ * connections read from the kernel), and the difference printed. Nothing
+ * is sent that changes anything.
+ */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "json.h"
+#include "parse.h"
+#include "preview.h"
+#include "cli.h"
+#include "cmd.h"
+#include "nl_ops.h"
 
-const char *rc_op_name(enum rc_op_kind kind)
+void cmd_plan_usage(FILE *f)
 {
-	static const char *const names[] = {
-		[RC_OP_KEY_SET] = "key set",
-		[RC_OP_SERVICE_NEW] = "service add",
-		[RC_OP_SERVICE_SET] = "service set",
-		[RC_OP_SERVICE_DEL] = "service del",
-		[RC_OP_BACKEND_NEW] = "backend add",
-		[RC_OP_BACKEND_SET] = "backend set",
-		[RC_OP_BACKEND_DEL] = "backend del",
-	};
-
-	return names[kind];
+	fprintf(f,
+"Usage: ringctl plan [-j] backend add|set|drain|activate|del ARGS...\n"
+"       ringctl plan [-j] service set ARGS...\n"
+"       ringctl plan [-j] key set HEX32\n"
+"\n"
+"Takes the arguments of the real command and prints, without changing\n"
+"anything, what it would do to the live ring: the exact fraction of the\n"
+"hash space that moves and between which backends (collateral: the part\n"
+"moving between backends the change does not touch, always 0), and how\n"
+"many of the connections open now sit in the part that moves: reset by\n"
+"'del' (unless keep-flows), pinned to their backend while their new flows\n"
+"go elsewhere otherwise. Where a backend keeps part of its hash space,\n"
+"its share of the moving connections is an estimate (connections spread\n"
+"like hash positions). A key or hash mode change draws every flow's\n"
+"position anew: the moved fraction is then an expectation.\n");
 }
 
-static int push(struct rc_plan *p, enum rc_op_kind kind, const struct rc_service *s,
-		const struct rc_backend *b, uint32_t flags)
+static const struct {
+	const char *name;
+	enum rc_preview_op op;
+	unsigned int allowed;
+} backend_ops[] = {
+	{ "add", RC_PREVIEW_BACKEND_ADD, PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE },
+	{ "set", RC_PREVIEW_BACKEND_SET, PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE },
+	{ "drain", RC_PREVIEW_BACKEND_DRAIN, PARSE_KW_PROTO },
+	{ "activate", RC_PREVIEW_BACKEND_ACTIVATE, PARSE_KW_PROTO },
+	{ "undrain", RC_PREVIEW_BACKEND_ACTIVATE, PARSE_KW_PROTO },
+	{ "del", RC_PREVIEW_BACKEND_DEL, PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS },
+	{ "delete", RC_PREVIEW_BACKEND_DEL, PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS },
+};
+
+static int backend_words(int argc, char **argv, struct rc_preview_req *r)
 {
-	struct rc_op *op;
+	const char *sub = argc > 0 ? argv[0] : "";
+	struct parse_args a;
+	char ctx[40];
+	size_t i;
 
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 64;
-
-		op = realloc(p->ops, cap * sizeof(*op));
-		if (!op)
-			return -ENOMEM;
-		p->ops = op;
-		p->cap = cap;
+	for (i = 0; i < sizeof(backend_ops) / sizeof(backend_ops[0]); i++)
+		if (!strcmp(sub, backend_ops[i].name))
+			break;
+	if (i == sizeof(backend_ops) / sizeof(backend_ops[0])) {
+		cli_error("plan backend: unknown subcommand '%s' (want add, set, drain, activate or del)",
+		       sub);
+		return -EINVAL;
 	}
-	op = &p->ops[p->n++];
-	memset(op, 0, sizeof(*op));
-	op->kind = kind;
-	if (s) {
-		op->s = *s;
-		op->s.b = NULL;
-		op->s.nb = op->s.capb = 0;
+	r->op = backend_ops[i].op;
+	snprintf(ctx, sizeof(ctx), "plan backend %s", sub);
+	if (parse_backend_args(ctx, argc - 1, argv + 1,
+				  backend_ops[i].allowed | PARSE_KW_JSON, &r->s, &r->b, &a))
+		return -EINVAL;
+	if (a.seen & PARSE_KW_JSON)
+		cli_json = true;
+	r->keep_flows = a.seen & PARSE_KW_KEEP_FLOWS;
+	if (r->op == RC_PREVIEW_BACKEND_SET && !(r->b.has & (RC_HAS_WEIGHT | RC_HAS_STATE))) {
+		cli_error("%s: nothing to change (give weight and/or state)", ctx);
+		return -EINVAL;
 	}
-	if (b)
-		op->b = *b;
-	op->flags = flags;
 	return 0;
 }
 
-/*
- * Each backend added re-places the whole ring, so n backends at v points
- * per unit of weight cost O(n^2 v) in the kernel (minutes for thousands of
- * backends). Built at one point per unit of weight and then set to v
- * once, the ring comes out the same, as it depends only on the key, v and
- * the set of active backends, for O(n^2 + n v log(n v)).
- */
-static int new_service(struct rc_plan *p, const struct rc_service *s)
+static int service_words(int argc, char **argv, struct rc_preview_req *r)
 {
-	bool staged = s->nb > 1 && rc_service_vnodes(s) > 1;
-	struct rc_service first = *s, final = *s;
-	uint32_t k;
+	struct parse_args a;
+
+	if (argc < 1 || strcmp(argv[0], "set")) {
+		cli_error("plan service: only 'set' can be planned");
+		return -EINVAL;
+	}
+	r->op = RC_PREVIEW_SERVICE_SET;
+	if (parse_service_args("plan service set", argc - 1, argv + 1,
+				  PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH | PARSE_KW_JSON,
+				  &r->s, &a))
+		return -EINVAL;
+	if (a.seen & PARSE_KW_JSON)
+		cli_json = true;
+	if (!(r->s.has & (RC_HAS_VNODES | RC_HAS_HASH))) {
+		cli_error("plan service set: nothing to change (give vnodes and/or hash)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int key_words(int argc, char **argv, struct rc_preview_req *r)
+{
+	if (argc < 1 || strcmp(argv[0], "set")) {
+		cli_error("plan key: only 'set' can be planned");
+		return -EINVAL;
+	}
+	r->op = RC_PREVIEW_KEY_SET;
+	if (argc != 2 || parse_key(argv[1], r->key)) {
+		cli_error("plan key set: want one key of %d hex digits",
+		       2 * RINGSTEER_KEY_LEN);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cmd_plan_parse(int argc, char **argv, struct rc_preview_req *r)
+{
+	static char what[32];
 	int err;
 
-	if (staged) {
-		first.vnodes = 1;
-		first.has |= RC_HAS_VNODES;
-		final.vnodes = rc_service_vnodes(s);
-		final.has = RC_HAS_VNODES;
+	memset(r, 0, sizeof(*r));
+	argc--;
+	argv++;
+	cli_take_json(&argc, &argv);
+	if (argc > 0 && cli_is_help(argv[0])) {
+		cmd_plan_usage(stdout);
+		return 1;
 	}
-	err = push(p, RC_OP_SERVICE_NEW, &first, NULL, 0);
-	for (k = 0; !err && k < s->nb; k++)
-		err = push(p, RC_OP_BACKEND_NEW, s, &s->b[k], 0);
-	if (!err && staged)
-		err = push(p, RC_OP_SERVICE_SET, &final, NULL, 0);
+	if (argc < 2) {
+		cmd_plan_usage(stderr);
+		cli_error("plan: what change? (try 'ringctl plan help')");
+		return -EINVAL;
+	}
+	if (!strcmp(argv[0], "backend"))
+		err = backend_words(argc - 1, argv + 1, r);
+	else if (!strcmp(argv[0], "service"))
+		err = service_words(argc - 1, argv + 1, r);
+	else if (!strcmp(argv[0], "key"))
+		err = key_words(argc - 1, argv + 1, r);
+	else
+		err = cli_error("plan: cannot plan '%s' (want backend, service or key)",
+			     argv[0]) ? -EINVAL : 0;
+	snprintf(what, sizeof(what), "%s %s", argv[0], argv[1]);
+	r->what = what;
 	return err;
 }
 
-static uint32_t active_weight(const struct rc_backend *b)
+/* The service after the change: a copy of the live one, changed. */
+static int apply(const struct rc_preview_req *r, const struct rc_service *live,
+		 struct rc_service *after)
 {
-	return b && rc_backend_state(b) == RINGSTEER_STATE_ACTIVE ? rc_backend_weight(b) : 0;
-}
+	char name[RC_SERVICE_NAME_LEN], be[RC_ENDPOINT_LEN];
+	struct rc_backend *b, nb;
+	uint32_t i;
 
-static uint32_t max_u32(uint32_t a, uint32_t b)
-{
-	return a > b ? a : b;
-}
-
-/*
- * Whether LIVE's backends, WANT's added and the changes between could
- * pass the kernel's limits for a moment: backends of the service, or ring
- * points (every backend at the larger of its two weights, at the larger
- * vnodes). Then the deletes go first.
- */
-static bool deletes_first(const struct rc_service *live, const struct rc_service *want)
-{
-	uint64_t points = 0;
-	uint32_t i, n = live->nb;
-
-	for (i = 0; i < want->nb; i++)
-		if (!rc_service_find_backend(live, &want->b[i].ep))
-			n++;
-	if (n > RINGSTEER_MAX_BACKENDS)
-		return true;
+	*after = *live;
+	after->b = NULL;
+	after->nb = after->capb = 0;
 	for (i = 0; i < live->nb; i++)
-		points += max_u32(active_weight(&live->b[i]),
-				  active_weight(rc_service_find_backend(want, &live->b[i].ep)));
-	for (i = 0; i < want->nb; i++)
-		if (!rc_service_find_backend(live, &want->b[i].ep))
-			points += active_weight(&want->b[i]);
-	points *= max_u32(rc_service_vnodes(live), rc_service_vnodes(want));
-	return points > RINGSTEER_MAX_POINTS;
+		if (!rc_service_add_backend(after, &live->b[i]))
+			return cli_error("plan: out of memory");
+	if (r->op == RC_PREVIEW_KEY_SET)
+		return 0;
+	if (r->op == RC_PREVIEW_SERVICE_SET) {
+		if (r->s.has & RC_HAS_VNODES)
+			after->vnodes = r->s.vnodes;
+		if (r->s.has & RC_HAS_HASH)
+			after->hash = r->s.hash;
+		return 0;
+	}
+	rc_endpoint_format(be, &r->b.ep);
+	b = rc_service_find_backend(after, &r->b.ep);
+	if (r->op == RC_PREVIEW_BACKEND_ADD) {
+		if (b)
+			return cli_error("plan backend add: %s is already a backend of %s", be,
+				      rc_service_name(name, live));
+		nb = r->b;
+		nb.weight = rc_backend_weight(&r->b);
+		nb.state = r->b.has & RC_HAS_STATE ? r->b.state : RINGSTEER_STATE_ACTIVE;
+		nb.has = RC_HAS_WEIGHT | RC_HAS_STATE;
+		return rc_service_add_backend(after, &nb) ? 0 : cli_error("plan: out of memory");
+	}
+	if (!b)
+		return cli_error("plan %s: %s is not a backend of %s", r->what, be,
+			      rc_service_name(name, live));
+	if (r->op == RC_PREVIEW_BACKEND_DEL) {
+		*b = after->b[--after->nb];
+		return 0;
+	}
+	if (r->op == RC_PREVIEW_BACKEND_DRAIN || r->op == RC_PREVIEW_BACKEND_ACTIVATE)
+		b->state = r->op == RC_PREVIEW_BACKEND_DRAIN ? RINGSTEER_STATE_DRAINING :
+							    RINGSTEER_STATE_ACTIVE;
+	if (r->b.has & RC_HAS_WEIGHT)
+		b->weight = r->b.weight;
+	if (r->b.has & RC_HAS_STATE)
+		b->state = r->b.state;
+	b->has |= RC_HAS_WEIGHT | RC_HAS_STATE;
+	return 0;
 }
 
-static int backend_deletes(struct rc_plan *p, const struct rc_service *live,
-			   const struct rc_service *want, uint32_t flags)
+static const char *conns_effect(const struct rc_preview_req *r)
 {
+	return r->op == RC_PREVIEW_BACKEND_DEL && !r->keep_flows ? "reset" : "pinned";
+}
+
+static uint32_t count_in(const struct rc_preview *p, bool after)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < p->nb; i++)
+		n += after ? p->b[i].after : p->b[i].before;
+	return n;
+}
+
+/* Moves between X and the others, when only X's points changed. */
+static bool pairwise(const struct rc_preview_req *r, const struct rc_preview *p)
+{
+	return r->op <= RC_PREVIEW_BACKEND_DEL && !p->expected && !p->collateral_exact;
+}
+
+static void print_text(const struct rc_preview_req *r, const struct rc_service *s,
+		       const struct rc_preview *p)
+{
+	char name[RC_SERVICE_NAME_LEN], ep[RC_ENDPOINT_LEN], x[RC_ENDPOINT_LEN];
 	uint32_t i;
-	int err = 0;
 
-	for (i = 0; !err && i < live->nb; i++)
-		if (!rc_service_find_backend(want, &live->b[i].ep))
-			err = push(p, RC_OP_BACKEND_DEL, live, &live->b[i], flags);
-	return err;
+	printf("service %s: %u -> %u backends owning points\n",
+	       rc_service_name(name, s), count_in(p, false), count_in(p, true));
+	printf("  hash space moving: %.6f%%%s\n", 100 * p->moved,
+	       p->expected ? " (expected: every flow's position is drawn anew)" : "");
+	if (r->op <= RC_PREVIEW_BACKEND_DEL)
+		printf("  collateral (between backends the change does not touch): %.6f%% (%llu positions)\n",
+		       100 * p->collateral, p->collateral_exact);
+	rc_endpoint_format(x, &r->b.ep);
+	for (i = 0; i < p->nb; i++) {
+		const struct rc_preview_backend *pb = &p->b[i];
+
+		rc_endpoint_format(ep, &pb->ep);
+		if (pairwise(r, p) && strcmp(ep, x)) {
+			if (pb->leaves > 0)
+				printf("  %s -> %s: %.6f%%\n", ep, x, 100 * pb->leaves);
+			if (pb->arrives > 0)
+				printf("  %s -> %s: %.6f%%\n", x, ep, 100 * pb->arrives);
+		} else if (!pairwise(r, p) && (pb->leaves > 0 || pb->arrives > 0)) {
+			printf("  %s: loses %.6f%%, gains %.6f%%\n", ep,
+			       100 * pb->leaves, 100 * pb->arrives);
+		}
+	}
+	printf("  connections open now in the moving part: %.*f%s (%s)\n",
+	       p->conns_exact ? 0 : 1, p->conns_moving,
+	       p->conns_exact ? "" : " (estimate)", conns_effect(r));
+	for (i = 0; i < p->nb; i++) {
+		const struct rc_preview_backend *pb = &p->b[i];
+
+		if (!pb->conns && !pb->conns_moving)
+			continue;
+		rc_endpoint_format(ep, &pb->ep);
+		printf("    %s: %.*f of %llu%s\n", ep, pb->conns_exact ? 0 : 1,
+		       pb->conns_moving, (unsigned long long)pb->conns,
+		       pb->conns_exact ? "" : " (estimate)");
+	}
 }
 
-static int backend_set(struct rc_plan *p, const struct rc_service *want,
-		       const struct rc_backend *old, const struct rc_backend *new)
+static void print_json(struct json *j, const struct rc_preview_req *r,
+		       const struct rc_service *s, const struct rc_preview *p)
 {
-	struct rc_backend b = { .ep = new->ep };
-
-	if (rc_backend_weight(old) != rc_backend_weight(new)) {
-		b.weight = rc_backend_weight(new);
-		b.has |= RC_HAS_WEIGHT;
-	}
-	if (rc_backend_state(old) != rc_backend_state(new)) {
-		b.state = rc_backend_state(new);
-		b.has |= RC_HAS_STATE;
-	}
-	return b.has ? push(p, RC_OP_BACKEND_SET, want, &b, 0) : 0;
-}
-
-static int service_set(struct rc_plan *p, const struct rc_service *live,
-		       const struct rc_service *want)
-{
-	struct rc_service s = *want;
-
-	s.has = 0;
-	if (rc_service_vnodes(live) != rc_service_vnodes(want)) {
-		s.vnodes = rc_service_vnodes(want);
-		s.has |= RC_HAS_VNODES;
-	}
-	if (rc_service_hash(live) != rc_service_hash(want)) {
-		s.hash = rc_service_hash(want);
-		s.has |= RC_HAS_HASH;
-	}
-	return s.has ? push(p, RC_OP_SERVICE_SET, &s, NULL, 0) : 0;
-}
-
-/* Steps 3 (and 4 if the deletes go first) for a service both have. */
-static int kept_service(struct rc_plan *p, const struct rc_service *live,
-			const struct rc_service *want, uint32_t flags)
-{
-	const struct rc_backend *old;
+	char addr[RC_ADDR_LEN];
 	uint32_t i;
-	int err = 0;
 
-	if (deletes_first(live, want))
-		err = backend_deletes(p, live, want, flags);
-	for (i = 0; !err && i < want->nb; i++)
-		if (!rc_service_find_backend(live, &want->b[i].ep))
-			err = push(p, RC_OP_BACKEND_NEW, want, &want->b[i], 0);
-	for (i = 0; !err && i < want->nb; i++) {
-		old = rc_service_find_backend(live, &want->b[i].ep);
-		if (old)
-			err = backend_set(p, want, old, &want->b[i]);
+	json_obj_begin(j, NULL);
+	json_str(j, "family", rc_family_name(s->vip.family));
+	rc_addr_format(addr, &s->vip);
+	json_str(j, "vip", addr);
+	json_u64(j, "port", s->vip.port);
+	json_str(j, "proto", rc_proto_name(s->proto));
+	json_u64(j, "active_before", count_in(p, false));
+	json_u64(j, "active_after", count_in(p, true));
+	json_double(j, "moved", p->moved);
+	json_bool(j, "expected", p->expected);
+	if (r->op <= RC_PREVIEW_BACKEND_DEL) {
+		json_double(j, "collateral", p->collateral);
+		json_u64(j, "collateral_positions", p->collateral_exact);
 	}
-	return err ? err : service_set(p, live, want);
+	json_double(j, "connections_moving", p->conns_moving);
+	json_bool(j, "connections_exact", p->conns_exact);
+	json_str(j, "connections_effect", conns_effect(r));
+	json_arr_begin(j, "backends");
+	for (i = 0; i < p->nb; i++) {
+		const struct rc_preview_backend *pb = &p->b[i];
+
+		json_obj_begin(j, NULL);
+		rc_addr_format(addr, &pb->ep);
+		json_str(j, "addr", addr);
+		json_u64(j, "port", pb->ep.port);
+		json_double(j, "share_before", pb->share_before);
+		json_double(j, "share_after", pb->share_after);
+		json_double(j, "leaves", pb->leaves);
+		json_double(j, "arrives", pb->arrives);
+		json_u64(j, "connections", pb->conns);
+		json_double(j, "connections_moving", pb->conns_moving);
+		json_bool(j, "connections_exact", pb->conns_exact);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
 }
 
-static int service_deletes(struct rc_plan *p, const struct rc_config *live,
-			   const struct rc_config *want, uint32_t flags)
+static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
+		    const struct rc_service *s, struct json *j)
 {
-	uint32_t i;
-	int err = 0;
+	const uint8_t *key_b = r->op == RC_PREVIEW_KEY_SET ? r->key : c->key;
+	const struct rc_endpoint *x = r->op <= RC_PREVIEW_BACKEND_DEL ? &r->b.ep : NULL;
+	struct rc_service after;
+	struct rc_preview p;
+	int err;
 
-	for (i = 0; !err && i < live->ns; i++)
-		if (!rc_config_find_service(want, &live->s[i]))
-			err = push(p, RC_OP_SERVICE_DEL, &live->s[i], NULL, flags);
-	return err;
-}
-
-/* Whether live and new services together pass the kernel's limit. */
-static bool services_over(const struct rc_config *live, const struct rc_config *want)
-{
-	uint32_t i, n = live->ns;
-
-	for (i = 0; i < want->ns; i++)
-		n += !rc_config_find_service(live, &want->s[i]);
-	return n > RINGSTEER_MAX_SERVICES;
-}
-
-/* Steps 2 and 3. */
-static int adds_and_changes(struct rc_plan *p, const struct rc_config *live,
-			    const struct rc_config *want, uint32_t flags)
-{
-	const struct rc_service *old;
-	uint32_t i;
-	int err = 0;
-
-	for (i = 0; !err && i < want->ns; i++)
-		if (!rc_config_find_service(live, &want->s[i]))
-			err = new_service(p, &want->s[i]);
-	for (i = 0; !err && i < want->ns; i++) {
-		old = rc_config_find_service(live, &want->s[i]);
-		if (old)
-			err = kept_service(p, old, &want->s[i], flags);
+	err = apply(r, s, &after);
+	if (err) {
+		rc_service_free(&after);
+		return err;
 	}
-	return err;
-}
-
-int rc_plan_restore(const struct rc_config *live, const struct rc_config *want,
-		    uint32_t del_flags, struct rc_plan *p)
-{
-	bool svc_del_first = services_over(live, want);
-	const struct rc_service *old;
-	uint32_t i;
-	int err = 0;
-
-	memset(p, 0, sizeof(*p));
-	if (want->has_key && (!live->has_key || memcmp(live->key, want->key, sizeof(want->key)))) {
-		err = push(p, RC_OP_KEY_SET, NULL, NULL, 0);
-		if (!err)
-			memcpy(p->ops[0].key, want->key, sizeof(want->key));
-	}
-	if (!err && svc_del_first)
-		err = service_deletes(p, live, want, del_flags);
-	if (!err)
-		err = adds_and_changes(p, live, want, del_flags);
-	for (i = 0; !err && i < want->ns; i++) {
-		old = rc_config_find_service(live, &want->s[i]);
-		if (old && !deletes_first(old, &want->s[i]))
-			err = backend_deletes(p, old, &want->s[i], del_flags);
-	}
-	if (!err && !svc_del_first)
-		err = service_deletes(p, live, want, del_flags);
+	err = rc_preview_compute(c->key, s, key_b, &after, x, &p);
+	rc_service_free(&after);
 	if (err)
-		rc_plan_free(p);
-	return err;
+		return cli_error("plan: computing the rings: %s", strerror(-err));
+	if (cli_json)
+		print_json(j, r, s, &p);
+	else
+		print_text(r, s, &p);
+	rc_preview_free(&p);
+	return 0;
 }
 
-void rc_plan_free(struct rc_plan *p)
+int cmd_plan(int argc, char **argv)
 {
-	free(p->ops);
-	memset(p, 0, sizeof(*p));
+	char name[RC_SERVICE_NAME_LEN];
+	struct rc_preview_req r;
+	struct rc_config c;
+	struct nl_conn nl;
+	struct json j;
+	uint32_t i;
+	int err;
+
+	err = cmd_plan_parse(argc, argv, &r);
+	if (err)
+		return err > 0 ? 0 : err;
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
+	err = nl_config_get(&nl, &c, r.op == RC_PREVIEW_KEY_SET ? NULL : &r.s, true);
+	if (!err) {
+		err = nl_config_conns(&nl, &c);
+		if (err)
+			rc_config_free(&c);
+	}
+	if (err) {
+		if (r.op == RC_PREVIEW_KEY_SET)
+			cli_nl_error(err, nl.ext_msg, "plan: reading the configuration");
+		else
+			cli_nl_error(err, nl.ext_msg, "plan: reading %s",
+				  rc_service_name(name, &r.s));
+	}
+	nl_close(&nl);
+	if (err)
+		return err;
+	json_init(&j, stdout);
+	if (cli_json) {
+		json_obj_begin(&j, NULL);
+		json_str(&j, "change", r.what);
+		json_arr_begin(&j, "services");
+	} else {
+		printf("plan: %s (nothing is changed)\n", r.what);
+	}
+	for (i = 0; i < c.ns && !err; i++)
+		err = plan_one(&r, &c, &c.s[i], &j);
+	if (cli_json && !err) {
+		json_arr_end(&j);
+		json_obj_end(&j);
+		json_finish(&j);
+	}
+	rc_config_free(&c);
+	return err ? -1 : 0;
 }

@@ -2,7 +2,7 @@
 /*
  * ringctl show: services and backends with their settings, ring sizes,
  * shares and counters, as an ipvsadm-like table or as JSON (-j); the
- * printers are in print.c.
+ * printers are in lib/print.c.
  */
 
 #include <errno.h>

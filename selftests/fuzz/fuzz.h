@@ -10,7 +10,7 @@
  *   episode.c   dumps read part by part while other sockets change things
  *   main.c      phases (root, user namespace owner, unprivileged) and the
  *               final comparison
- * msg.h judges the form of every message on its own (and is unit tested).
+ * msg.c judges the form of every message on its own (and is unit tested).
  */
 #ifndef FUZZ_FUZZ_H
 #define FUZZ_FUZZ_H

@@ -10,7 +10,7 @@
  *   - fz_check_*(): validate what the kernel answers (lengths, errno range,
  *     extended ack TLVs, reply attributes) and decode replies.
  *
- * Everything is static inline: one copy per program that includes it.
+ * They are defined in msg.c, which the fuzzer and the unit test link.
  */
 #ifndef FUZZ_MSG_H
 #define FUZZ_MSG_H
@@ -30,11 +30,6 @@
 #define FZ_MAX_OFFS	512
 #define FZ_MAX_COOKIE_LEN 20	/* NETLINK_MAX_COOKIE_LEN, kernel-only */
 
-static inline uint32_t fz_align(uint32_t n)
-{
-	return (n + NLA_ALIGNTO - 1) & ~(uint32_t)(NLA_ALIGNTO - 1);
-}
-
 /* ---- Errno sets ---------------------------------------------------------- */
 
 enum {
@@ -48,25 +43,15 @@ enum {
 	FZ_EPERM = 1U << 7,
 	FZ_EOPNOTSUPP = 1U << 8,
 };
+#define FZ_NERRNOS 9	/* one errno per FZ_E* bit */
 
 /* Netlink's attribute validation answers EINVAL or ERANGE by case. */
 #define FZ_POLICY (FZ_EINVAL | FZ_ERANGE)
 
-static const int fz_errnos[] = {
-	EINVAL, ERANGE, EAFNOSUPPORT, EPROTONOSUPPORT, ENOENT, EEXIST, E2BIG,
-	EPERM, EOPNOTSUPP,
-};
+extern const int fz_errnos[FZ_NERRNOS];
 
 /* The bit of a positive errno, 0 for one the uapi never documents. */
-static inline uint32_t fz_errbit(int err)
-{
-	unsigned int i;
-
-	for (i = 0; i < sizeof(fz_errnos) / sizeof(fz_errnos[0]); i++)
-		if (fz_errnos[i] == err)
-			return 1U << i;
-	return 0;
-}
+uint32_t fz_errbit(int err);
 
 /* ---- Random numbers (splitmix64: one seed, one sequence) ----------------- */
 
@@ -74,25 +59,12 @@ struct fz_rng {
 	uint64_t s;
 };
 
-static inline uint64_t fz_next(struct fz_rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+uint64_t fz_next(struct fz_rng *r);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static inline uint32_t fz_below(struct fz_rng *r, uint32_t n)
-{
-	return n ? (uint32_t)(fz_next(r) % n) : 0;
-}
+uint32_t fz_below(struct fz_rng *r, uint32_t n);
 
 /* True with probability PERMILLE / 1000. */
-static inline bool fz_chance(struct fz_rng *r, unsigned int permille)
-{
-	return fz_below(r, 1000) < permille;
-}
+bool fz_chance(struct fz_rng *r, unsigned int permille);
 
 /* ---- Writer --------------------------------------------------------------- */
 
@@ -101,72 +73,26 @@ struct fz_buf {
 	uint32_t len;
 };
 
-static inline void fz_put(struct fz_buf *b, const void *data, uint32_t n)
-{
-	uint32_t room = b->len < sizeof(b->p) ? sizeof(b->p) - b->len : 0;
+void fz_put(struct fz_buf *b, const void *data, uint32_t n);
 
-	if (n > room)
-		n = room;
-	if (data && n)
-		memcpy(&b->p[b->len], data, n);
-	b->len += n;
-}
-
-static inline void fz_pad(struct fz_buf *b)
-{
-	static const uint8_t zero[4];
-
-	fz_put(b, zero, NLA_ALIGN(b->len) - b->len);
-}
+void fz_pad(struct fz_buf *b);
 
 /* An attribute header with nla_len LEN (+4) and raw type TYPE, then DATA. */
-static inline uint32_t fz_attr_raw(struct fz_buf *b, uint16_t type, uint16_t nla_len,
-			    const void *data, uint32_t n)
-{
-	struct nlattr a = { .nla_len = nla_len, .nla_type = type };
-	uint32_t off = b->len;
+uint32_t fz_attr_raw(struct fz_buf *b, uint16_t type, uint16_t nla_len,
+		     const void *data, uint32_t n);
 
-	fz_put(b, &a, sizeof(a));
-	fz_put(b, data, n);
-	fz_pad(b);
-	return off;
-}
+uint32_t fz_attr(struct fz_buf *b, uint16_t type, const void *data,
+		 uint32_t n);
 
-static inline uint32_t fz_attr(struct fz_buf *b, uint16_t type, const void *data,
-			uint32_t n)
-{
-	return fz_attr_raw(b, type, NLA_HDRLEN + n, data, n);
-}
+uint32_t fz_nest_start(struct fz_buf *b, uint16_t type);
 
-static inline uint32_t fz_nest_start(struct fz_buf *b, uint16_t type)
-{
-	return fz_attr(b, type, NULL, 0);
-}
-
-static inline void fz_nest_end(struct fz_buf *b, uint32_t off)
-{
-	struct nlattr *a = (struct nlattr *)(b->p + off);
-
-	a->nla_len = b->len - off;
-}
+void fz_nest_end(struct fz_buf *b, uint32_t off);
 
 /* Netlink and genetlink headers; the caller sets nlmsg_len with fz_end. */
-static inline void fz_begin(struct fz_buf *b, uint16_t type, uint16_t flags,
-		     uint32_t seq, uint8_t cmd, uint8_t version)
-{
-	struct nlmsghdr h = { .nlmsg_type = type, .nlmsg_flags = flags,
-			      .nlmsg_seq = seq };
-	struct genlmsghdr g = { .cmd = cmd, .version = version };
+void fz_begin(struct fz_buf *b, uint16_t type, uint16_t flags,
+	      uint32_t seq, uint8_t cmd, uint8_t version);
 
-	b->len = 0;
-	fz_put(b, &h, sizeof(h));
-	fz_put(b, &g, sizeof(g));
-}
-
-static inline void fz_end(struct fz_buf *b)
-{
-	((struct nlmsghdr *)b->p)->nlmsg_len = b->len;
-}
+void fz_end(struct fz_buf *b);
 
 /* ---- Requests as the uapi header defines them ---------------------------- */
 
@@ -208,13 +134,6 @@ struct fz_req {
 
 #define B(x) (1U << (x))
 
-/* What each command lists (uapi) and what today's policies also accept. */
-struct fz_cmd_spec {
-	uint32_t top, top_tol;
-	uint32_t svc, svc_tol;
-	uint32_t be, be_tol;
-};
-
 #define SVC_ID (B(RINGSTEER_SERVICE_A_FAMILY) | B(RINGSTEER_SERVICE_A_ADDR) | \
 		B(RINGSTEER_SERVICE_A_PORT) | B(RINGSTEER_SERVICE_A_PROTO))
 #define SVC_CONF (B(RINGSTEER_SERVICE_A_VNODES) | B(RINGSTEER_SERVICE_A_HASH))
@@ -227,306 +146,15 @@ struct fz_cmd_spec {
 #define T_KEY B(RINGSTEER_A_KEY)
 #define T_FLAGS B(RINGSTEER_A_FLAGS)
 
-/* Every attribute, for a command that may ignore what it is given. */
-#define FZ_ANY	0xffffffffU
-
-/*
- * fz_specs, fz_dump_specs, fz_admin and fz_has_dump: each command's request
- * shape, as the spec (kmod/uapi/ringsteer.yaml) gives it. Written at build
- * time by spec-gen.py, so that the model and the kernel's generated policies
- * have one source.
- */
-#include "fuzz-spec-gen.h"
-
-static inline bool fz_admin_cmd(uint8_t cmd)
-{
-	return cmd <= RINGSTEER_CMD_MAX && fz_admin[cmd];
-}
-
-enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_BE16, K_ADDR, K_KEY, K_NEST };
-
-/* Attribute kinds of a request, per nest (index 0: top level). */
-static inline enum fz_kind fz_kind(int nest, int type)
-{
-	switch (nest) {
-	case 0:
-		switch (type) {
-		case RINGSTEER_A_SERVICE: case RINGSTEER_A_BACKEND:
-		case RINGSTEER_A_FLOW: return K_NEST;
-		case RINGSTEER_A_KEY: return K_KEY;
-		case RINGSTEER_A_FLAGS: return K_U32;
-		}
-		return K_NONE;
-	case RINGSTEER_A_SERVICE:
-		switch (type) {
-		case RINGSTEER_SERVICE_A_FAMILY: return K_U16;
-		case RINGSTEER_SERVICE_A_ADDR: return K_ADDR;
-		case RINGSTEER_SERVICE_A_PORT: return K_BE16;
-		case RINGSTEER_SERVICE_A_PROTO: return K_U8;
-		case RINGSTEER_SERVICE_A_VNODES:
-		case RINGSTEER_SERVICE_A_HASH: return K_U32;
-		}
-		return K_NONE;
-	case RINGSTEER_A_BACKEND:
-		switch (type) {
-		case RINGSTEER_BACKEND_A_FAMILY: return K_U16;
-		case RINGSTEER_BACKEND_A_ADDR: return K_ADDR;
-		case RINGSTEER_BACKEND_A_PORT: return K_BE16;
-		case RINGSTEER_BACKEND_A_WEIGHT:
-		case RINGSTEER_BACKEND_A_STATE: return K_U32;
-		}
-		return K_NONE;
-	case RINGSTEER_A_FLOW:
-		switch (type) {
-		case RINGSTEER_FLOW_A_ADDR: return K_ADDR;
-		case RINGSTEER_FLOW_A_PORT: return K_BE16;
-		}
-	}
-	return K_NONE;
-}
-
-static const uint16_t fz_kind_len[] = {
-	[K_U8] = 1, [K_U16] = 2, [K_U32] = 4, [K_BE16] = 2, [K_KEY] = RINGSTEER_KEY_LEN,
-};
-
-/* The flags each command gives a meaning to; any other is refused. */
-static inline uint32_t fz_flags_ok(uint8_t cmd)
-{
-	switch (cmd) {
-	case RINGSTEER_CMD_SERVICE_DEL:
-	case RINGSTEER_CMD_BACKEND_DEL:
-	case RINGSTEER_CMD_FLUSH:
-		return RINGSTEER_F_KEEP_FLOWS;
-	case RINGSTEER_CMD_BACKEND_GET:
-		return RINGSTEER_F_CONNS;
-	}
-	return 0;
-}
-
-/* Range of a u32 value by (command, nest, type); false if out of range. */
-static inline bool fz_u32_ok(uint8_t cmd, int nest, int type, uint32_t v)
-{
-	if (nest == 0)
-		return !(v & ~fz_flags_ok(cmd));
-	if (nest == RINGSTEER_A_SERVICE)
-		return type == RINGSTEER_SERVICE_A_VNODES ?
-		       v >= 1 && v <= RINGSTEER_MAX_VNODES : v <= RINGSTEER_HASH_MAX;
-	return type == RINGSTEER_BACKEND_A_WEIGHT ?
-	       v >= 1 && v <= RINGSTEER_MAX_WEIGHT : v <= RINGSTEER_STATE_MAX;
-}
-
-static inline void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
-		     uint16_t n)
-{
-	struct fz_ep *e = nest == RINGSTEER_A_SERVICE ? &q->svc : &q->be;
-	uint32_t v32 = 0;
-	uint16_t v16 = 0;
-
-	if (n == 4)
-		memcpy(&v32, d, 4);
-	if (n == 2)
-		memcpy(&v16, d, 2);
-	if (nest == 0) {
-		if (type == RINGSTEER_A_KEY)
-			memcpy(q->key, d, RINGSTEER_KEY_LEN);
-		else
-			q->flags = v32;
-		return;
-	}
-	if (nest == RINGSTEER_A_FLOW) {
-		if (type == RINGSTEER_FLOW_A_ADDR) {
-			q->flow_addr = true;
-			q->flow_alen = n;
-			memcpy(q->flow_addr_b, d, n < 16 ? n : 16);
-		} else {
-			q->flow_port = true;
-			q->flow_port_v = ntohs(v16);
-		}
-		return;
-	}
-	e->present |= B(type);
-	/* Endpoint nests share the numbers of FAMILY, ADDR and PORT. */
-	switch (type) {
-	case RINGSTEER_SERVICE_A_FAMILY: e->family = v16; break;
-	case RINGSTEER_SERVICE_A_ADDR:
-		e->alen = n;
-		memset(e->addr, 0, sizeof(e->addr));
-		memcpy(e->addr, d, n < sizeof(e->addr) ? n : sizeof(e->addr));
-		break;
-	case RINGSTEER_SERVICE_A_PORT: e->port = ntohs(v16); break;
-	default:
-		if (nest == RINGSTEER_A_SERVICE) {
-			if (type == RINGSTEER_SERVICE_A_PROTO)
-				e->proto = d[0];
-			else if (type == RINGSTEER_SERVICE_A_VNODES)
-				e->vnodes = v32;
-			else
-				e->hash = v32;
-		} else if (type == RINGSTEER_BACKEND_A_WEIGHT) {
-			e->weight = v32;
-		} else {
-			e->state = v32;
-		}
-	}
-}
-
-static inline void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
-			   const uint8_t *p, uint32_t len, int nest,
-			   uint32_t listed, uint32_t tolerated,
-			   const struct fz_cmd_spec *spec);
-
-/*
- * One attribute, strictly as netlink's NL_VALIDATE_STRICT does it: known
- * type, NLA_F_NESTED exactly on nests, exact lengths, documented ranges.
- */
-static inline void fz_parse_one(struct fz_req *q, const uint8_t *base,
-			 const struct nlattr *a, int nest, uint32_t listed,
-			 uint32_t tolerated, const struct fz_cmd_spec *spec)
-{
-	int type = a->nla_type & NLA_TYPE_MASK;
-	bool nested_flag = a->nla_type & NLA_F_NESTED;
-	const uint8_t *d = (const uint8_t *)a + NLA_HDRLEN;
-	uint16_t n = a->nla_len - NLA_HDRLEN;
-	enum fz_kind k = type < 32 ? fz_kind(nest, type) : K_NONE;
-	uint32_t sub, sub_tol;
-
-	if (q->noffs < FZ_MAX_OFFS)
-		q->offs[q->noffs++] = (const uint8_t *)a - base;
-	if (k == K_NONE || !(B(type) & (listed | tolerated)) ||
-	    nested_flag != (k == K_NEST)) {
-		q->policy |= FZ_POLICY;
-		return;
-	}
-	if (!(B(type) & listed))
-		q->maybe = true;
-	if (k == K_NEST) {
-		if (n > 0 && n < NLA_HDRLEN) {
-			q->policy |= FZ_POLICY;
-			return;
-		}
-		/* A repeated nest replaces the earlier one as a whole. */
-		if (type == RINGSTEER_A_SERVICE && (B(type) & listed))
-			memset(&q->svc, 0, sizeof(q->svc));
-		if (type == RINGSTEER_A_BACKEND && (B(type) & listed))
-			memset(&q->be, 0, sizeof(q->be));
-		if (type == RINGSTEER_A_FLOW && (B(type) & listed))
-			q->flow_addr = q->flow_port = false;
-		q->top |= B(type);
-		sub = type == RINGSTEER_A_SERVICE ? spec->svc :
-		      type == RINGSTEER_A_BACKEND ? spec->be :
-		      B(RINGSTEER_FLOW_A_ADDR) | B(RINGSTEER_FLOW_A_PORT);
-		sub_tol = type == RINGSTEER_A_SERVICE ? spec->svc_tol :
-			  type == RINGSTEER_A_BACKEND ? spec->be_tol : 0;
-		/* A tolerated nest: everything its policy knows. */
-		if (!(B(type) & listed)) {
-			sub_tol |= sub;
-			sub = 0;
-		}
-		fz_parse_attrs(q, base, d, n, type, sub, sub_tol, spec);
-		return;
-	}
-	/*
-	 * An address has no length in the policy: the kernel holds it to
-	 * its family's (EINVAL) when it reads the nest's values.
-	 */
-	if (k != K_ADDR && n != fz_kind_len[k]) {
-		q->policy |= FZ_POLICY;
-		return;
-	}
-	if (k == K_U32) {
-		uint32_t v;
-
-		memcpy(&v, d, 4);
-		if (!fz_u32_ok(q->cmd, nest, type, v)) {
-			q->policy |= FZ_POLICY;
-			return;
-		}
-	}
-	if (nest == 0)
-		q->top |= B(type);
-	/* Tolerated values are ignored: they must not reach the model. */
-	if (B(type) & listed)
-		fz_store(q, nest, type, d, n);
-}
-
-static inline void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
-			   const uint8_t *p, uint32_t len, int nest,
-			   uint32_t listed, uint32_t tolerated,
-			   const struct fz_cmd_spec *spec)
-{
-	const struct nlattr *a;
-
-	while (len >= NLA_HDRLEN) {
-		a = (const struct nlattr *)p;
-		if (a->nla_len < NLA_HDRLEN || a->nla_len > len)
-			break;
-		fz_parse_one(q, base, a, nest, listed, tolerated, spec);
-		if (fz_align(a->nla_len) >= len) {
-			len = 0;
-			break;
-		}
-		p += fz_align(a->nla_len);
-		len -= fz_align(a->nla_len);
-	}
-	/* Leftover bytes after the attributes. */
-	if (len)
-		q->policy |= FZ_POLICY;
-}
+bool fz_admin_cmd(uint8_t cmd);
 
 /*
  * Read request MSG (LEN bytes, one message) sent to FAMILY_ID. PRIV: the
  * sender has CAP_NET_ADMIN over the namespace. Fills Q; Q->policy is the set
  * of errnos its flaws allow (the kernel must refuse it with one of them).
  */
-static inline void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
-			     bool priv)
-{
-	const struct nlmsghdr *h = (const struct nlmsghdr *)msg;
-	const struct genlmsghdr *g = (const void *)(msg + NLMSG_HDRLEN);
-	const struct fz_cmd_spec *spec;
-
-	memset(q, 0, sizeof(*q));
-	q->seq = h->nlmsg_seq;
-	q->msg_len = h->nlmsg_len;
-	if (!(h->nlmsg_flags & NLM_F_REQUEST)) {
-		q->noproc = true;
-		return;
-	}
-	if (h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN || h->nlmsg_len > len) {
-		q->policy = FZ_EINVAL;
-		return;
-	}
-	q->cmd = g->cmd;
-	q->dump = (h->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
-	/*
-	 * The family's resv_start_op is 0: genetlink checks the header of
-	 * every request, before it looks for the command (genl_header_check():
-	 * the reserved byte, and no flag but the ones it gives a meaning to).
-	 */
-	if ((h->nlmsg_flags & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO |
-				(q->dump ? NLM_F_DUMP : 0))) || g->reserved) {
-		q->policy = FZ_EINVAL;
-		return;
-	}
-	if (!q->cmd || q->cmd > RINGSTEER_CMD_MAX) {
-		q->policy = FZ_EOPNOTSUPP | FZ_EINVAL;
-		return;
-	}
-	/* 6.1 looks for a dumpit only after the permission check. */
-	if (q->dump && !fz_has_dump[q->cmd]) {
-		q->policy = FZ_EOPNOTSUPP |
-			    (priv || !fz_admin_cmd(q->cmd) ? 0 : FZ_EPERM);
-		return;
-	}
-	if (!priv && fz_admin_cmd(q->cmd)) {
-		q->policy = FZ_EPERM;
-		return;
-	}
-	spec = q->dump ? &fz_dump_specs[q->cmd] : &fz_specs[q->cmd];
-	fz_parse_attrs(q, msg, msg + NLMSG_HDRLEN + GENL_HDRLEN,
-		       h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, 0,
-		       spec->top, spec->top_tol, spec);
-}
+void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
+		      bool priv);
 
 /* ---- Replies -------------------------------------------------------------- */
 
@@ -540,356 +168,22 @@ struct fz_reply {
 	uint8_t key[RINGSTEER_KEY_LEN];
 };
 
-enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD, R_NEST };
-
-static inline enum fz_rkind fz_reply_kind(int nest, int type)
-{
-	if (nest == 0) {
-		switch (type) {
-		case RINGSTEER_A_SERVICE: case RINGSTEER_A_BACKEND: return R_NEST;
-		case RINGSTEER_A_KEY: return R_KEY;
-		case RINGSTEER_A_POSITION: return R_U64;
-		case RINGSTEER_A_PAD: return R_PAD;
-		case RINGSTEER_A_NET: return R_NEST;
-		}
-		return R_NONE;
-	}
-	if (nest == RINGSTEER_A_NET) {
-		switch (type) {
-		case RINGSTEER_NET_A_HOOKS: return R_U8;
-		case RINGSTEER_NET_A_SERVICES: case RINGSTEER_NET_A_KEPT:
-		case RINGSTEER_NET_A_GENERATION: return R_U32;
-		case RINGSTEER_NET_A_POINTS: case RINGSTEER_NET_A_POINTS_MAX: return R_U64;
-		case RINGSTEER_NET_A_PAD: return R_PAD;
-		}
-		return R_NONE;
-	}
-	if (nest == RINGSTEER_A_SERVICE) {
-		switch (type) {
-		case RINGSTEER_SERVICE_A_FAMILY: return R_U16;
-		case RINGSTEER_SERVICE_A_ADDR: return R_ADDR;
-		case RINGSTEER_SERVICE_A_PORT: return R_BE16;
-		case RINGSTEER_SERVICE_A_PROTO: return R_U8;
-		case RINGSTEER_SERVICE_A_VNODES: case RINGSTEER_SERVICE_A_HASH:
-		case RINGSTEER_SERVICE_A_BACKENDS: case RINGSTEER_SERVICE_A_ACTIVE:
-		case RINGSTEER_SERVICE_A_POINTS: return R_U32;
-		case RINGSTEER_SERVICE_A_GENERATION: return R_U32;
-		case RINGSTEER_SERVICE_A_RING_BYTES: case RINGSTEER_SERVICE_A_FLOWS:
-		case RINGSTEER_SERVICE_A_NO_BACKEND:
-		case RINGSTEER_SERVICE_A_FINGERPRINT: return R_U64;
-		case RINGSTEER_SERVICE_A_PAD: return R_PAD;
-		}
-		return R_NONE;
-	}
-	switch (type) {
-	case RINGSTEER_BACKEND_A_FAMILY: return R_U16;
-	case RINGSTEER_BACKEND_A_ADDR: return R_ADDR;
-	case RINGSTEER_BACKEND_A_PORT: return R_BE16;
-	case RINGSTEER_BACKEND_A_WEIGHT: case RINGSTEER_BACKEND_A_STATE: return R_U32;
-	case RINGSTEER_BACKEND_A_FLOWS: case RINGSTEER_BACKEND_A_SHARE:
-	case RINGSTEER_BACKEND_A_CONNS_ESTABLISHED:
-	case RINGSTEER_BACKEND_A_CONNS_OTHER: return R_U64;
-	case RINGSTEER_BACKEND_A_PAD: return R_PAD;
-	}
-	return R_NONE;
-}
-
-static const uint16_t fz_rkind_len[] = {
-	[R_U8] = 1, [R_U16] = 2, [R_U32] = 4, [R_U64] = 8, [R_BE16] = 2,
-	[R_KEY] = RINGSTEER_KEY_LEN, [R_PAD] = 0,
-};
-
-static inline void fz_reply_store(struct fz_reply *r, int nest, int type,
-			   const uint8_t *d, uint16_t n)
-{
-	struct fz_ep *e = nest == RINGSTEER_A_SERVICE ? &r->svc : &r->be;
-	uint64_t v = 0;
-
-	/* The namespace's state (NET_GET) is checked for form only. */
-	if (nest == RINGSTEER_A_NET)
-		return;
-	if (n == 8) {
-		memcpy(&v, d, 8);
-	} else if (n == 4) {
-		uint32_t x;
-
-		memcpy(&x, d, 4);
-		v = x;
-	} else if (n == 2) {
-		uint16_t x;
-
-		memcpy(&x, d, 2);
-		v = x;
-	} else if (n == 1) {
-		v = d[0];
-	}
-	if (nest == 0) {
-		if (type == RINGSTEER_A_KEY) {
-			r->has_key = true;
-			memcpy(r->key, d, n);
-		} else if (type == RINGSTEER_A_POSITION) {
-			r->has_pos = true;
-			r->pos = v;
-		}
-		return;
-	}
-	e->present |= B(type);
-	if (type == RINGSTEER_SERVICE_A_FAMILY) {
-		e->family = v;
-	} else if (type == RINGSTEER_SERVICE_A_ADDR) {
-		e->alen = n;
-		memcpy(e->addr, d, n);
-	} else if (type == RINGSTEER_SERVICE_A_PORT) {
-		e->port = ntohs((uint16_t)v);
-	} else if (nest == RINGSTEER_A_SERVICE) {
-		switch (type) {
-		case RINGSTEER_SERVICE_A_PROTO: e->proto = v; break;
-		case RINGSTEER_SERVICE_A_VNODES: e->vnodes = v; break;
-		case RINGSTEER_SERVICE_A_HASH: e->hash = v; break;
-		case RINGSTEER_SERVICE_A_BACKENDS: r->backends = v; break;
-		case RINGSTEER_SERVICE_A_ACTIVE: r->active = v; break;
-		case RINGSTEER_SERVICE_A_POINTS: r->points = v; break;
-		case RINGSTEER_SERVICE_A_RING_BYTES: r->ring_bytes = v; break;
-		case RINGSTEER_SERVICE_A_FLOWS: r->flows = v; break;
-		case RINGSTEER_SERVICE_A_NO_BACKEND: r->no_backend = v; break;
-		}
-	} else {
-		switch (type) {
-		case RINGSTEER_BACKEND_A_WEIGHT: e->weight = v; break;
-		case RINGSTEER_BACKEND_A_STATE: e->state = v; break;
-		case RINGSTEER_BACKEND_A_FLOWS: r->be_flows = v; break;
-		case RINGSTEER_BACKEND_A_SHARE: r->share = v; break;
-		}
-	}
-}
-
-/* Attributes of a reply nest: in bounds, known, exact sizes, no repeats. */
-static inline const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
-				  uint32_t len, int nest)
-{
-	uint32_t seen = 0;
-	const char *why;
-
-	while (len) {
-		const struct nlattr *a = (const struct nlattr *)p;
-		int type = a->nla_type & NLA_TYPE_MASK;
-		uint16_t n;
-		enum fz_rkind k;
-
-		if (len < NLA_HDRLEN || a->nla_len < NLA_HDRLEN || a->nla_len > len)
-			return "attribute out of bounds";
-		n = a->nla_len - NLA_HDRLEN;
-		k = type < 32 ? fz_reply_kind(nest, type) : R_NONE;
-		if (k == R_NONE)
-			return "unknown attribute in a reply";
-		if (((a->nla_type & NLA_F_NESTED) != 0) != (k == R_NEST))
-			return "NLA_F_NESTED wrong in a reply";
-		if (k != R_PAD && (seen & B(type)))
-			return "attribute repeated in a reply";
-		seen |= B(type);
-		if (k == R_NEST) {
-			if (nest)
-				return "nest inside a nest";
-			if (type == RINGSTEER_A_SERVICE)
-				r->has_svc = true;
-			else if (type == RINGSTEER_A_BACKEND)
-				r->has_be = true;
-			why = fz_reply_attrs(r, p + NLA_HDRLEN, n, type);
-			if (why)
-				return why;
-		} else if (k == R_ADDR ? n != 4 && n != 16 : n != fz_rkind_len[k]) {
-			return "attribute of the wrong size in a reply";
-		} else if (k != R_PAD) {
-			fz_reply_store(r, nest, type, p + NLA_HDRLEN, n);
-		}
-		if (fz_align(a->nla_len) > len)
-			return "attribute padding out of bounds";
-		p += fz_align(a->nla_len);
-		len -= fz_align(a->nla_len);
-	}
-	return NULL;
-}
-
-/* An endpoint in a reply: FAMILY, ADDR of its length, PORT, all there. */
-static inline const char *fz_reply_ep(const struct fz_ep *e, bool service)
-{
-	uint32_t need = service ? SVC_ID : BE_ID;
-
-	if ((e->present & need) != need)
-		return "reply endpoint misses family, address, port or protocol";
-	if (e->family != AF_INET && e->family != AF_INET6)
-		return "reply endpoint has a bad family";
-	if (e->alen != (e->family == AF_INET ? 4 : 16))
-		return "reply address length does not match its family";
-	return NULL;
-}
-
 /*
  * A data message answering CMD: genetlink header, then exactly the
  * attributes the uapi lists for that reply.
  */
-static inline const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
-				 struct fz_reply *r)
-{
-	const struct genlmsghdr *g = NLMSG_DATA(h);
-	const char *why;
-	uint32_t need;
-
-	memset(r, 0, sizeof(*r));
-	if (h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
-		return "data message shorter than the genetlink header";
-	if (g->cmd != cmd)
-		return "reply carries another command";
-	if (g->version != RINGSTEER_GENL_VERSION)
-		return "reply carries another version";
-	why = fz_reply_attrs(r, (const uint8_t *)g + GENL_HDRLEN,
-			     h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, 0);
-	if (why)
-		return why;
-	switch (cmd) {
-	case RINGSTEER_CMD_KEY_GET:
-		return r->has_key && !r->has_svc && !r->has_be ? NULL :
-		       "KEY_GET reply is not exactly the key";
-	case RINGSTEER_CMD_SERVICE_GET:
-		if (!r->has_svc || r->has_be || r->has_key || r->has_pos)
-			return "SERVICE_GET reply is not one service";
-		need = SVC_ID | SVC_CONF | B(RINGSTEER_SERVICE_A_BACKENDS) |
-		       B(RINGSTEER_SERVICE_A_ACTIVE) | B(RINGSTEER_SERVICE_A_POINTS) |
-		       B(RINGSTEER_SERVICE_A_RING_BYTES) | B(RINGSTEER_SERVICE_A_FLOWS) |
-		       B(RINGSTEER_SERVICE_A_NO_BACKEND);
-		if ((r->svc.present & need) != need)
-			return "SERVICE_GET reply misses an attribute";
-		return fz_reply_ep(&r->svc, true);
-	case RINGSTEER_CMD_BACKEND_GET:
-	case RINGSTEER_CMD_LOOKUP:
-		if (!r->has_svc || !r->has_be || r->has_key ||
-		    r->has_pos != (cmd == RINGSTEER_CMD_LOOKUP))
-			return "backend reply is not one service and one backend";
-		need = BE_ID | BE_CONF;
-		if (cmd == RINGSTEER_CMD_BACKEND_GET)
-			need |= B(RINGSTEER_BACKEND_A_FLOWS) | B(RINGSTEER_BACKEND_A_SHARE);
-		if ((r->be.present & need) != need)
-			return "backend reply misses an attribute";
-		if (r->svc.present & ~SVC_ID)
-			return "backend reply names its service with more than its identity";
-		return fz_reply_ep(&r->svc, true) ?: fz_reply_ep(&r->be, false);
-	case RINGSTEER_CMD_NET_GET:
-		return !r->has_svc && !r->has_be && !r->has_key && !r->has_pos ? NULL :
-		       "NET_GET reply carries more than the namespace's state";
-	}
-	return "data message for a command without replies";
-}
-
-/*
- * Extended ack TLVs after OFF bytes of an NLMSG_ERROR or NLMSG_DONE
- * payload. Q (may be NULL) is the request, whose attribute offsets OFFS
- * must name. *MSG tells whether a text message came.
- */
-static inline const char *fz_check_tlvs(const struct nlmsghdr *h, uint32_t off,
-				 const struct fz_req *q, bool *msg)
-{
-	const uint8_t *p = (const uint8_t *)NLMSG_DATA(h) + off;
-	uint32_t len = h->nlmsg_len - NLMSG_HDRLEN - off, i, v;
-
-	*msg = false;
-	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
-		return len ? "bytes after the ack without NLM_F_ACK_TLVS" : NULL;
-	while (len) {
-		const struct nlattr *a = (const struct nlattr *)p;
-		uint16_t n;
-
-		if (len < NLA_HDRLEN || a->nla_len < NLA_HDRLEN || a->nla_len > len)
-			return "extack TLV out of bounds";
-		n = a->nla_len - NLA_HDRLEN;
-		switch (a->nla_type & NLA_TYPE_MASK) {
-		case NLMSGERR_ATTR_MSG:
-			if (!n || p[NLA_HDRLEN + n - 1] || strlen((const char *)p + NLA_HDRLEN) + 1 != n)
-				return "extack message not a NUL-terminated string";
-			*msg = true;
-			break;
-		case NLMSGERR_ATTR_OFFS:
-		case NLMSGERR_ATTR_MISS_NEST:
-			if (n != 4)
-				return "extack offset not a u32";
-			memcpy(&v, p + NLA_HDRLEN, 4);
-			if (!q)
-				break;
-			for (i = 0; i < q->noffs && q->offs[i] != v; i++)
-				;
-			if (i == q->noffs)
-				return "extack offset does not point at an attribute of the request";
-			break;
-		case NLMSGERR_ATTR_MISS_TYPE:
-			if (n != 4)
-				return "extack missing type not a u32";
-			break;
-		case NLMSGERR_ATTR_COOKIE:
-			if (n > FZ_MAX_COOKIE_LEN)
-				return "extack cookie too long";
-			break;
-		case NLMSGERR_ATTR_POLICY:
-			if (!(a->nla_type & NLA_F_NESTED) && n)
-				return "extack policy not nested";
-			break;
-		default:
-			return "unknown extack TLV";
-		}
-		if (fz_align(a->nla_len) > len)
-			return "extack TLV padding out of bounds";
-		p += fz_align(a->nla_len);
-		len -= fz_align(a->nla_len);
-	}
-	return NULL;
-}
+const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
+			  struct fz_reply *r);
 
 /*
  * An NLMSG_ERROR answering request Q (raw bytes REQ): errno in range, the
  * request echoed (whole, or its header when NLM_F_CAPPED), TLVs after it.
  */
-static inline const char *fz_check_error(const struct nlmsghdr *h, const uint8_t *req,
-				  const struct fz_req *q, int *err, bool *msg)
-{
-	const struct nlmsgerr *e = NLMSG_DATA(h);
-	uint32_t echo;
-
-	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
-		return "NLMSG_ERROR too short";
-	if (e->error > 0 || e->error <= -4096)
-		return "NLMSG_ERROR errno out of range";
-	*err = -e->error;
-	if (memcmp(&e->msg, req, sizeof(e->msg)))
-		return "NLMSG_ERROR does not echo the request header";
-	echo = sizeof(*e);
-	/* netlink_ack() echoes the whole request only with an error. */
-	if (!(h->nlmsg_flags & NLM_F_CAPPED)) {
-		if (!e->error)
-			return "successful ack not NLM_F_CAPPED";
-		echo += e->msg.nlmsg_len - NLMSG_HDRLEN;
-		if (h->nlmsg_len < NLMSG_HDRLEN + echo)
-			return "NLMSG_ERROR shorter than the request it echoes";
-		if (memcmp(&e->msg, req, e->msg.nlmsg_len))
-			return "NLMSG_ERROR echoes another request";
-	}
-	/* nlmsg_put() reserved the echo rounded up: the TLVs follow that. */
-	echo = fz_align(echo);
-	if (h->nlmsg_len < NLMSG_HDRLEN + echo)
-		return "NLMSG_ERROR shorter than its padded echo";
-	return fz_check_tlvs(h, echo, e->error ? q : NULL, msg);
-}
+const char *fz_check_error(const struct nlmsghdr *h, const uint8_t *req,
+			   const struct fz_req *q, int *err, bool *msg);
 
 /* NLMSG_DONE: an int (0 or -errno), then TLVs. */
-static inline const char *fz_check_done(const struct nlmsghdr *h, const struct fz_req *q,
-				 int *err, bool *msg)
-{
-	int v;
-
-	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(int)))
-		return "NLMSG_DONE without its int";
-	memcpy(&v, NLMSG_DATA(h), sizeof(v));
-	if (v > 0 || v <= -4096)
-		return "NLMSG_DONE errno out of range";
-	*err = -v;
-	return fz_check_tlvs(h, sizeof(int), v ? q : NULL, msg);
-}
+const char *fz_check_done(const struct nlmsghdr *h, const struct fz_req *q,
+			  int *err, bool *msg);
 
 #endif /* FUZZ_MSG_H */

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 [ $# -gt 0 ] || die "usage: $0 KVER..."
 version=$(ringsteer_version)
-[ -n "$version" ] || die "no RINGCTL_VERSION in userspace/cli.h"
+[ -n "$version" ] || die "no RINGCTL_VERSION in userspace/lib/cli.h"
 # dkms sources dkms.conf as bash, so reading it this way sees what dkms sees.
 # shellcheck disable=SC1091
 conf_version=$(. ./dkms.conf && echo "$PACKAGE_VERSION")

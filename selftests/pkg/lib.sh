@@ -19,5 +19,5 @@ die()
 # The version every packaging file must carry, from ringctl's source.
 ringsteer_version()
 {
-	sed -n 's/^#define RINGCTL_VERSION "\(.*\)"$/\1/p' userspace/cli.h
+	sed -n 's/^#define RINGCTL_VERSION "\(.*\)"$/\1/p' userspace/lib/cli.h
 }

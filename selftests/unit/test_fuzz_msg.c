@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's own judges (selftests/fuzz/msg.h): the request reader must
+ * The fuzzer's own judges (selftests/fuzz/msg.c): the request reader must
  * find the flaws the kernel must refuse, and the answer validator must
  * refuse malformed answers built here by hand. A judge that accepts
  * everything would let the fuzzer pass whatever the kernel does.

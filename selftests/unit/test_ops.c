@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "drain.h"
+#include "backend_drain.h"
+#include "cmd.h"
 #include "endpoint.h"
 #include "preview.h"
 #include "print.h"
-#include "stats.h"
 
 /* The harness has no tolerance comparison. */
 #define EXPECT_NEAR(a, b, eps) EXPECT_TRUE(fabs((double)(a) - (double)(b)) <= (eps))
@@ -184,10 +184,10 @@ TEST(prometheus_escapes_label_values)
 {
 	char buf[64];
 
-	EXPECT_STREQ("a\\\\b\\\"c\\nd", rc_prom_escape(buf, sizeof(buf), "a\\b\"c\nd"));
+	EXPECT_STREQ("a\\\\b\\\"c\\nd", print_prom_escape(buf, sizeof(buf), "a\\b\"c\nd"));
 	/* Cut to fit, never in the middle of an escape. */
-	EXPECT_STREQ("ab", rc_prom_escape(buf, 4, "ab\"c"));
-	EXPECT_STREQ("10.0.0.1", rc_prom_escape(buf, sizeof(buf), "10.0.0.1"));
+	EXPECT_STREQ("ab", print_prom_escape(buf, 4, "ab\"c"));
+	EXPECT_STREQ("10.0.0.1", print_prom_escape(buf, sizeof(buf), "10.0.0.1"));
 }
 
 static void prom(struct rc_config *c, char **out, size_t *len)
@@ -195,7 +195,7 @@ static void prom(struct rc_config *c, char **out, size_t *len)
 	FILE *f = open_memstream(out, len);
 
 	rc_config_sort(c);
-	rc_prom_print(f, c);
+	print_prom(f, c);
 	fclose(f);
 }
 
@@ -283,7 +283,7 @@ static int plan_parse(const char *line, struct rc_preview_req *r)
 		words[n++] = w;
 	/* Errors go to stderr: keep the KTAP output clean. */
 	freopen("/dev/null", "w", stderr);
-	ret = parse_preview(n, words, r);
+	ret = cmd_plan_parse(n, words, r);
 	fflush(stderr);
 	dup2(fd, STDERR_FILENO);
 	close(fd);
@@ -318,7 +318,7 @@ TEST(plan_parses_the_real_commands_arguments)
 	EXPECT_EQ(-EINVAL, plan_parse("plan", &r));
 }
 
-static int wait_parse(const char *line, struct rc_drain_wait *w)
+static int wait_parse(const char *line, struct cmd_drain_wait *w)
 {
 	char *words[8], *copy = strdup(line), *save = NULL, *t;
 	int n = 0, ret, fd = dup(STDERR_FILENO);
@@ -326,7 +326,7 @@ static int wait_parse(const char *line, struct rc_drain_wait *w)
 	for (t = strtok_r(copy, " ", &save); t && n < 8; t = strtok_r(NULL, " ", &save))
 		words[n++] = t;
 	freopen("/dev/null", "w", stderr);
-	ret = rc_drain_wait_parse(n, words, w);
+	ret = cmd_drain_wait_parse(n, words, w);
 	fflush(stderr);
 	dup2(fd, STDERR_FILENO);
 	close(fd);
@@ -336,7 +336,7 @@ static int wait_parse(const char *line, struct rc_drain_wait *w)
 
 TEST(drain_wait_parses_timeout_and_delete)
 {
-	struct rc_drain_wait w;
+	struct cmd_drain_wait w;
 
 	ASSERT_EQ(0, wait_parse("wait", &w));
 	EXPECT_TRUE(w.wait);

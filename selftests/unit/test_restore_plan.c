@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * restore's plan (userspace/plan.c): from the live configuration and the
- * file's, only the operations that differ, in an order that keeps every
- * service and backend the two share, adds before it deletes, and builds
- * new services at one vnode first. Checked by hand on small cases and, on
+ * restore's plan (userspace/lib/restore_plan.c): from the live
+ * configuration and the file's, only the operations that differ, in an
+ * order that keeps every service and backend the two share, adds before
+ * it deletes, and builds new services at one vnode first. Checked by hand on small cases and, on
  * random pairs, by replaying the plan on a copy of the live configuration.
  */
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
-#include "plan.h"
+#include "restore_plan.h"
 
 static struct rc_service *svc(struct rc_config *c, const char *vip, uint8_t proto)
 {

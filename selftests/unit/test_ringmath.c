@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The exact arithmetic behind "ringctl simulate" (userspace/ringmath.c):
+ * The exact arithmetic behind "ringctl simulate" (userspace/lib/ringmath.c):
  * moved hash space by walking both rings, hash mod N over one period,
  * shares, and the endpoint and flow syntax.
  */
@@ -151,20 +151,20 @@ TEST(flow_lines)
 	const char *why;
 	struct rs_flow f;
 
-	ASSERT_EQ(0, parse_flow("192.0.2.1:40000 198.51.100.1:80 tcp",
+	ASSERT_EQ(0, parse_flow_line("192.0.2.1:40000 198.51.100.1:80 tcp",
 				   &f, &why));
 	ASSERT_EQ(AF_INET, f.family);
 	ASSERT_EQ(IPPROTO_TCP, f.proto);
 	ASSERT_EQ(40000, ntohs(f.sport));
 	ASSERT_EQ(198, f.daddr[0]);
-	ASSERT_EQ(0, parse_flow("[::1]:1 [::2]:2 47\n", &f, &why));
+	ASSERT_EQ(0, parse_flow_line("[::1]:1 [::2]:2 47\n", &f, &why));
 	ASSERT_EQ(47, f.proto);
 	ASSERT_EQ(AF_INET6, f.family);
-	ASSERT_EQ(-EINVAL, parse_flow("[::1]:1 10.0.0.1:2 udp", &f, &why));
-	ASSERT_EQ(-EINVAL, parse_flow("1.1.1.1:1 2.2.2.2:2", &f, &why));
-	ASSERT_EQ(-EINVAL, parse_flow("1.1.1.1:1 2.2.2.2:2 tcp x", &f, &why));
-	ASSERT_EQ(-EINVAL, parse_flow("1.1.1.1:1 2.2.2.2:2 256", &f, &why));
-	ASSERT_EQ(-EINVAL, parse_flow("1.1.1.1:1 2.2.2.2:2 icmpx", &f, &why));
+	ASSERT_EQ(-EINVAL, parse_flow_line("[::1]:1 10.0.0.1:2 udp", &f, &why));
+	ASSERT_EQ(-EINVAL, parse_flow_line("1.1.1.1:1 2.2.2.2:2", &f, &why));
+	ASSERT_EQ(-EINVAL, parse_flow_line("1.1.1.1:1 2.2.2.2:2 tcp x", &f, &why));
+	ASSERT_EQ(-EINVAL, parse_flow_line("1.1.1.1:1 2.2.2.2:2 256", &f, &why));
+	ASSERT_EQ(-EINVAL, parse_flow_line("1.1.1.1:1 2.2.2.2:2 icmpx", &f, &why));
 }
 
 TEST_HARNESS_MAIN

@@ -3,10 +3,10 @@
 #
 # check.sh KVER...: everything `make check` runs, in order: module builds for
 # each kernel (W=1, no warnings), ringctl and test programs, checkpatch, the
-# generated netlink code against its spec, sparse, the package list and the
-# kernel-less Makefile checks, packaging (install, completion, systemd unit,
-# dkms), host unit tests, then the VM selftests on each kernel and on the
-# debug kernel. Every step and every test case is one KTAP result; the last
+# generated netlink code against its spec, ringctl's layering, sparse, the
+# package list and the kernel-less Makefile checks, packaging (install,
+# completion, systemd unit, dkms), host unit tests, then the VM selftests on
+# each kernel and on the debug kernel. Every step and every test case is one KTAP result; the last
 # line is the total. A "==> [N/M]" line starts each phase; phase 1
 # (packages) is the Makefile's. --host-only stops after the host unit tests
 # (make check-host: no VM).
@@ -80,6 +80,7 @@ step "build ringctl and test programs" make ringctl selftest-bins
 phase 3 "checkpatch, sparse, the package list, kernel-less make (about 3 min)"
 step "checkpatch --strict" make style
 step "generated netlink code matches the YNL spec" make gen-check
+step "ringctl's layers never depend on its commands, no loops" make layers-check
 for k in "${kvers[@]}"; do
 	step "sparse $k" make sparse KVER="$k"
 done

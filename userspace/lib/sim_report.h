@@ -2,7 +2,7 @@
 /*
  * What "ringctl simulate" hands from its compute half to its print half:
  * simulate.c parses the command line and computes (prefix sim_) into
- * these, simulate_print.c prints them (prefix print_sim_).
+ * these, print_sim.c prints them (prefix print_sim_).
  */
 #ifndef RINGCTL_SIM_REPORT_H
 #define RINGCTL_SIM_REPORT_H

@@ -8,6 +8,7 @@
 #define RINGCTL_PRINT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "model.h"
@@ -32,6 +33,16 @@ void print_show_json(FILE *f, const struct rc_config *c);
 /* *c in the configuration file format (cfgfile.c), every setting explicit. */
 void print_config(FILE *f, const struct rc_config *c);
 
+/*
+ * "ringctl stats": the text format of Prometheus (print_prom.c). A label
+ * value with \, " and newline escaped as the format wants; cut (never
+ * mid-escape) to fit LEN. Returns DST.
+ */
+const char *print_prom_escape(char *dst, size_t len, const char *src);
+/* Every metric of C (services sorted as rc_config_sort() leaves them). */
+void print_prom(FILE *f, const struct rc_config *c);
+
+/* "ringctl simulate" (print_sim.c), its results in sim_report.h. */
 struct sim;
 struct sim_report;
 struct rs_ring;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Drain to completion: once a backend is draining, no new flow reaches
- * it, and its connection tracking entries end as its connections do. The
- * count is read once a second (one walk of the conntrack table each, in
- * the kernel), or less often when a walk takes long (rc_count_gap());
- * nothing is added to the packet path.
+ * ringctl backend drain ... wait, drain to completion: once a backend is
+ * draining, no new flow reaches it, and its connection tracking entries
+ * end as its connections do. The count is read once a second (one walk of
+ * the conntrack table each, in the kernel), or less often when a walk
+ * takes long (pace_count_gap(), lib/pace.h); nothing is added to the packet
+ * path.
  */
 
 #include <errno.h>
@@ -13,12 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "drain.h"
+#include "backend_drain.h"
 #include "parse.h"
 #include "cli.h"
 #include "nl_ops.h"
+#include "pace.h"
 
-int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w)
+int cmd_drain_wait_parse(int argc, char **argv, struct cmd_drain_wait *w)
 {
 	int i = 1;
 
@@ -48,19 +50,6 @@ int rc_drain_wait_parse(int argc, char **argv, struct rc_drain_wait *w)
 	return 0;
 }
 
-double rc_monotonic(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-double rc_count_gap(double min, double took)
-{
-	return took * 10 > min ? took * 10 : min;
-}
-
 static void progress(bool tty, const char *who, const struct rc_backend *b,
 		     double elapsed)
 {
@@ -74,7 +63,7 @@ static void progress(bool tty, const char *who, const struct rc_backend *b,
 
 static void pause_until(double t)
 {
-	double d = t - rc_monotonic();
+	double d = t - pace_monotonic();
 	struct timespec ts;
 
 	if (d <= 0)
@@ -85,24 +74,24 @@ static void pause_until(double t)
 		;
 }
 
-int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
-		  const struct rc_backend *b, const struct rc_drain_wait *w)
+int cmd_drain_wait(struct nl_conn *nl, const struct rc_service *s,
+		   const struct rc_backend *b, const struct cmd_drain_wait *w)
 {
 	char name[RC_SERVICE_NAME_LEN], be[RC_ENDPOINT_LEN], who[128];
 	bool tty = isatty(STDOUT_FILENO);
 	struct rc_service svc = *s;
 	struct rc_backend got = *b;
-	double start = rc_monotonic(), t, t0, next;
+	double start = pace_monotonic(), t, t0, next;
 	int err;
 
 	rc_endpoint_format(be, &b->ep);
 	snprintf(who, sizeof(who), "%s %s", rc_service_name(name, s), be);
 	for (;;) {
-		t0 = rc_monotonic();
+		t0 = pace_monotonic();
 		err = nl_conns_get(nl, &svc, &got);
 		if (err)
 			return cli_nl_error(err, nl->ext_msg, "backend drain %s", who);
-		t = rc_monotonic() - start;
+		t = pace_monotonic() - start;
 		progress(tty, who, &got, t);
 		if (!got.conns_established && !got.conns_other)
 			break;
@@ -112,14 +101,14 @@ int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 			cli_error("backend drain %s: %llu connections left after %us", who,
 			       (unsigned long long)(got.conns_established + got.conns_other),
 			       w->timeout);
-			return RC_EXIT_TIMEOUT;
+			return CLI_EXIT_TIMEOUT;
 		}
-		next = t0 + rc_count_gap(1, rc_monotonic() - t0);
+		next = t0 + pace_count_gap(1, pace_monotonic() - t0);
 		if (w->timeout && next > start + w->timeout)
 			next = start + w->timeout;
 		pause_until(next);
 	}
-	printf("%sdrained %s after %.0fs\n", tty ? "\n" : "", who, rc_monotonic() - start);
+	printf("%sdrained %s after %.0fs\n", tty ? "\n" : "", who, pace_monotonic() - start);
 	if (!w->del)
 		return 0;
 	err = nl_backend_del(nl, s, b, 0);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Draining backends watched by ringctl monitor; see drainwatch.h. A
+ * Draining backends watched by ringctl monitor; see monitor_drainwatch.h. A
  * backend is reported once per drain: the entry stays (done) until the
  * backend is active again or deleted.
  */
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drain.h"
-#include "drainwatch.h"
+#include "monitor_drainwatch.h"
+#include "pace.h"
 
-struct rc_drainwatch_entry {
+struct cmd_drainwatch_entry {
 	struct rc_service s;	/* identity only, no backends */
 	struct rc_backend b;	/* identity only */
 	bool done;		/* reported, or found empty at start */
@@ -22,9 +22,9 @@ struct rc_drainwatch_entry {
 	double took;		/* how long it took, seconds */
 };
 
-static struct rc_drainwatch_entry *find(const struct rc_drainwatch *w,
-					const struct rc_service *s,
-					const struct rc_endpoint *ep)
+static struct cmd_drainwatch_entry *find(const struct cmd_drainwatch *w,
+					 const struct rc_service *s,
+					 const struct rc_endpoint *ep)
 {
 	size_t i;
 
@@ -34,10 +34,10 @@ static struct rc_drainwatch_entry *find(const struct rc_drainwatch *w,
 	return NULL;
 }
 
-static int add(struct rc_drainwatch *w, const struct rc_service *s,
+static int add(struct cmd_drainwatch *w, const struct rc_service *s,
 	       const struct rc_backend *b, bool quiet)
 {
-	struct rc_drainwatch_entry *e;
+	struct cmd_drainwatch_entry *e;
 
 	if (find(w, s, &b->ep))
 		return 0;
@@ -59,12 +59,12 @@ static int add(struct rc_drainwatch *w, const struct rc_service *s,
 	return 0;
 }
 
-static void drop(struct rc_drainwatch *w, struct rc_drainwatch_entry *e)
+static void drop(struct cmd_drainwatch *w, struct cmd_drainwatch_entry *e)
 {
 	*e = w->e[--w->n];
 }
 
-int rc_drainwatch_init(struct rc_drainwatch *w, struct nl_conn *query, bool blind)
+int cmd_drainwatch_init(struct cmd_drainwatch *w, struct nl_conn *query, bool blind)
 {
 	struct rc_config c = { 0 };
 	uint32_t i, j;
@@ -82,17 +82,17 @@ int rc_drainwatch_init(struct rc_drainwatch *w, struct nl_conn *query, bool blin
 	return err;
 }
 
-void rc_drainwatch_free(struct rc_drainwatch *w)
+void cmd_drainwatch_free(struct cmd_drainwatch *w)
 {
 	free(w->e);
 	w->e = NULL;
 	w->n = w->cap = 0;
 }
 
-static int count(struct rc_drainwatch *w, struct rc_drainwatch_entry *e,
-		 rc_drained_t drained, void *data)
+static int count(struct cmd_drainwatch *w, struct cmd_drainwatch_entry *e,
+		 cmd_drained_t drained, void *data)
 {
-	double start = rc_monotonic();
+	double start = pace_monotonic();
 	struct rc_backend b = e->b;
 	int err;
 
@@ -100,7 +100,7 @@ static int count(struct rc_drainwatch *w, struct rc_drainwatch_entry *e,
 	if (err)
 		return err;
 	e->counted = start;
-	e->took = rc_monotonic() - start;
+	e->took = pace_monotonic() - start;
 	e->dirty = false;
 	if (b.conns_established || b.conns_other) {
 		e->quiet = false;
@@ -113,10 +113,10 @@ static int count(struct rc_drainwatch *w, struct rc_drainwatch_entry *e,
 }
 
 /* A backend just set draining: counted now, dropped if already gone. */
-static int watch_new(struct rc_drainwatch *w, const struct rc_event *ev,
-		     rc_drained_t drained, void *data)
+static int watch_new(struct cmd_drainwatch *w, const struct rc_event *ev,
+		     cmd_drained_t drained, void *data)
 {
-	struct rc_drainwatch_entry *e;
+	struct cmd_drainwatch_entry *e;
 	int err;
 
 	err = add(w, &ev->s, &ev->b, false);
@@ -131,10 +131,10 @@ static int watch_new(struct rc_drainwatch *w, const struct rc_event *ev,
 	return err;
 }
 
-int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev,
-			rc_drained_t drained, void *data)
+int cmd_drainwatch_event(struct cmd_drainwatch *w, const struct rc_event *ev,
+			 cmd_drained_t drained, void *data)
 {
-	struct rc_drainwatch_entry *e = NULL;
+	struct cmd_drainwatch_entry *e = NULL;
 	size_t i;
 
 	if (ev->has_service && ev->has_backend)
@@ -161,10 +161,10 @@ int rc_drainwatch_event(struct rc_drainwatch *w, const struct rc_event *ev,
 	return 0;
 }
 
-void rc_drainwatch_ended(const struct nl_ct_end *end, void *data)
+void cmd_drainwatch_ended(const struct nl_ct_end *end, void *data)
 {
-	struct rc_drainwatch *w = data;
-	struct rc_drainwatch_entry *e;
+	struct cmd_drainwatch *w = data;
+	struct cmd_drainwatch_entry *e;
 	struct rc_service s = { .vip = end->vip, .proto = end->proto };
 
 	e = find(w, &s, &end->backend);
@@ -172,7 +172,7 @@ void rc_drainwatch_ended(const struct nl_ct_end *end, void *data)
 		e->dirty = true;
 }
 
-void rc_drainwatch_lost(struct rc_drainwatch *w)
+void cmd_drainwatch_lost(struct cmd_drainwatch *w)
 {
 	size_t i;
 
@@ -181,19 +181,19 @@ void rc_drainwatch_lost(struct rc_drainwatch *w)
 }
 
 /* When E is to be counted next; a negative number for never. */
-static double due(const struct rc_drainwatch *w, const struct rc_drainwatch_entry *e)
+static double due(const struct cmd_drainwatch *w, const struct cmd_drainwatch_entry *e)
 {
 	if (e->done)
 		return -1;
 	if (!e->counted)
 		return 0;
 	if (e->dirty)
-		return e->counted + rc_count_gap(RC_DRAINWATCH_MIN_GAP, e->took);
-	return e->counted + rc_count_gap(w->blind ? RC_DRAINWATCH_POLL_BLIND :
-				       RC_DRAINWATCH_POLL, e->took);
+		return e->counted + pace_count_gap(CMD_DRAINWATCH_MIN_GAP, e->took);
+	return e->counted + pace_count_gap(w->blind ? CMD_DRAINWATCH_POLL_BLIND :
+					   CMD_DRAINWATCH_POLL, e->took);
 }
 
-int rc_drainwatch_timeout(const struct rc_drainwatch *w, double now)
+int cmd_drainwatch_timeout(const struct cmd_drainwatch *w, double now)
 {
 	double next = -1, t;
 	size_t i;
@@ -208,10 +208,10 @@ int rc_drainwatch_timeout(const struct rc_drainwatch *w, double now)
 	return next <= now ? 0 : (int)((next - now) * 1000) + 1;
 }
 
-int rc_drainwatch_count(struct rc_drainwatch *w, double now, rc_drained_t drained,
-			void *data)
+int cmd_drainwatch_count(struct cmd_drainwatch *w, double now, cmd_drained_t drained,
+			 void *data)
 {
-	struct rc_drainwatch_entry *e;
+	struct cmd_drainwatch_entry *e;
 	double t;
 	size_t i;
 	int err;

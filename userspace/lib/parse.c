@@ -241,9 +241,9 @@ int parse_service_args(const char *ctx, int argc, char **argv,
 	return 0;
 }
 
-int parse_backend(const char *ctx, int argc, char **argv, unsigned int allowed,
-		  const struct rc_service *s, struct rc_backend *b,
-		  struct parse_args *a)
+int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowed,
+		     const struct rc_service *s, struct rc_backend *b,
+		     struct parse_args *a)
 {
 	char vip[RC_ENDPOINT_LEN];
 	int err;
@@ -283,7 +283,7 @@ int parse_backend_args(const char *ctx, int argc, char **argv,
 				 &s->vip);
 	if (err)
 		return err;
-	err = parse_backend(ctx, argc - 1, argv + 1, allowed, s, b, a);
+	err = parse_backend_of(ctx, argc - 1, argv + 1, allowed, s, b, a);
 	if (err)
 		return err;
 	s->proto = a->proto;
@@ -373,7 +373,7 @@ int parse_flow_words(int argc, char **argv, struct rs_flow *f, const char **why)
 	return 0;
 }
 
-int parse_flow(const char *line, struct rs_flow *f, const char **why)
+int parse_flow_line(const char *line, struct rs_flow *f, const char **why)
 {
 	char buf[512], *argv[4];
 	int argc;

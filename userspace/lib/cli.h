@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The command line layer (prefix cli_): subcommand tables and their help,
- * error messages, the -j flag. The layers under it have their own
- * prefixes: parse_ (words and files to model structs, parse.h), nl_
- * (netlink I/O, nl.h and nl_ops.h), print_ (text and JSON output,
- * print.h, with json_ its JSON writer), rc_ (the model, model.h,
- * endpoint.h, plan.h and preview.h) and sim_ (simulate's ring arithmetic,
- * ringmath.h). The handlers of ringctl's commands are
- * cmd_* (cmd.h). Every function returns 0 or -errno.
+ * error messages, the -j flag. Each layer of userspace/lib/ has its own
+ * prefix: parse_ (words and files to model structs, parse.h), nl_
+ * (netlink I/O, nl.h, nl_ops.h and nl_ct.h), print_ (text and JSON
+ * output, print.h, with json_ its JSON writer), rc_ (the model, model.h,
+ * endpoint.h, restore_plan.h and preview.h), sim_ (simulate's ring
+ * arithmetic, ringmath.h) and pace_ (how often connections are counted,
+ * pace.h). The commands, one a file of userspace/, are cmd_* (cmd.h and
+ * the headers beside it); no layer includes or calls them. Every function
+ * returns 0 or -errno.
  */
 #ifndef RINGCTL_CLI_H
 #define RINGCTL_CLI_H
@@ -22,7 +24,7 @@
  * Exit status of "backend drain ... wait" when the timeout passed: a
  * command's positive return is its exit status, a negative one exits 1.
  */
-#define RC_EXIT_TIMEOUT 3
+#define CLI_EXIT_TIMEOUT 3
 
 /* Set by -j or --json, before the command or among its arguments. */
 extern bool cli_json;

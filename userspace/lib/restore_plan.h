@@ -3,10 +3,10 @@
  * Part of the model (prefix rc_): what "ringctl restore" must change to
  * turn the live configuration into the file's, as a list of operations.
  * A pure function of the two configurations, so it is unit-tested on the
- * host; config.c sends the operations.
+ * host; restore.c sends the operations.
  */
-#ifndef RINGCTL_PLAN_H
-#define RINGCTL_PLAN_H
+#ifndef RINGCTL_RESTORE_PLAN_H
+#define RINGCTL_RESTORE_PLAN_H
 
 #include <stddef.h>
 
@@ -49,7 +49,7 @@ struct rc_plan {
  *
  *   1. the key, if WANT has one and it differs;
  *   2. services only WANT has, each built at one vnode per unit of weight
- *      and then set to its vnodes once (see config.c);
+ *      and then set to its vnodes once (see restore.c);
  *   3. in services both have: backends added, backends changed, then the
  *      service's vnodes or hash changed;
  *   4. backends only LIVE has, deleted with DEL_FLAGS;
@@ -67,4 +67,4 @@ void rc_plan_free(struct rc_plan *p);
 /* "service add", "backend del", ...: the ringctl command of KIND. */
 const char *rc_op_name(enum rc_op_kind kind);
 
-#endif /* RINGCTL_PLAN_H */
+#endif /* RINGCTL_RESTORE_PLAN_H */

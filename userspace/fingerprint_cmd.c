@@ -66,25 +66,6 @@ static void print(const struct rc_config *c)
 	}
 }
 
-/* rs_ring_fingerprint() of each service's ring, as the kernel builds it. */
-int rc_config_fingerprints(struct rc_config *c)
-{
-	struct rs_ring *r;
-	uint32_t i;
-	int err = 0;
-	u64 fp = 0;
-
-	for (i = 0; i < c->ns && !err; i++) {
-		r = rc_service_ring(c->key, &c->s[i], &err);
-		if (r)
-			err = rs_ring_fingerprint(r, rc_service_hash(&c->s[i]), &fp);
-		c->s[i].fingerprint = fp;
-		c->s[i].has_fingerprint = !err;
-		rs_ring_free(r);
-	}
-	return err;
-}
-
 static int from_file(const char *path, const char *key)
 {
 	struct rc_config c;

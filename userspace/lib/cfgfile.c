@@ -78,8 +78,8 @@ static int backend_line(const char *ctx, int argc, char **argv, struct rc_config
 	if (!c->ns)
 		return cli_error("%s: backend before any service", ctx);
 	cur = &c->s[c->ns - 1];
-	err = parse_backend(ctx, argc - 1, argv + 1, PARSE_KW_WEIGHT | PARSE_KW_STATE,
-			    cur, &b, &a);
+	err = parse_backend_of(ctx, argc - 1, argv + 1, PARSE_KW_WEIGHT | PARSE_KW_STATE,
+			       cur, &b, &a);
 	if (err)
 		return err;
 	rc_service_name(name, cur);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ringctl flush, save and restore: the whole configuration of the network
- * namespace at once. restore reads and validates the whole file before
- * it changes anything, then sends only what differs (plan.c), so that
- * services and backends it keeps never lose a flow.
+ * ringctl restore: the whole configuration of the network namespace at
+ * once. It reads and validates the whole file before it changes anything,
+ * then sends only what differs (lib/restore_plan.c), so that services and
+ * backends it keeps never lose a flow.
  */
 
 #include <errno.h>
@@ -11,67 +11,10 @@
 #include <string.h>
 
 #include "parse.h"
-#include "plan.h"
-#include "print.h"
+#include "restore_plan.h"
 #include "cli.h"
 #include "cmd.h"
 #include "nl_ops.h"
-
-void cmd_flush_usage(FILE *f)
-{
-	fprintf(f, "Usage: ringctl flush [keep-flows]\n\n"
-		"Deletes every service of the network namespace, and the connection\n"
-		"tracking entries steered by them unless keep-flows is given.\n");
-}
-
-int cmd_flush(int argc, char **argv)
-{
-	struct parse_args a;
-	struct nl_conn nl;
-	int err;
-
-	err = parse_keywords("flush", argc - 1, argv + 1, PARSE_KW_KEEP_FLOWS, &a);
-	if (err)
-		return err;
-	err = cli_nl_open(&nl);
-	if (err)
-		return err;
-	err = nl_flush(&nl, a.seen & PARSE_KW_KEEP_FLOWS ? RINGSTEER_F_KEEP_FLOWS : 0);
-	if (err)
-		err = cli_nl_error(err, nl.ext_msg, "flush");
-	nl_close(&nl);
-	return err;
-}
-
-void cmd_save_usage(FILE *f)
-{
-	fprintf(f, "Usage: ringctl save\n\n"
-		"Prints the key, the services and their backends in the format\n"
-		"'ringctl restore' reads (see ringctl(8), CONFIGURATION FILE FORMAT).\n"
-		"The key is secret: keep saved files private.\n");
-}
-
-int cmd_save(int argc, char **argv)
-{
-	struct rc_config c;
-	struct nl_conn nl;
-	int err;
-
-	if (argc > 1)
-		return cli_error("save: unexpected argument '%s'", argv[1]);
-	err = cli_nl_open(&nl);
-	if (err)
-		return err;
-	err = nl_config_get(&nl, &c, NULL, true);
-	if (err)
-		err = cli_nl_error(err, nl.ext_msg, "save");
-	nl_close(&nl);
-	if (err)
-		return err;
-	print_config(stdout, &c);
-	rc_config_free(&c);
-	return 0;
-}
 
 static int send_op(struct nl_conn *nl, const struct rc_op *op)
 {

@@ -3,7 +3,7 @@
  * What a change would move, from two snapshots of a service: the rings
  * are built with the kernel's own code (kmod/ring.c) exactly as the kernel
  * builds them, and compared arc by arc (sim_ring_diff), so the moved fraction is
- * exact, not sampled. See plan.h.
+ * exact, not sampled. See preview.h.
  */
 
 #include <arpa/inet.h>
@@ -47,6 +47,25 @@ struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
 	r = rs_ring_build(key, m, n, rc_service_vnodes(s), err);
 	free(m);
 	return r;
+}
+
+/* rs_ring_fingerprint() of each service's ring, as the kernel builds it. */
+int rc_config_fingerprints(struct rc_config *c)
+{
+	struct rs_ring *r;
+	uint32_t i;
+	int err = 0;
+	u64 fp = 0;
+
+	for (i = 0; i < c->ns && !err; i++) {
+		r = rc_service_ring(c->key, &c->s[i], &err);
+		if (r)
+			err = rs_ring_fingerprint(r, rc_service_hash(&c->s[i]), &fp);
+		c->s[i].fingerprint = fp;
+		c->s[i].has_fingerprint = !err;
+		rs_ring_free(r);
+	}
+	return err;
 }
 
 static uint32_t hash_of(const struct rc_service *s)

@@ -69,9 +69,9 @@ int parse_service_args(const char *ctx, int argc, char **argv,
  * "BACKEND:PORT [keywords]" of service *s (the families must agree), with
  * RC_HAS_WEIGHT and RC_HAS_STATE for the settings given.
  */
-int parse_backend(const char *ctx, int argc, char **argv, unsigned int allowed,
-		  const struct rc_service *s, struct rc_backend *b,
-		  struct parse_args *a);
+int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowed,
+		     const struct rc_service *s, struct rc_backend *b,
+		     struct parse_args *a);
 /* "VIP:PORT BACKEND:PORT [keywords]"; the families must agree. */
 int parse_backend_args(const char *ctx, int argc, char **argv,
 			  unsigned int allowed, struct rc_service *s,
@@ -106,7 +106,7 @@ int parse_member(const char *s, struct rs_member *m);
  * A flow line "SRC:SPORT DST:DPORT PROTO", PROTO tcp, udp, sctp or a
  * number; on error *why says what is wrong.
  */
-int parse_flow(const char *line, struct rs_flow *f, const char **why);
+int parse_flow_line(const char *line, struct rs_flow *f, const char **why);
 /* The same, split into words. */
 int parse_flow_words(int argc, char **argv, struct rs_flow *f, const char **why);
 

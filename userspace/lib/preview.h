@@ -4,8 +4,9 @@
  * the kernel's ring code from the live key, backends and connections, and
  * nothing changed. The computation (rc_preview_compute) is pure, so that host
  * tests check it against the ring code directly. Part of the model
- * (prefix rc_; the parser of the command line is parse_preview). Not to be
- * confused with plan.h, the requests "ringctl restore" sends.
+ * (prefix rc_; plan.c reads the command line), as are the rings and
+ * fingerprints of a configuration. Not to be confused with
+ * restore_plan.h, the requests "ringctl restore" sends.
  */
 #ifndef RINGCTL_PREVIEW_H
 #define RINGCTL_PREVIEW_H
@@ -16,7 +17,7 @@
 /* The ring the kernel builds for S under KEY: its active backends. */
 struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
 				const struct rc_service *s, int *err);
-/* Every service's fingerprint from c->key, offline (fingerprint.c). */
+/* Every service's fingerprint from c->key, offline. */
 int rc_config_fingerprints(struct rc_config *c);
 void rc_member_of(struct rs_member *m, const struct rc_endpoint *ep, uint32_t weight);
 
@@ -58,8 +59,7 @@ int rc_preview_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_s
 		       const struct rc_endpoint *x, struct rc_preview *p);
 void rc_preview_free(struct rc_preview *p);
 
-
-/* A parsed "plan" command line, before any netlink I/O. */
+/* A parsed "plan" command line, before any netlink I/O (plan.c). */
 enum rc_preview_op {
 	RC_PREVIEW_BACKEND_ADD, RC_PREVIEW_BACKEND_SET, RC_PREVIEW_BACKEND_DRAIN,
 	RC_PREVIEW_BACKEND_ACTIVATE, RC_PREVIEW_BACKEND_DEL, RC_PREVIEW_SERVICE_SET,
@@ -74,8 +74,5 @@ struct rc_preview_req {
 	bool keep_flows;
 	uint8_t key[RINGSTEER_KEY_LEN];	/* key set */
 };
-
-/* argv[0] is "plan". 0, 1 for help (printed), or -EINVAL (printed). */
-int parse_preview(int argc, char **argv, struct rc_preview_req *r);
 
 #endif /* RINGCTL_PREVIEW_H */

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What restore changes, and in which order; see restore_plan.h. */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "restore_plan.h"
+
+const char *rc_op_name(enum rc_op_kind kind)
+{
+	static const char *const names[] = {
+		[RC_OP_KEY_SET] = "key set",
+		[RC_OP_SERVICE_NEW] = "service add",
+		[RC_OP_SERVICE_SET] = "service set",
+		[RC_OP_SERVICE_DEL] = "service del",
+		[RC_OP_BACKEND_NEW] = "backend add",
+		[RC_OP_BACKEND_SET] = "backend set",
+		[RC_OP_BACKEND_DEL] = "backend del",
+	};
+
+	return names[kind];
+}
+
+static int push(struct rc_plan *p, enum rc_op_kind kind, const struct rc_service *s,
+		const struct rc_backend *b, uint32_t flags)
+{
+	struct rc_op *op;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+
+		op = realloc(p->ops, cap * sizeof(*op));
+		if (!op)
+			return -ENOMEM;
+		p->ops = op;
+		p->cap = cap;
+	}
+	op = &p->ops[p->n++];
+	memset(op, 0, sizeof(*op));
+	op->kind = kind;
+	if (s) {
+		op->s = *s;
+		op->s.b = NULL;
+		op->s.nb = op->s.capb = 0;
+	}
+	if (b)
+		op->b = *b;
+	op->flags = flags;
+	return 0;
+}
+
+/*
+ * Each backend added re-places the whole ring, so n backends at v points
+ * per unit of weight cost O(n^2 v) in the kernel (minutes for thousands of
+ * backends). Built at one point per unit of weight and then set to v
+ * once, the ring comes out the same, as it depends only on the key, v and
+ * the set of active backends, for O(n^2 + n v log(n v)).
+ */
+static int new_service(struct rc_plan *p, const struct rc_service *s)
+{
+	bool staged = s->nb > 1 && rc_service_vnodes(s) > 1;
+	struct rc_service first = *s, final = *s;
+	uint32_t k;
+	int err;
+
+	if (staged) {
+		first.vnodes = 1;
+		first.has |= RC_HAS_VNODES;
+		final.vnodes = rc_service_vnodes(s);
+		final.has = RC_HAS_VNODES;
+	}
+	err = push(p, RC_OP_SERVICE_NEW, &first, NULL, 0);
+	for (k = 0; !err && k < s->nb; k++)
+		err = push(p, RC_OP_BACKEND_NEW, s, &s->b[k], 0);
+	if (!err && staged)
+		err = push(p, RC_OP_SERVICE_SET, &final, NULL, 0);
+	return err;
+}
+
+static uint32_t active_weight(const struct rc_backend *b)
+{
+	return b && rc_backend_state(b) == RINGSTEER_STATE_ACTIVE ? rc_backend_weight(b) : 0;
+}
+
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * Whether LIVE's backends, WANT's added and the changes between could
+ * pass the kernel's limits for a moment: backends of the service, or ring
+ * points (every backend at the larger of its two weights, at the larger
+ * vnodes). Then the deletes go first.
+ */
+static bool deletes_first(const struct rc_service *live, const struct rc_service *want)
+{
+	uint64_t points = 0;
+	uint32_t i, n = live->nb;
+
+	for (i = 0; i < want->nb; i++)
+		if (!rc_service_find_backend(live, &want->b[i].ep))
+			n++;
+	if (n > RINGSTEER_MAX_BACKENDS)
+		return true;
+	for (i = 0; i < live->nb; i++)
+		points += max_u32(active_weight(&live->b[i]),
+				  active_weight(rc_service_find_backend(want, &live->b[i].ep)));
+	for (i = 0; i < want->nb; i++)
+		if (!rc_service_find_backend(live, &want->b[i].ep))
+			points += active_weight(&want->b[i]);
+	points *= max_u32(rc_service_vnodes(live), rc_service_vnodes(want));
+	return points > RINGSTEER_MAX_POINTS;
+}
+
+static int backend_deletes(struct rc_plan *p, const struct rc_service *live,
+			   const struct rc_service *want, uint32_t flags)
+{
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < live->nb; i++)
+		if (!rc_service_find_backend(want, &live->b[i].ep))
+			err = push(p, RC_OP_BACKEND_DEL, live, &live->b[i], flags);
+	return err;
+}
+
+static int backend_set(struct rc_plan *p, const struct rc_service *want,
+		       const struct rc_backend *old, const struct rc_backend *new)
+{
+	struct rc_backend b = { .ep = new->ep };
+
+	if (rc_backend_weight(old) != rc_backend_weight(new)) {
+		b.weight = rc_backend_weight(new);
+		b.has |= RC_HAS_WEIGHT;
+	}
+	if (rc_backend_state(old) != rc_backend_state(new)) {
+		b.state = rc_backend_state(new);
+		b.has |= RC_HAS_STATE;
+	}
+	return b.has ? push(p, RC_OP_BACKEND_SET, want, &b, 0) : 0;
+}
+
+static int service_set(struct rc_plan *p, const struct rc_service *live,
+		       const struct rc_service *want)
+{
+	struct rc_service s = *want;
+
+	s.has = 0;
+	if (rc_service_vnodes(live) != rc_service_vnodes(want)) {
+		s.vnodes = rc_service_vnodes(want);
+		s.has |= RC_HAS_VNODES;
+	}
+	if (rc_service_hash(live) != rc_service_hash(want)) {
+		s.hash = rc_service_hash(want);
+		s.has |= RC_HAS_HASH;
+	}
+	return s.has ? push(p, RC_OP_SERVICE_SET, &s, NULL, 0) : 0;
+}
+
+/* Steps 3 (and 4 if the deletes go first) for a service both have. */
+static int kept_service(struct rc_plan *p, const struct rc_service *live,
+			const struct rc_service *want, uint32_t flags)
+{
+	const struct rc_backend *old;
+	uint32_t i;
+	int err = 0;
+
+	if (deletes_first(live, want))
+		err = backend_deletes(p, live, want, flags);
+	for (i = 0; !err && i < want->nb; i++)
+		if (!rc_service_find_backend(live, &want->b[i].ep))
+			err = push(p, RC_OP_BACKEND_NEW, want, &want->b[i], 0);
+	for (i = 0; !err && i < want->nb; i++) {
+		old = rc_service_find_backend(live, &want->b[i].ep);
+		if (old)
+			err = backend_set(p, want, old, &want->b[i]);
+	}
+	return err ? err : service_set(p, live, want);
+}
+
+static int service_deletes(struct rc_plan *p, const struct rc_config *live,
+			   const struct rc_config *want, uint32_t flags)
+{
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < live->ns; i++)
+		if (!rc_config_find_service(want, &live->s[i]))
+			err = push(p, RC_OP_SERVICE_DEL, &live->s[i], NULL, flags);
+	return err;
+}
+
+/* Whether live and new services together pass the kernel's limit. */
+static bool services_over(const struct rc_config *live, const struct rc_config *want)
+{
+	uint32_t i, n = live->ns;
+
+	for (i = 0; i < want->ns; i++)
+		n += !rc_config_find_service(live, &want->s[i]);
+	return n > RINGSTEER_MAX_SERVICES;
+}
+
+/* Steps 2 and 3. */
+static int adds_and_changes(struct rc_plan *p, const struct rc_config *live,
+			    const struct rc_config *want, uint32_t flags)
+{
+	const struct rc_service *old;
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < want->ns; i++)
+		if (!rc_config_find_service(live, &want->s[i]))
+			err = new_service(p, &want->s[i]);
+	for (i = 0; !err && i < want->ns; i++) {
+		old = rc_config_find_service(live, &want->s[i]);
+		if (old)
+			err = kept_service(p, old, &want->s[i], flags);
+	}
+	return err;
+}
+
+int rc_plan_restore(const struct rc_config *live, const struct rc_config *want,
+		    uint32_t del_flags, struct rc_plan *p)
+{
+	bool svc_del_first = services_over(live, want);
+	const struct rc_service *old;
+	uint32_t i;
+	int err = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (want->has_key && (!live->has_key || memcmp(live->key, want->key, sizeof(want->key)))) {
+		err = push(p, RC_OP_KEY_SET, NULL, NULL, 0);
+		if (!err)
+			memcpy(p->ops[0].key, want->key, sizeof(want->key));
+	}
+	if (!err && svc_del_first)
+		err = service_deletes(p, live, want, del_flags);
+	if (!err)
+		err = adds_and_changes(p, live, want, del_flags);
+	for (i = 0; !err && i < want->ns; i++) {
+		old = rc_config_find_service(live, &want->s[i]);
+		if (old && !deletes_first(old, &want->s[i]))
+			err = backend_deletes(p, old, &want->s[i], del_flags);
+	}
+	if (!err && !svc_del_first)
+		err = service_deletes(p, live, want, del_flags);
+	if (err)
+		rc_plan_free(p);
+	return err;
+}
+
+void rc_plan_free(struct rc_plan *p)
+{
+	free(p->ops);
+	memset(p, 0, sizeof(*p));
+}
