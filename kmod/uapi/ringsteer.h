@@ -93,59 +93,12 @@
 #define RINGSTEER_SOURCE_LEN		17
 
 /*
- * Generic netlink API
- * -------------------
- *
- * Family RINGSTEER_GENL_NAME, version RINGSTEER_GENL_VERSION. ringsteer.yaml
- * (YNL) is its specification: every command, the attributes each takes and
- * returns, and their types and ranges. A request that carries an attribute
- * its command does not take, in a nest or at the top level, is rejected.
- *
- * All state is per network namespace: a request acts on the namespace of
- * the socket it is sent on. Commands that change state, and those that
- * reveal the key or what it implies (KEY_GET, LOOKUP), need CAP_NET_ADMIN
- * in the user namespace owning the network namespace; the rest need
- * nothing.
- *
- * Attributes are validated strictly: unknown attributes, attributes the
- * command does not take, wrong lengths and out-of-range values are
- * rejected, and so is a nonzero reserved field of the genetlink header.
- * Every rejection carries an errno and an extended ack message (and the
- * offending attribute where there is one), and a rejected request changes
- * nothing.
- *
- * Addresses are 4 (AF_INET) or 16 (AF_INET6) bytes in network order and
- * must match the FAMILY attribute beside them; ports are big-endian u16 and
- * never 0. A backend has the same family as its service.
- *
- * Dumps are consistent: if the configuration changes while a dump spans
- * several messages, the dump is flagged NLM_F_DUMP_INTR and should be
- * retried.
- *
- * Notifications: every successful change is announced to the multicast
- * group RINGSTEER_MCGRP_CONFIG, in the namespace where it happened, as a
- * message with the command that made it:
- *   SERVICE_NEW, SERVICE_SET, SERVICE_DEL: RINGSTEER_A_SERVICE (FAMILY,
- *     ADDR, PORT, PROTO, VNODES, HASH);
- *   BACKEND_NEW, BACKEND_SET, BACKEND_DEL: RINGSTEER_A_SERVICE (FAMILY,
- *     ADDR, PORT, PROTO) and RINGSTEER_A_BACKEND (FAMILY, ADDR, PORT,
- *     WEIGHT, STATE, after the change);
- *   KEY_SET and FLUSH: no attribute (the key itself is never announced).
- * Counters are not announced.
- *
- * Errors: EINVAL for a missing attribute, an attribute the command does not
- * take, an address length that does not match its family, a non-unicast
- * address, port 0, a backend family that differs from the service's, or a
- * SET with nothing to change; ERANGE for a value or binary length outside
- * its policy; EAFNOSUPPORT for a family other than AF_INET/AF_INET6;
- * EPROTONOSUPPORT for a protocol other than TCP/UDP; ENOENT for an unknown
- * service or backend, or a LOOKUP in a ring with no active backend; EEXIST
- * for a duplicate; E2BIG for the limits below; EPERM without CAP_NET_ADMIN
- * where it is needed.
- *
- * Limits per namespace: RINGSTEER_MAX_SERVICES services; per service
- * RINGSTEER_MAX_BACKENDS backends, active or draining, and the point limits
- * of "Ring placement". Exceeding one is E2BIG.
+ * The generic netlink API (family RINGSTEER_GENL_NAME) is specified in
+ * ringsteer.yaml: every command with the attributes its request takes,
+ * nests included, and what it answers and announces; every attribute with
+ * its type, range and meaning; permissions, errors, limits and
+ * notifications in the family's doc. This header keeps only what no netlink
+ * spec can say: the placement rules above.
  */
 
 #endif /* _UAPI_RINGSTEER_H */
