@@ -6,16 +6,28 @@
  * places flows on it, computed with SipHash
  * under the all-zero key. The positions are outputs of SipHash under the
  * secret key, from which the digest reveals nothing more: it proves equal
- * rings, not the key. uapi/ringsteer.h ("Fingerprint") defines the bytes.
+ * rings, not the key. uapi/ringsteer.yaml (service attribute fingerprint)
+ * defines the bytes.
  *
- * Compiled into the module and into ringctl alike.
+ * Compiled into the module and into ringctl alike, and byte-order
+ * independent: every number is hashed as the little-endian bytes the uapi
+ * names, so hosts of either endianness that map flows alike agree.
  */
 
 #include "ring.h"
 
-/* The arrays are hashed as they lie in memory, which the uapi fixes as LE. */
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
-	      "fingerprint layout is little-endian");
+/* Unit tests take the path of big-endian hosts on any host. */
+#ifdef RS_TEST_HOOKS
+#include "ring_test.h"
+#else
+static const bool rs_test_fp_serialise;
+#endif
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RS_HOST_LE 1
+#else
+#define RS_HOST_LE 0
+#endif
 
 static u64 digest(const void *data, size_t len)
 {
@@ -26,12 +38,46 @@ static u64 digest(const void *data, size_t len)
 	return rs_siphash(data, len, &key);
 }
 
+/* @v as @width bytes at @p, least significant first, on any host. */
+static void put_le(u8 *p, u64 v, unsigned int width)
+{
+	unsigned int i;
+
+	for (i = 0; i < width; i++)
+		p[i] = v >> (8 * i);
+}
+
+/*
+ * The digest of @n little-endian words of @width bytes (8: positions, 2:
+ * owners). A little-endian host hashes the array where it lies, as it is
+ * already those bytes; any other serialises a copy first.
+ */
+static int digest_le(const void *words, u32 n, unsigned int width, u64 *h)
+{
+	size_t len = (size_t)n * width;
+	u8 *buf;
+	u32 i;
+
+	if (RS_HOST_LE && !rs_test_fp_serialise) {
+		*h = digest(words, len);
+		return 0;
+	}
+	buf = rs_alloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		put_le(buf + (size_t)i * width, width == 8 ? ((const u64 *)words)[i] :
+		       ((const u16 *)words)[i], width);
+	*h = digest(buf, len);
+	rs_free(buf);
+	return 0;
+}
+
 /* Identity (RINGSTEER_ID_LEN bytes) and le32 weight of each member. */
 #define FP_MEMBER_LEN (RINGSTEER_ID_LEN + 4)
 
-int rs_ring_fingerprint(const struct rs_ring *r, u8 hash, u64 *fp)
+static int digest_members(const struct rs_ring *r, u64 *h)
 {
-	u64 parts[5];
 	u8 *members;
 	u32 i;
 
@@ -40,18 +86,32 @@ int rs_ring_fingerprint(const struct rs_ring *r, u8 hash, u64 *fp)
 		return -ENOMEM;
 	for (i = 0; i < r->nmembers; i++) {
 		u8 *m = members + (size_t)i * FP_MEMBER_LEN;
-		u32 w = r->members[i].weight;
 
 		rs_member_id(&r->members[i], m);
-		memcpy(m + RINGSTEER_ID_LEN, &w, sizeof(w));
+		put_le(m + RINGSTEER_ID_LEN, r->members[i].weight, 4);
 	}
-	parts[0] = digest(r->pos, (size_t)r->npoints * sizeof(*r->pos));
-	parts[1] = digest(r->owner, (size_t)r->npoints * sizeof(*r->owner));
-	parts[2] = digest(members, (size_t)r->nmembers * FP_MEMBER_LEN);
-	parts[3] = r->vnodes;
-	/* The same ring maps flows otherwise if other fields are hashed. */
-	parts[4] = hash;
+	*h = digest(members, (size_t)r->nmembers * FP_MEMBER_LEN);
 	rs_free(members);
+	return 0;
+}
+
+int rs_ring_fingerprint(const struct rs_ring *r, u8 hash, u64 *fp)
+{
+	u8 parts[5 * 8];
+	u64 h[3];
+	int err;
+
+	err = digest_le(r->pos, r->npoints, sizeof(*r->pos), &h[0]) ?:
+	      digest_le(r->owner, r->npoints, sizeof(*r->owner), &h[1]) ?:
+	      digest_members(r, &h[2]);
+	if (err)
+		return err;
+	put_le(parts, h[0], 8);
+	put_le(parts + 8, h[1], 8);
+	put_le(parts + 16, h[2], 8);
+	put_le(parts + 24, r->vnodes, 8);
+	/* The same ring maps flows otherwise if other fields are hashed. */
+	put_le(parts + 32, hash, 8);
 	*fp = digest(parts, sizeof(parts));
 	return 0;
 }

@@ -379,8 +379,12 @@ int ringsteer_nl_service_del_doit(struct sk_buff *skb, struct genl_info *info)
 static int fill_service(struct sk_buff *skb, struct genl_info *info,
 			const void *arg)
 {
-	return rs_put_service(skb, info_rn(info), info_req(info)->svc,
-			      RS_SERVICE_FULL);
+	int err = rs_put_service(skb, info_rn(info), info_req(info)->svc,
+				 RS_SERVICE_FULL);
+
+	if (err == -ENOMEM)
+		NL_SET_ERR_MSG_MOD(info->extack, "out of memory computing the ring's fingerprint");
+	return err;
 }
 
 int ringsteer_nl_service_get_doit(struct sk_buff *skb, struct genl_info *info)

@@ -60,12 +60,16 @@ static void *dump_put(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd)
 	return hdr;
 }
 
-/* Ends the message at @hdr once filled, or cancels it (@err). */
+/*
+ * Ends the message at @hdr once filled, or cancels it and passes @err on:
+ * -EMSGSIZE (the skb is full) or the fill's own error (-ENOMEM computing a
+ * fingerprint), which ends the dump.
+ */
 static int dump_done_one(struct sk_buff *skb, void *hdr, int err)
 {
 	if (err) {
 		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
+		return err;
 	}
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -99,6 +103,8 @@ int ringsteer_nl_service_get_dumpit(struct sk_buff *skb,
 		ctx->index++;
 	}
 	mutex_unlock(&rn->lock);
+	if (err == -ENOMEM)
+		NL_SET_ERR_MSG_MOD(cb->extack, "out of memory computing a ring's fingerprint");
 	return dump_end(skb, err);
 }
 

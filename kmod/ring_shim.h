@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/socket.h>
+#include <linux/vmalloc.h>
 #include <linux/siphash.h>
 #include <linux/sort.h>
 #include <linux/sched.h>
@@ -48,10 +49,23 @@ static inline u64 rs_siphash(const void *data, size_t len,
  * namespace, up to 12 MiB each: charge their memory cgroup, and let a
  * charge over its limit fail the request with ENOMEM rather than wake the
  * cgroup's OOM killer.
+ *
+ * As kvmalloc() does by default: one cheap try at contiguous memory (no
+ * reclaim retries or compaction, with the namespace's mutex held), then
+ * vmalloc(), which may retry reclaim but fails rather than OOM-kill.
+ * kvmalloc() with __GFP_RETRY_MAYFAIL would make its kmalloc() try retry
+ * too. A failure is the requester's ENOMEM, not a warning in the log.
  */
 static inline void *rs_alloc(size_t size)
 {
-	return kvmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
+	void *p = NULL;
+
+	if (size <= KMALLOC_MAX_SIZE)
+		p = kmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_NORETRY | __GFP_NOWARN);
+	if (!p)
+		p = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
+			      __GFP_NOWARN);
+	return p;
 }
 
 static inline void rs_free(void *p)

@@ -3,6 +3,7 @@
 #include "ring_test.h"
 
 u64 (*rs_test_vnode_pos)(const struct rs_member *m, u32 vnode);
+bool rs_test_fp_serialise;
 
 static u64 (*hook)(const struct rs_member *m, u32 vnode, void *arg);
 static void *hook_arg;

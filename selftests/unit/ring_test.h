@@ -16,6 +16,13 @@
 extern u64 (*rs_test_vnode_pos)(const struct rs_member *m, u32 vnode);
 
 /*
+ * When set, rs_ring_fingerprint() serialises the positions and owners into
+ * little-endian bytes, as on a big-endian host, instead of hashing them in
+ * place.
+ */
+extern bool rs_test_fp_serialise;
+
+/*
  * Builds a ring (zero key) whose positions come from @vnode_pos(m, vnode,
  * @arg), as do those of every ring built or changed after it: the hook is
  * process-wide, which is fine as the harness runs each test in a process
