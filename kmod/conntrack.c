@@ -2,12 +2,15 @@
 /*
  * Conntrack walks. Deleting an entry ringsteer set up makes the next packet
  * of that flow a new flow, steered by the ring as it is now; counting them
- * tells whether flows kept after a delete are gone.
+ * tells whether flows kept after a delete are gone. Only entries the hook
+ * marked as steered (rs_ct_steered()) are ringsteer's: another NAT user's
+ * entries for the same VIP are never deleted or counted.
  */
 
 #include <net/netfilter/nf_conntrack.h>
 
 #include "conntrack.h"
+#include "hook.h"
 #include "service.h"
 
 void rs_ct_target_service(struct rs_ct_target *t, const struct rs_service *svc)
@@ -66,8 +69,8 @@ static bool target_match(const struct rs_ct_target *t, const struct nf_conn *ct)
 	    !rs_addr_equal(t->family, &orig->dst.u3, &t->vip))
 		return false;
 	if (t->null_bound)
-		return null_bound(ct);
-	if (!test_bit(IPS_DST_NAT_BIT, &ct->status))
+		return null_bound(ct) && !rs_ct_steered(ct);
+	if (!rs_ct_steered(ct))
 		return false;
 	if (t->any_backend)
 		return true;
