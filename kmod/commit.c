@@ -429,7 +429,9 @@ static void apply(struct rs_txn *txn)
  * up DNAT to a deleted backend: synchronize_net() waits for it, so that
  * the walk that follows sees its entry. (A packet held in a queue after
  * the NAT hook, NFQUEUE in a later chain, has its NAT set up already and
- * is confirmed after the walk; that flow survives the delete.)
+ * is confirmed after the walk; that flow survives the delete.) A new
+ * service walks the same way, for the flows nf_nat bound to the VIP
+ * itself before the service existed (rs_ct_target_null_bound()).
  */
 static void finish(struct rs_txn *txn)
 {
@@ -437,6 +439,8 @@ static void finish(struct rs_txn *txn)
 	struct rs_net *rn = txn->rn;
 	struct rs_service *svc, *tmp;
 
+	if (c->cmd == RINGSTEER_CMD_SERVICE_NEW)
+		rs_ct_target_null_bound(&txn->flush[txn->nflush++], txn->svc);
 	if (txn->nflush) {
 		synchronize_net();
 		rs_ct_delete(rn->net, txn->flush, txn->nflush);

@@ -2,12 +2,15 @@
 /*
  * Conntrack walks. Deleting an entry ringsteer set up makes the next packet
  * of that flow a new flow, steered by the ring as it is now; counting them
- * tells whether flows kept after a delete are gone.
+ * tells whether flows kept after a delete are gone. Only entries the hook
+ * marked as steered (rs_ct_steered()) are ringsteer's: another NAT user's
+ * entries for the same VIP are never deleted or counted.
  */
 
 #include <net/netfilter/nf_conntrack.h>
 
 #include "conntrack.h"
+#include "hook.h"
 #include "service.h"
 
 void rs_ct_target_service(struct rs_ct_target *t, const struct rs_service *svc)
@@ -30,6 +33,31 @@ void rs_ct_target_backend(struct rs_ct_target *t, const struct rs_service *svc,
 	t->backend_port = b->member.port;
 }
 
+/*
+ * When any NAT lookup hook exists in the namespace (another service, kept
+ * flows, iptables "nat", an nft nat chain), nf_nat binds a flow that no
+ * hook NATs to itself: IPS_DST_NAT_DONE without IPS_DST_NAT, for good.
+ * Such a flow to a VIP that had no service yet never reaches the hook
+ * again, and would go on to the VIP itself. If it was answered, it is a
+ * connection to the host itself, established: it stays, as established
+ * flows do. If not (one-way UDP, a SYN the VIP has not answered yet),
+ * deleting it makes its next packet a new flow, which is steered.
+ */
+void rs_ct_target_null_bound(struct rs_ct_target *t,
+			     const struct rs_service *svc)
+{
+	rs_ct_target_service(t, svc);
+	t->null_bound = true;
+}
+
+static bool null_bound(const struct nf_conn *ct)
+{
+	unsigned long status = READ_ONCE(ct->status);
+
+	return (status & (IPS_DST_NAT_DONE | IPS_DST_NAT | IPS_SEEN_REPLY)) ==
+	       IPS_DST_NAT_DONE;
+}
+
 static bool target_match(const struct rs_ct_target *t, const struct nf_conn *ct)
 {
 	const struct nf_conntrack_tuple *orig, *reply;
@@ -39,6 +67,10 @@ static bool target_match(const struct rs_ct_target *t, const struct nf_conn *ct)
 	orig = &ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple;
 	if (orig->dst.protonum != t->proto || orig->dst.u.all != t->port ||
 	    !rs_addr_equal(t->family, &orig->dst.u3, &t->vip))
+		return false;
+	if (t->null_bound)
+		return null_bound(ct) && !rs_ct_steered(ct);
+	if (!rs_ct_steered(ct))
 		return false;
 	if (t->any_backend)
 		return true;
@@ -53,8 +85,6 @@ static int match_any(const struct rs_ct_target *targets, u32 n,
 {
 	u32 i;
 
-	if (!test_bit(IPS_DST_NAT_BIT, &ct->status))
-		return -1;
 	for (i = 0; i < n; i++) {
 		if (target_match(&targets[i], ct))
 			return i;

@@ -11,12 +11,17 @@
 
 struct net;
 
-/* Entries DNATed for a service's VIP: to any backend, or to one. */
+/*
+ * Entries DNATed for a service's VIP: to any backend, or to one. Or, with
+ * null_bound, entries of the VIP that nf_nat bound to the VIP itself and
+ * that were never answered: see rs_ct_target_null_bound().
+ */
 struct rs_ct_target {
 	union nf_inet_addr vip;
 	__be16 port;
 	u8 family;
 	u8 proto;
+	bool null_bound;
 	bool any_backend;
 	union nf_inet_addr backend_addr;
 	__be16 backend_port;
@@ -25,6 +30,8 @@ struct rs_ct_target {
 void rs_ct_target_service(struct rs_ct_target *t, const struct rs_service *svc);
 void rs_ct_target_backend(struct rs_ct_target *t, const struct rs_service *svc,
 			  const struct rs_backend *b);
+void rs_ct_target_null_bound(struct rs_ct_target *t,
+			     const struct rs_service *svc);
 
 /* Delete every entry matching one of @targets. May sleep. */
 void rs_ct_delete(struct net *net, const struct rs_ct_target *targets, u32 n);

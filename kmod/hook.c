@@ -15,6 +15,7 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <net/netfilter/nf_conntrack.h>
+#include <net/netfilter/nf_conntrack_labels.h>
 #include <net/netfilter/nf_nat.h>
 
 #include "hook.h"
@@ -32,6 +33,32 @@ static int hook_priority = NF_IP_PRI_NAT_DST - 1;
 module_param(hook_priority, int, 0444);
 MODULE_PARM_DESC(hook_priority,
 		 "netfilter priority of the NAT lookup hooks, -199..99 (default -101: before iptables/nftables dstnat chains at -100)");
+
+#if !IS_ENABLED(CONFIG_NF_CONNTRACK_LABELS)
+#error "ringsteer marks the entries it steers with a connlabel: CONFIG_NF_CONNTRACK_LABELS"
+#endif
+
+/*
+ * The entries ringsteer steers carry this connlabel bit, and every walk
+ * (delete, count, kept flows, rmmod) matches on it: an nft or iptables
+ * "dnat" for the same VIP that runs first (hook_priority -99) sets up
+ * entries that look the same by address and IPS_DST_NAT, and they are not
+ * ringsteer's to delete or count. A label rather than the conntrack mark:
+ * the mark is the ruleset's (connmark, routing), while a label bit can be
+ * set aside, and holding labels (nf_connlabels_get()) is what makes
+ * conntrack give new entries room for them.
+ */
+static unsigned int conntrack_label = XT_CONNLABEL_MAXBIT;
+module_param(conntrack_label, uint, 0444);
+MODULE_PARM_DESC(conntrack_label,
+		 "connlabel bit, 0..127, that marks the conntrack entries ringsteer steers; no ruleset may use it (default 127)");
+
+bool rs_ct_steered(const struct nf_conn *ct)
+{
+	const struct nf_conn_labels *labels = nf_ct_labels_find(ct);
+
+	return labels && test_bit(conntrack_label, labels->bits);
+}
 
 static void tuple_to_flow(const struct nf_conntrack_tuple *t, u8 family,
 			  struct rs_flow *flow)
@@ -83,6 +110,7 @@ static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
 	const struct nf_conntrack_tuple *t;
 	enum ip_conntrack_info ctinfo;
 	const struct rs_steer *steer;
+	struct nf_conn_labels *labels;
 	struct rs_service *svc;
 	struct rs_backend *b;
 	struct rs_flow flow;
@@ -115,6 +143,22 @@ static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
 		return drop_silently(skb, state);
 	}
 
+	/*
+	 * Conntrack gives an entry room for labels when it creates it, and
+	 * only while someone holds labels (nf_ct_labels_ext_add() in
+	 * init_conntrack(), 6.1 and 6.12 alike); an entry never gets it
+	 * later. The hooks take their hold before they exist, so only an
+	 * entry created just before (a packet in flight across their
+	 * registration) or whose GFP_ATOMIC extension failed lacks it.
+	 * Steering it unmarked would hide it from every walk: drop it as a
+	 * flow without backend is, and the client's next packet makes an
+	 * entry that has the room. Entries from before the hooks need no
+	 * mark: ringsteer steered none of them.
+	 */
+	labels = nf_ct_labels_find(ct);
+	if (unlikely(!labels))
+		return drop_silently(skb, state);
+
 	steer = rcu_dereference(svc->steer);
 	tuple_to_flow(t, family, &flow);
 	b = rs_steer_pick(steer, &flow, &pos);
@@ -126,6 +170,8 @@ static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
 	verdict = dnat_to(ct, b, family);
 	if (verdict != NF_ACCEPT)
 		return verdict;
+	/* Unconfirmed: no walk sees the entry before the mark. */
+	set_bit(conntrack_label, labels->bits);
 	rs_counter_inc(svc->new_flows);
 	rs_counter_inc(b->new_flows);
 	return NF_ACCEPT;
@@ -156,6 +202,11 @@ int __init rs_hooks_init(void)
 		       NF_IP_PRI_CONNTRACK + 1, NF_IP_PRI_NAT_SRC - 1);
 		return -EINVAL;
 	}
+	if (conntrack_label > XT_CONNLABEL_MAXBIT) {
+		pr_err("conntrack_label %u outside 0..%u\n", conntrack_label,
+		       XT_CONNLABEL_MAXBIT);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -180,10 +231,14 @@ int rs_hooks_register(struct net *net, struct rs_hooks *hooks,
 
 	if (hooks->registered)
 		return 0;
+	/* Before conntrack and the hooks: see rs_nat_hook(). */
+	err = nf_connlabels_get(net, conntrack_label);
+	if (err)
+		return err;
 	/* NAT needs connection tracking, which is per namespace on demand. */
 	err = nf_ct_netns_get(net, NFPROTO_INET);
 	if (err)
-		return err;
+		goto err_labels;
 	for (i = 0; i < ARRAY_SIZE(hooks->ops); i++) {
 		hooks->ops[i] = (struct nf_hook_ops) {
 			.hook = rs_nat_hook,
@@ -203,6 +258,8 @@ err_unwind:
 	while (i--)
 		unregister_one(net, &hooks->ops[i]);
 	nf_ct_netns_put(net, NFPROTO_INET);
+err_labels:
+	nf_connlabels_put(net);
 	return err;
 }
 
@@ -215,5 +272,7 @@ void rs_hooks_unregister(struct net *net, struct rs_hooks *hooks)
 	while (i--)
 		unregister_one(net, &hooks->ops[i]);
 	nf_ct_netns_put(net, NFPROTO_INET);
+	/* Marked entries keep their labels; new ones need none now. */
+	nf_connlabels_put(net);
 	hooks->registered = false;
 }

@@ -5,6 +5,7 @@
 #include <linux/netfilter.h>
 
 struct net;
+struct nf_conn;
 struct rs_services;
 
 /*
@@ -19,6 +20,9 @@ struct rs_hooks {
 };
 
 int __init rs_hooks_init(void);
+
+/* Whether ringsteer's hook steered @ct (its connlabel bit is set). */
+bool rs_ct_steered(const struct nf_conn *ct);
 
 /*
  * Register or remove the hooks (and the conntrack they need) in @net;

@@ -63,7 +63,12 @@ topo_cleanup()
 	for pid in "${SERVERS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 	done
+	# A server started through a helper (lb, cli, bk) runs in a child of
+	# the subshell whose pid SERVERS has: end what runs in the namespaces.
 	for ns in $(ip netns list | awk -v p="$P-" 'index($1, p) == 1 { print $1 }'); do
+		for pid in $(ip netns pids "$ns"); do
+			kill "$pid" 2>/dev/null || true
+		done
 		ip netns del "$ns"
 	done
 	[ -z "$W" ] || rm -rf "$W"
