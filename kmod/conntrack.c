@@ -29,7 +29,7 @@ void rs_ct_target_backend(struct rs_ct_target *t, const struct rs_service *svc,
 	rs_ct_target_service(t, svc);
 	t->any_backend = false;
 	memcpy(&t->backend_addr, b->member.addr,
-	       svc->family == AF_INET ? 4 : 16);
+	       rs_addr_len(svc->family));
 	t->backend_port = b->member.port;
 }
 
@@ -183,7 +183,7 @@ static int count_conn(struct nf_conn *ct, void *data)
 		return 0;
 	reply = &ct->tuplehash[IP_CT_DIR_REPLY].tuple;
 	m.family = w->service.family;
-	memcpy(m.addr, &reply->src.u3, m.family == AF_INET ? 4 : 16);
+	memcpy(m.addr, &reply->src.u3, rs_addr_len(m.family));
 	m.port = reply->src.u.all;
 	i = member_search(w, &m);
 	if (i >= 0) {

@@ -63,15 +63,8 @@ bool rs_ct_steered(const struct nf_conn *ct)
 static void tuple_to_flow(const struct nf_conntrack_tuple *t, u8 family,
 			  struct rs_flow *flow)
 {
-	size_t len = family == AF_INET ? 4 : 16;
-
-	memset(flow, 0, sizeof(*flow));
-	flow->family = family;
-	flow->proto = t->dst.protonum;
-	memcpy(flow->saddr, &t->src.u3, len);
-	memcpy(flow->daddr, &t->dst.u3, len);
-	flow->sport = t->src.u.all;
-	flow->dport = t->dst.u.all;
+	rs_flow_init(flow, family, t->dst.protonum, &t->src.u3, t->src.u.all,
+		     &t->dst.u3, t->dst.u.all);
 }
 
 /*
@@ -95,7 +88,7 @@ static unsigned int dnat_to(struct nf_conn *ct, const struct rs_backend *b,
 		.flags = NF_NAT_RANGE_MAP_IPS | NF_NAT_RANGE_PROTO_SPECIFIED,
 	};
 
-	memcpy(&range.min_addr, b->member.addr, family == AF_INET ? 4 : 16);
+	memcpy(&range.min_addr, b->member.addr, rs_addr_len(family));
 	range.max_addr = range.min_addr;
 	range.min_proto.all = b->member.port;
 	range.max_proto.all = b->member.port;

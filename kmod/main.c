@@ -13,7 +13,7 @@
 #include "hook.h"
 #include "netlink.h"
 #include "netns.h"
-#include "ring.h"
+#include "ring_selftest.h"
 
 static int __init ringsteer_init(void)
 {

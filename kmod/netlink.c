@@ -467,6 +467,8 @@ static int parse_flow(struct genl_info *info, const struct rs_service *svc,
 {
 	struct nlattr *tb[RINGSTEER_FLOW_A_MAX + 1];
 	size_t len = rs_addr_len(svc->family);
+	union nf_inet_addr saddr = {};
+	__be16 sport;
 	int err;
 
 	err = parse_nest(info->attrs, RINGSTEER_A_FLOW, tb, RINGSTEER_FLOW_A_MAX,
@@ -484,18 +486,15 @@ static int parse_flow(struct genl_info *info, const struct rs_service *svc,
 				    "client address family does not match the service");
 		return -EINVAL;
 	}
-	memset(flow, 0, sizeof(*flow));
-	flow->family = svc->family;
-	flow->proto = svc->proto;
-	nla_memcpy(flow->saddr, tb[RINGSTEER_FLOW_A_ADDR], len);
-	memcpy(flow->daddr, &svc->vip, len);
-	flow->sport = nla_get_be16(tb[RINGSTEER_FLOW_A_PORT]);
-	flow->dport = svc->port;
-	if (!flow->sport) {
+	sport = nla_get_be16(tb[RINGSTEER_FLOW_A_PORT]);
+	if (!sport) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[RINGSTEER_FLOW_A_PORT],
 				    "port 0 is not allowed");
 		return -EINVAL;
 	}
+	nla_memcpy(&saddr, tb[RINGSTEER_FLOW_A_ADDR], sizeof(saddr));
+	rs_flow_init(flow, svc->family, svc->proto, &saddr, sport, &svc->vip,
+		     svc->port);
 	return 0;
 }
 

@@ -10,11 +10,6 @@
 #include "netns.h"
 #include "steer.h"
 
-static inline size_t rs_addr_len(u8 family)
-{
-	return family == AF_INET ? sizeof(struct in_addr) : sizeof(struct in6_addr);
-}
-
 /* How much of a service a message carries. */
 enum rs_service_detail {
 	RS_SERVICE_ID,		/* FAMILY, ADDR, PORT, PROTO */

@@ -70,19 +70,22 @@ static int check_member(const struct rs_member *m)
 	return 0;
 }
 
-/* Same order as memcmp() of the identity bytes; members are valid. */
-static int member_cmp(const void *a, const void *b)
+int rs_member_cmp(const struct rs_member *a, const struct rs_member *b)
 {
-	const struct rs_member *ma = a, *mb = b;
 	int d;
 
-	d = (int)id_family(ma->family) - (int)id_family(mb->family);
+	d = (int)id_family(a->family) - (int)id_family(b->family);
 	if (d)
 		return d;
-	d = memcmp(ma->addr, mb->addr, sizeof(ma->addr));
+	d = memcmp(a->addr, b->addr, sizeof(a->addr));
 	if (d)
 		return d;
-	return memcmp(&ma->port, &mb->port, sizeof(ma->port));
+	return memcmp(&a->port, &b->port, sizeof(a->port));
+}
+
+static int member_cmp(const void *a, const void *b)
+{
+	return rs_member_cmp(a, b);
 }
 
 /* First member not below @m in @r's order. */
@@ -94,7 +97,7 @@ static u32 member_lower_bound(const struct rs_ring *r,
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		if (member_cmp(&r->members[mid], m) < 0)
+		if (rs_member_cmp(&r->members[mid], m) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -109,7 +112,7 @@ int rs_ring_find_member(const struct rs_ring *r, const struct rs_member *id)
 	if (!id_family(id->family))
 		return -EINVAL;
 	i = member_lower_bound(r, id);
-	if (i < r->nmembers && !member_cmp(&r->members[i], id))
+	if (i < r->nmembers && !rs_member_cmp(&r->members[i], id))
 		return i;
 	return -ENOENT;
 }
@@ -362,7 +365,7 @@ static int set_members(struct rs_ring *r, const struct rs_member *m)
 	memcpy(r->members, m, n * sizeof(*m));
 	rs_sort(r->members, n, sizeof(*m), member_cmp);
 	for (i = 1; i < n; i++)
-		if (!member_cmp(&r->members[i - 1], &r->members[i]))
+		if (!rs_member_cmp(&r->members[i - 1], &r->members[i]))
 			return -EEXIST;
 	return 0;
 }
@@ -562,7 +565,7 @@ struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
 		return NULL;
 	ins = member_lower_bound(old, m);
 	*err = -EEXIST;
-	if (ins < old->nmembers && !member_cmp(&old->members[ins], m))
+	if (ins < old->nmembers && !rs_member_cmp(&old->members[ins], m))
 		return NULL;
 	*err = -E2BIG;
 	k = m->weight * old->vnodes;

@@ -102,14 +102,12 @@ u64 rs_vnode_position(const struct rs_key *key, const struct rs_member *m,
 		      u32 vnode);
 /* The 19 identity bytes, or -EINVAL. */
 int rs_member_id(const struct rs_member *m, u8 id[RINGSTEER_ID_LEN]);
-/* Known-answer check of hash, layouts and owners: 0 or -EINVAL. */
-int rs_ring_selftest(void);
 /*
- * SipHash-2-4 of the bytes 00 01 .. of length 0..63 under the key 00..0f, as
- * siphash() returns it: the reference vectors, kept once for the module's
- * check and the host tests.
+ * The order of backend identities (memcmp() of the identity bytes) that
+ * ring members, a service's backend list and the walks share; members are
+ * valid.
  */
-extern const u64 rs_siphash_vectors[64];
+int rs_member_cmp(const struct rs_member *a, const struct rs_member *b);
 
 static inline const struct rs_member *rs_ring_member(const struct rs_ring *r,
 						     u32 idx)

@@ -6,6 +6,7 @@
  */
 
 #include "ring.h"
+#include "ring_selftest.h"
 
 /*
  * Known answers, checked where the code runs: the kernel's siphash() and

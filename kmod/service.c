@@ -116,18 +116,9 @@ void rs_endpoint_to_member(const struct rs_endpoint *ep, u32 weight,
 {
 	memset(m, 0, sizeof(*m));
 	m->family = ep->family;
-	memcpy(m->addr, &ep->addr, ep->family == AF_INET ? 4 : 16);
+	memcpy(m->addr, &ep->addr, rs_addr_len(ep->family));
 	m->port = ep->port;
 	m->weight = weight;
-}
-
-int rs_member_cmp(const struct rs_member *a, const struct rs_member *b)
-{
-	u8 ida[RINGSTEER_ID_LEN], idb[RINGSTEER_ID_LEN];
-
-	rs_member_id(a, ida);
-	rs_member_id(b, idb);
-	return memcmp(ida, idb, sizeof(ida));
 }
 
 struct rs_backend *rs_backend_find(const struct rs_service *svc,

@@ -39,7 +39,6 @@ void rs_service_free_rcu(struct rs_service *svc);
 
 void rs_endpoint_to_member(const struct rs_endpoint *ep, u32 weight,
 			   struct rs_member *m);
-int rs_member_cmp(const struct rs_member *a, const struct rs_member *b);
 
 struct rs_backend *rs_backend_find(const struct rs_service *svc,
 				   const struct rs_endpoint *ep);

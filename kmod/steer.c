@@ -25,6 +25,19 @@ bool rs_addr_equal(u8 family, const union nf_inet_addr *a,
 	return family == AF_INET ? a->ip == b->ip : ipv6_addr_equal(&a->in6, &b->in6);
 }
 
+void rs_flow_init(struct rs_flow *flow, u8 family, u8 proto,
+		  const union nf_inet_addr *saddr, __be16 sport,
+		  const union nf_inet_addr *daddr, __be16 dport)
+{
+	memset(flow, 0, sizeof(*flow));
+	flow->family = family;
+	flow->proto = proto;
+	memcpy(flow->saddr, saddr, rs_addr_len(family));
+	memcpy(flow->daddr, daddr, rs_addr_len(family));
+	flow->sport = sport;
+	flow->dport = dport;
+}
+
 struct rs_service *rs_services_find_rcu(const struct rs_services *services,
 					u8 family, const union nf_inet_addr *vip,
 					__be16 port, u8 proto)

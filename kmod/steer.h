@@ -15,6 +15,8 @@
 #define _RINGSTEER_STEER_H
 
 #include <linux/hashtable.h>
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/netfilter.h>
@@ -80,6 +82,19 @@ struct rs_backend *rs_steer_pick(const struct rs_steer *steer,
 
 u32 rs_service_hash(u8 family, const union nf_inet_addr *vip, __be16 port,
 		    u8 proto);
+
+static inline size_t rs_addr_len(u8 family)
+{
+	return family == AF_INET ? sizeof(struct in_addr) : sizeof(struct in6_addr);
+}
+
+/*
+ * A flow as the ring hashes it, from the client's side of its first
+ * packet: the hook fills it from conntrack's tuple, LOOKUP from a request.
+ */
+void rs_flow_init(struct rs_flow *flow, u8 family, u8 proto,
+		  const union nf_inet_addr *saddr, __be16 sport,
+		  const union nf_inet_addr *daddr, __be16 dport);
 bool rs_addr_equal(u8 family, const union nf_inet_addr *a,
 		   const union nf_inet_addr *b);
 

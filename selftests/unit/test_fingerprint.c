@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ring's fingerprint (kmod/fingerprint.c) against its definition in
+ * The ring's fingerprint (kmod/ring_fingerprint.c) against its definition in
  * the uapi (ringsteer.yaml, service attribute "fingerprint"): the bytes
  * are serialised little-endian whatever the host's byte order, so two
  * hosts of different endianness that map flows alike agree. The byte

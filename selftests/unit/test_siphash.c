@@ -13,6 +13,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "kselftest_harness.h"
 #include "ring_util.h"
+#include "ring_selftest.h"
 
 TEST(reference_vectors)
 {

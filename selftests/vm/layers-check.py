@@ -32,7 +32,7 @@ def kind(path):
     if path.startswith("userspace/"):
         return "cmd"
     name = os.path.basename(path)
-    if path.startswith("kmod/uapi/") or name.startswith("ring") or name == "fingerprint.c":
+    if path.startswith("kmod/uapi/") or name.startswith("ring"):
         return "ring"
     return "kernel"
 

@@ -2,7 +2,7 @@
 /*
  * ringctl fingerprint: one line per service, "VIP:PORT PROTO FINGERPRINT",
  * sorted, for diff(1) between load balancers. The fingerprint is a digest
- * of the ring (kmod/fingerprint.c), so it is equal on hosts that map every
+ * of the ring (kmod/ring_fingerprint.c), so it is equal on hosts that map every
  * flow alike, whatever the order in which they were configured; the ring
  * generation, which counts changes, is deliberately left out. From a
  * configuration file it is computed offline with the same code.
