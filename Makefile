@@ -293,7 +293,7 @@ check-host: deps
 	$(Q)$(MAKE) check-kernels CHECK_FLAGS=--host-only
 
 check-kernels:
-	$(Q)bash selftests/vm/check.sh $(CHECK_FLAGS) $(TEST_KVERS)
+	$(Q)bash selftests/vm/check.sh $(strip $(CHECK_FLAGS) $(TEST_KVERS))
 
 # The README's commands in a new debootstrap'd root (selftests/vm/fresh-root.sh;
 # reuses the debug kernel cache). The quick one runs make check-host there.

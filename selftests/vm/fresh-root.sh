@@ -58,6 +58,20 @@ duration()
 	echo "$(($1 / 60)) min $(($1 % 60)) s"
 }
 
+# stamp START NAME: copy standard input to standard output and
+# build/fresh/NAME.log; each "==> [N/M]" phase line goes to NAME.phases
+# too, after the seconds since START.
+stamp()
+{
+	local start=$1 name=$2 line
+	while IFS= read -r line; do
+		case $line in
+		"==> ["*) echo "$(($(date +%s) - start)) $line" >>"$out/$name.phases" ;;
+		esac
+		printf '%s\n' "$line"
+	done | tee "$out/$name.log"
+}
+
 # run_in_root ROOT NAME COMMAND: COMMAND in the clone, as root logged in
 # there; its output to the terminal and build/fresh/NAME.log, its status
 # and seconds to build/fresh/results.
@@ -67,9 +81,20 @@ run_in_root()
 	say "running '$cmd' in /root/$dir"
 	start=$(date +%s)
 	chroot "$root" /usr/bin/env -i "${login_env[@]}" bash -c "cd /root/$dir && $cmd" \
-		</dev/null 2>&1 | tee "$out/$name.log"
+		</dev/null 2>&1 | stamp "$start" "$name"
 	rc=${PIPESTATUS[0]}
 	echo "$name $rc $(($(date +%s) - start)) $cmd" >>"$out/results"
+}
+
+# phases NAME TOTAL: how long each phase of NAME took.
+phases()
+{
+	local prev= line t
+	while read -r t line; do
+		[ -z "$prev" ] || echo "$(duration $((t - ${prev%% *})))  ${prev#* }"
+		prev="$t $line"
+	done <"$out/$1.phases"
+	[ -z "$prev" ] || echo "$(duration $(($2 - ${prev%% *})))  ${prev#* }"
 }
 
 # inner ROOT MODE: in a mount namespace of its own (unshare), so that no
@@ -77,7 +102,8 @@ run_in_root()
 # so, before the namespace goes.
 inner()
 {
-	local root=$1 mode=$2
+	local mode=$2
+	root=$1
 	trap 'umount -R "$root/proc" "$root/sys" "$root/dev" "$root/run" \
 		"$root/var/cache/ringsteer" 2>/dev/null' EXIT
 	mount --make-rprivate / || exit 1
@@ -111,7 +137,7 @@ command -v debootstrap >/dev/null || die "no debootstrap: run 'make deps'"
 mkdir -p "$cache" "$out"
 exec 9>"$cache/lock"
 flock -n 9 || die "another run holds $cache/lock"
-rm -f "$out/results" "$out"/*.log
+rm -f "$out/results" "$out"/*.log "$out"/*.phases
 rm -rf "$out/root-build"
 [ -z "$(git -C "$repo" status --porcelain --untracked-files=no)" ] ||
 	say "uncommitted changes here are not part of the run: it clones HEAD"
@@ -213,6 +239,10 @@ while read -r name status secs cmd; do
 	else
 		tail -n 4 "$out/$name.log"
 	fi | sed 's/^/    /'
+	if [ -s "$out/$name.phases" ]; then
+		say "$cmd: its phases:"
+		phases "$name" "$secs" | sed 's/^/    /'
+	fi
 done <"$out/results"
 [ -s "$out/results" ] || { say "no command ran"; rc=1; }
 exit $rc
