@@ -25,9 +25,10 @@
 # this waits for a debug kernel build in progress and builds it here if it
 # is not cached.
 #
-# Prints each command's last lines, its exit status and how long it took,
-# and keeps the logs in build/fresh/ (with the root's build/check and the
-# VM runs kept there). Exits 1 if either command fails. RS_FRESH_KEEP=1
+# Prints each command's last lines, its exit status and how long it took
+# (and each of its phases), and keeps the logs in build/fresh/full/ or
+# build/fresh/quick/ (with the root's build/check and the VM runs kept
+# there). Exits 1 if either command fails. RS_FRESH_KEEP=1
 # keeps the root.
 
 set -uo pipefail
@@ -36,7 +37,6 @@ repo=$(cd "$here/../.." && pwd)
 cache=${RS_FRESH_CACHE:-/var/cache/ringsteer-fresh}
 debug_cache=${RINGSTEER_CACHE:-/var/cache/ringsteer}
 base=$cache/bookworm-minbase-git-make.tar
-out=$repo/build/fresh
 dir=ringsteer
 login_env=(HOME=/root USER=root LOGNAME=root SHELL=/bin/bash TERM=dumb
 	   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
@@ -59,7 +59,7 @@ duration()
 }
 
 # stamp START NAME: copy standard input to standard output and
-# build/fresh/NAME.log; each "==> [N/M]" phase line goes to NAME.phases
+# $out/NAME.log; each "==> [N/M]" phase line goes to NAME.phases
 # too, after the seconds since START.
 stamp()
 {
@@ -73,8 +73,8 @@ stamp()
 }
 
 # run_in_root ROOT NAME COMMAND: COMMAND in the clone, as root logged in
-# there; its output to the terminal and build/fresh/NAME.log, its status
-# and seconds to build/fresh/results.
+# there; its output to the terminal and $out/NAME.log, its status and
+# seconds to $out/results.
 run_in_root()
 {
 	local root=$1 name=$2 cmd=$3 start rc
@@ -122,6 +122,7 @@ inner()
 }
 
 if [ "${1:-}" = --inner ]; then
+	out=$repo/build/fresh/$3
 	inner "$2" "$3"
 	exit
 fi
@@ -132,6 +133,7 @@ case "${1:-}" in
 "") ;;
 *) sed -n 's/^# \{0,1\}//; 3,7p' "$0" >&2; exit 2 ;;
 esac
+out=$repo/build/fresh/$mode
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot, mounts)"
 command -v debootstrap >/dev/null || die "no debootstrap: run 'make deps'"
 mkdir -p "$cache" "$out"
