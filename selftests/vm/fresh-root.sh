@@ -25,9 +25,10 @@
 # this waits for a debug kernel build in progress and builds it here if it
 # is not cached.
 #
-# Prints each command's last lines, its exit status and how long it took,
-# and keeps the logs in build/fresh/ (with the root's build/check and the
-# VM runs kept there). Exits 1 if either command fails. RS_FRESH_KEEP=1
+# Prints each command's last lines, its exit status and how long it took
+# (and each of its phases), and keeps the logs in build/fresh/full/ or
+# build/fresh/quick/ (with the root's build/check and the VM runs kept
+# there). Exits 1 if either command fails. RS_FRESH_KEEP=1
 # keeps the root.
 
 set -uo pipefail
@@ -36,7 +37,6 @@ repo=$(cd "$here/../.." && pwd)
 cache=${RS_FRESH_CACHE:-/var/cache/ringsteer-fresh}
 debug_cache=${RINGSTEER_CACHE:-/var/cache/ringsteer}
 base=$cache/bookworm-minbase-git-make.tar
-out=$repo/build/fresh
 dir=ringsteer
 login_env=(HOME=/root USER=root LOGNAME=root SHELL=/bin/bash TERM=dumb
 	   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
@@ -58,18 +58,43 @@ duration()
 	echo "$(($1 / 60)) min $(($1 % 60)) s"
 }
 
+# stamp START NAME: copy standard input to standard output and
+# $out/NAME.log; each "==> [N/M]" phase line goes to NAME.phases
+# too, after the seconds since START.
+stamp()
+{
+	local start=$1 name=$2 line
+	while IFS= read -r line; do
+		case $line in
+		"==> ["*) echo "$(($(date +%s) - start)) $line" >>"$out/$name.phases" ;;
+		esac
+		printf '%s\n' "$line"
+	done | tee "$out/$name.log"
+}
+
 # run_in_root ROOT NAME COMMAND: COMMAND in the clone, as root logged in
-# there; its output to the terminal and build/fresh/NAME.log, its status
-# and seconds to build/fresh/results.
+# there; its output to the terminal and $out/NAME.log, its status and
+# seconds to $out/results.
 run_in_root()
 {
 	local root=$1 name=$2 cmd=$3 start rc
 	say "running '$cmd' in /root/$dir"
 	start=$(date +%s)
 	chroot "$root" /usr/bin/env -i "${login_env[@]}" bash -c "cd /root/$dir && $cmd" \
-		</dev/null 2>&1 | tee "$out/$name.log"
+		</dev/null 2>&1 | stamp "$start" "$name"
 	rc=${PIPESTATUS[0]}
 	echo "$name $rc $(($(date +%s) - start)) $cmd" >>"$out/results"
+}
+
+# phases NAME TOTAL: how long each phase of NAME took.
+phases()
+{
+	local prev= line t
+	while read -r t line; do
+		[ -z "$prev" ] || echo "$(duration $((t - ${prev%% *})))  ${prev#* }"
+		prev="$t $line"
+	done <"$out/$1.phases"
+	[ -z "$prev" ] || echo "$(duration $(($2 - ${prev%% *})))  ${prev#* }"
 }
 
 # inner ROOT MODE: in a mount namespace of its own (unshare), so that no
@@ -77,7 +102,8 @@ run_in_root()
 # so, before the namespace goes.
 inner()
 {
-	local root=$1 mode=$2
+	local mode=$2
+	root=$1
 	trap 'umount -R "$root/proc" "$root/sys" "$root/dev" "$root/run" \
 		"$root/var/cache/ringsteer" 2>/dev/null' EXIT
 	mount --make-rprivate / || exit 1
@@ -96,6 +122,7 @@ inner()
 }
 
 if [ "${1:-}" = --inner ]; then
+	out=$repo/build/fresh/$3
 	inner "$2" "$3"
 	exit
 fi
@@ -106,12 +133,13 @@ case "${1:-}" in
 "") ;;
 *) sed -n 's/^# \{0,1\}//; 3,7p' "$0" >&2; exit 2 ;;
 esac
+out=$repo/build/fresh/$mode
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot, mounts)"
 command -v debootstrap >/dev/null || die "no debootstrap: run 'make deps'"
 mkdir -p "$cache" "$out"
 exec 9>"$cache/lock"
 flock -n 9 || die "another run holds $cache/lock"
-rm -f "$out/results" "$out"/*.log
+rm -f "$out/results" "$out"/*.log "$out"/*.phases
 rm -rf "$out/root-build"
 [ -z "$(git -C "$repo" status --porcelain --untracked-files=no)" ] ||
 	say "uncommitted changes here are not part of the run: it clones HEAD"
@@ -213,6 +241,10 @@ while read -r name status secs cmd; do
 	else
 		tail -n 4 "$out/$name.log"
 	fi | sed 's/^/    /'
+	if [ -s "$out/$name.phases" ]; then
+		say "$cmd: its phases:"
+		phases "$name" "$secs" | sed 's/^/    /'
+	fi
 done <"$out/results"
 [ -s "$out/results" ] || { say "no command ran"; rc=1; }
 exit $rc
