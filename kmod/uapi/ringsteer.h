@@ -116,7 +116,13 @@
  *
  * Addresses are 4 (AF_INET) or 16 (AF_INET6) bytes in network order and
  * must match the FAMILY attribute beside them; ports are big-endian u16 and
- * never 0. A backend has the same family as its service.
+ * never 0. A backend has the same family as its service. A VIP or backend
+ * address must reach one host other than through the loopback: the
+ * unspecified address (0.0.0.0, ::), loopback (127.0.0.0/8, ::1),
+ * link-local (169.254.0.0/16, fe80::/10), multicast (224.0.0.0/4,
+ * ff00::/8) and limited broadcast (255.255.255.255) addresses are refused,
+ * and so are IPv4-mapped IPv6 addresses (::ffff:0:0/96: use AF_INET) and a
+ * backend equal to its service's VIP and port (DNAT to itself).
  *
  * Dumps are consistent: if the configuration changes while a dump spans
  * several messages, the dump is flagged NLM_F_DUMP_INTR and should be
@@ -134,10 +140,11 @@
  * Counters are not announced.
  *
  * Errors: EINVAL for a missing attribute, an attribute the command does not
- * take, an address length that does not match its family, a non-unicast
- * address, port 0, a backend family that differs from the service's, or a
- * SET with nothing to change; ERANGE for a value or binary length outside
- * its policy; EAFNOSUPPORT for a family other than AF_INET/AF_INET6;
+ * take, an address length that does not match its family, an address
+ * refused above, a backend equal to its VIP and port, port 0, a backend
+ * family that differs from the service's, or a SET with nothing to
+ * change; ERANGE for a value or binary length outside its policy;
+ * EAFNOSUPPORT for a family other than AF_INET/AF_INET6;
  * EPROTONOSUPPORT for a protocol other than TCP/UDP; ENOENT for an unknown
  * service or backend, or a LOOKUP in a ring with no active backend; EEXIST
  * for a duplicate; E2BIG for the limits below; EPERM without CAP_NET_ADMIN
