@@ -118,6 +118,44 @@ static u32 old_points(struct rs_txn *txn, struct rs_service *svc)
 	return steer ? steer->ring->npoints : 0;
 }
 
+/* The points of a full build of @svc's ring with @vnodes. */
+static u64 full_points(const struct rs_service *svc, u32 vnodes)
+{
+	const struct rs_backend *b;
+	u64 n = 0;
+
+	list_for_each_entry(b, &svc->backends, node) {
+		if (active(b->state))
+			n += (u64)b->member.weight * vnodes;
+	}
+	return n;
+}
+
+/*
+ * @svc's ring is to have @points: checked against the ring's limit and
+ * the namespace's budget before the ring is built, so that a refused
+ * change costs no allocation. A change that adds no points to the
+ * namespace always passes the budget: lowered at run time below what a
+ * namespace holds, it still lets that namespace drain, delete, shrink and
+ * take a new key.
+ */
+static int charge(struct rs_txn *txn, struct rs_service *svc, u64 points)
+{
+	u64 total = txn->npoints - old_points(txn, svc) + points;
+
+	if (points > RINGSTEER_MAX_POINTS) {
+		ring_extack(-E2BIG, txn->extack);
+		return -E2BIG;
+	}
+	if (total > txn->rn->services.npoints && total > rs_net_points_max()) {
+		NL_SET_ERR_MSG_MOD(txn->extack,
+				   "rings would exceed this namespace's point budget (module parameter max_points_per_netns)");
+		return -E2BIG;
+	}
+	txn->npoints = total;
+	return 0;
+}
+
 /* Queue @ring (NULL: unchanged) for @svc; frees it on failure. */
 static int add_pending(struct rs_txn *txn, struct rs_service *svc,
 		       struct rs_ring *ring, u8 hash)
@@ -139,8 +177,6 @@ static int add_pending(struct rs_txn *txn, struct rs_service *svc,
 	p->svc = svc;
 	p->steer->ring = ring;
 	p->steer->hash = hash;
-	txn->npoints += ring->npoints;
-	txn->npoints -= old_points(txn, svc);
 	txn->npending++;
 	return 0;
 }
@@ -151,6 +187,9 @@ static int pend_full(struct rs_txn *txn, struct rs_service *svc,
 	struct rs_ring *ring;
 	int err;
 
+	err = charge(txn, svc, full_points(svc, conf->vnodes));
+	if (err)
+		return err;
 	ring = build_full(key, svc, conf->vnodes, &err);
 	if (!ring) {
 		ring_extack(err, txn->extack);
@@ -163,9 +202,17 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 			u8 was_state, u32 weight, u8 state)
 {
 	const struct rs_steer *steer = rs_steer_locked(txn->svc, &txn->rn->lock);
+	u64 points = steer->ring->npoints;
 	struct rs_ring *ring;
 	int err;
 
+	if (active(was_state))
+		points -= (u64)was->weight * steer->ring->vnodes;
+	if (active(state))
+		points += (u64)weight * steer->ring->vnodes;
+	err = charge(txn, txn->svc, points);
+	if (err)
+		return err;
 	ring = build_changed(steer->ring, was, was_state, weight, state, &err);
 	if (err) {
 		ring_extack(err, txn->extack);
@@ -310,11 +357,6 @@ static int prepare(struct rs_txn *txn)
 	err = prepare_change(txn);
 	if (err)
 		return err;
-	if (txn->npoints > rs_net_points_max()) {
-		NL_SET_ERR_MSG_MOD(txn->extack,
-				   "rings would exceed this namespace's point budget (module parameter max_points_per_netns)");
-		return -E2BIG;
-	}
 	if (c->cmd == RINGSTEER_CMD_SERVICE_DEL ||
 	    c->cmd == RINGSTEER_CMD_BACKEND_DEL)
 		txn->event = rs_notify_build(txn->rn, c->cmd, txn->svc,

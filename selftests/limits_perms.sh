@@ -3,6 +3,11 @@
 #
 # What a user who may read a load balancer but not configure it gets, and
 # the limits a configuration meets when they change at run time:
+#  - max_points_per_netns lowered below what the namespace holds: a change
+#    that adds no points (drain, delete, a lower weight, a new key, fewer
+#    vnodes, a draining backend) passes, one that adds points gets E2BIG;
+#    and a ring over the budget is refused before it is built (E2BIG, not
+#    ENOMEM, in a memory cgroup too small to build it);
 #  - addresses that cannot be a VIP or a backend (unspecified, loopback,
 #    link-local, multicast, broadcast, IPv4-mapped, a backend equal to its
 #    VIP) are refused by ringctl and by the kernel (EINVAL, a message and
@@ -13,6 +18,7 @@
 #  | 10.0.0.100:80/tcp b1 b2    ringctl and rsnl.py as root, and as  |
 #  | 10.0.0.1:80/tcp (budget)   nobody without CAP_NET_ADMIN         |
 #  +----------------------------------------------------------------+
+#  + cgroup rs-lp (memory.max 8M): one over-budget request
 #
 # Every check runs, and the script fails at the end if one did.
 
@@ -61,6 +67,73 @@ expect_raw()
 
 V4="svc=$SVC4/tcp"
 cmd_ok rctl key set "$KEY"
+
+# --- The point budget lowered at run time -------------------------------------
+B1=10.2.1.2:8080 B2=10.2.2.2:8080 B3=10.2.3.2:8080 B4=10.2.4.2:8080
+S=10.0.0.1:80
+cmd_ok rctl service add $S vnodes 1000
+for b in $B1 $B2 $B3; do cmd_ok rctl backend add $S $b weight 10; done
+# 30,000 points held, 5,000 allowed from now on.
+echo 5000 >$PARAMS/max_points_per_netns
+# budget_ok ARGS / budget_e2big ARGS: ringctl ARGS passes / gets E2BIG and
+# changes nothing.
+budget_ok()
+{
+	rctl "$@" >/dev/null 2>"$W/err" || fail "over a lowered budget, ringctl $* refused: $(cat "$W/err")"
+}
+budget_e2big()
+{
+	local rc=0
+	snap >"$W/before"
+	rctl "$@" >/dev/null 2>"$W/err" || rc=$?
+	snap >"$W/after"
+	if [ $rc != 1 ] || ! grep -q "$E2BIG: .*budget" "$W/err"; then
+		fail "over a lowered budget, ringctl $* (adds points): exit $rc, $(cat "$W/err"), expected E2BIG"
+	elif ! cmp -s "$W/before" "$W/after"; then
+		fail "ringctl $* was refused but changed state"
+	fi
+}
+budget_e2big backend set $S $B1 weight 11
+budget_e2big backend add $S $B4
+budget_e2big service set $S vnodes 1001
+budget_ok backend add $S $B4 state draining
+budget_ok service add 10.0.0.2:80
+budget_e2big backend add 10.0.0.2:80 $B1
+budget_ok key set 00112233445566778899aabbccddeeff
+budget_ok backend set $S $B1 weight 5
+budget_ok backend drain $S $B2
+budget_ok backend del $S $B2
+budget_ok backend del $S $B3
+budget_ok service set $S vnodes 900
+# 4,500 points: activating B4 (900 more) would cross the budget.
+budget_e2big backend activate $S $B4
+rctl show -j | grep -q '"points":4500' || fail "the budget checks left $(rctl show -j)"
+budget_ok service del $S
+budget_ok service del 10.0.0.2:80
+echo "$points_max" >$PARAMS/max_points_per_netns
+[ $bad = 1 ] || pass "budget lowered below use: what adds no points passes, what adds points E2BIG"
+
+# An over-budget ring is refused before it is built: in a cgroup that could
+# not hold its 12 MiB, the answer is E2BIG, not ENOMEM.
+if ! grep -qw memory $CG/cgroup.controllers 2>/dev/null; then
+	fail "no cgroup2 memory controller at $CG"
+else
+	echo +memory >$CG/cgroup.subtree_control
+	mkdir -p $CG/rs-lp
+	echo 8M >$CG/rs-lp/memory.max
+	echo 100000 >$PARAMS/max_points_per_netns
+	cmd_ok rctl service add $S vnodes 4096
+	rc=0
+	sh -c "echo \$\$ >$CG/rs-lp/cgroup.procs && exec ip netns exec $P-lb $RINGCTL backend add $S $B1 weight 256" \
+		>/dev/null 2>"$W/err" || rc=$?
+	if [ $rc != 1 ] || ! grep -q "$E2BIG" "$W/err"; then
+		fail "1,048,576 points over a budget of 100,000 in an 8 MiB cgroup: exit $rc, $(cat "$W/err"), expected E2BIG before building"
+	else
+		pass "over-budget ring refused before it is built: $(cat "$W/err")"
+	fi
+	echo "$points_max" >$PARAMS/max_points_per_netns
+	cmd_ok rctl service del $S
+fi
 
 # --- Addresses that cannot be a VIP or a backend ------------------------------
 cmd_ok rctl service add "$SVC4"
