@@ -14,6 +14,33 @@
 #include "commit.h"
 #include "nlmsg.h"
 
+/*
+ * Next to the ring budget (max_points_per_netns, netns.c): backends cost
+ * no point while draining, but each has per-CPU counters, about 8 bytes a
+ * CPU, so a namespace's backends are bounded on their own. The default
+ * holds 65,536: 64 MiB of counters on a 128-CPU host, as much as the ring
+ * budget's 48 MiB, 1 MiB on 2 CPUs.
+ */
+static unsigned int max_backends_per_netns = 16 * RINGSTEER_MAX_BACKENDS;
+module_param(max_backends_per_netns, uint, 0644);
+MODULE_PARM_DESC(max_backends_per_netns,
+		 "backends all services of one network namespace may have, draining ones included (default 65536)");
+
+u32 rs_net_backends_max(void)
+{
+	return READ_ONCE(max_backends_per_netns);
+}
+
+u32 rs_net_backends(const struct rs_net *rn)
+{
+	const struct rs_service *svc;
+	u32 n = 0;
+
+	list_for_each_entry(svc, &rn->services.list, node)
+		n += svc->nbackends;
+	return n;
+}
+
 /* A ring built for one service, published by apply(). */
 struct rs_pending {
 	struct rs_service *svc;
@@ -267,6 +294,12 @@ static int prepare_backend_new(struct rs_txn *txn)
 	}
 	if (txn->svc->nbackends >= RINGSTEER_MAX_BACKENDS) {
 		NL_SET_ERR_MSG_MOD(txn->extack, "service has the maximum number of backends");
+		return -E2BIG;
+	}
+	/* Only a new backend adds one: nothing else is refused for it. */
+	if (rs_net_backends(txn->rn) >= rs_net_backends_max()) {
+		NL_SET_ERR_MSG_MOD(txn->extack,
+				   "too many backends in this namespace (module parameter max_backends_per_netns)");
 		return -E2BIG;
 	}
 	txn->backend = rs_backend_alloc(&c->ep, c->weight, c->state);

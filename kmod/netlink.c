@@ -685,7 +685,9 @@ static int fill_net(struct sk_buff *skb, struct genl_info *info,
 			      rs_net_points_max(), RINGSTEER_NET_A_PAD) ||
 	    nla_put_u8(skb, RINGSTEER_NET_A_HOOKS, rn->hooks.registered) ||
 	    nla_put_u32(skb, RINGSTEER_NET_A_KEPT, rs_net_kept(rn)) ||
-	    nla_put_u32(skb, RINGSTEER_NET_A_GENERATION, rn->generation))
+	    nla_put_u32(skb, RINGSTEER_NET_A_GENERATION, rn->generation) ||
+	    nla_put_u32(skb, RINGSTEER_NET_A_BACKENDS, rs_net_backends(rn)) ||
+	    nla_put_u32(skb, RINGSTEER_NET_A_BACKENDS_MAX, rs_net_backends_max()))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

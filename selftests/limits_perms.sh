@@ -8,6 +8,7 @@
 #    vnodes, a draining backend) passes, one that adds points gets E2BIG;
 #    and a ring over the budget is refused before it is built (E2BIG, not
 #    ENOMEM, in a memory cgroup too small to build it);
+#  - max_backends_per_netns: every backend counts, draining ones too;
 #  - addresses that cannot be a VIP or a backend (unspecified, loopback,
 #    link-local, multicast, broadcast, IPv4-mapped, a backend equal to its
 #    VIP) are refused by ringctl and by the kernel (EINVAL, a message and
@@ -133,6 +134,41 @@ else
 	fi
 	echo "$points_max" >$PARAMS/max_points_per_netns
 	cmd_ok rctl service del $S
+fi
+
+# --- Backends per namespace ---------------------------------------------------
+if [ "$backends_max" = none ]; then
+	fail "the module has no parameter max_backends_per_netns"
+else
+	cmd_ok rctl service add 10.0.0.1:80
+	cmd_ok rctl service add 10.0.0.2:80
+	cmd_ok rctl backend add 10.0.0.1:80 $B1
+	cmd_ok rctl backend add 10.0.0.2:80 $B1
+	echo 3 >$PARAMS/max_backends_per_netns
+	budget_ok backend add 10.0.0.1:80 $B2 state draining
+	for st in active draining; do
+		rc=0
+		rctl backend add 10.0.0.2:80 $B2 state $st 2>"$W/err" || rc=$?
+		[ $rc = 1 ] && grep -q "$E2BIG: .*backends" "$W/err" ||
+			fail "a 4th backend ($st) with max_backends_per_netns=3: exit $rc, $(cat "$W/err")"
+	done
+	rctl show -j | grep -q '"backends":3,"backends_max":3' ||
+		fail "show -j does not report 3 of 3 backends: $(rctl show -j | head -c 200)"
+	rctl show | grep -q "3 of 3 backends" || fail "show does not report 3 of 3 backends: $(rctl show | head -n1)"
+	# Lowered below use: changes that add no backend still pass.
+	echo 1 >$PARAMS/max_backends_per_netns
+	budget_ok backend drain 10.0.0.1:80 $B1
+	budget_ok backend activate 10.0.0.1:80 $B1
+	budget_ok backend set 10.0.0.1:80 $B1 weight 3
+	budget_ok backend del 10.0.0.1:80 $B2
+	budget_ok service del 10.0.0.2:80
+	rc=0
+	rctl backend add 10.0.0.1:80 $B3 2>"$W/err" || rc=$?
+	[ $rc = 1 ] && grep -q "$E2BIG" "$W/err" || fail "a 2nd backend with max_backends_per_netns=1: exit $rc"
+	echo "$backends_max" >$PARAMS/max_backends_per_netns
+	cmd_ok rctl backend add 10.0.0.1:80 $B3
+	cmd_ok rctl flush
+	[ $bad = 1 ] || pass "backends per namespace: draining ones count, a 4th of 3 E2BIG, deletes pass below use"
 fi
 
 # --- Addresses that cannot be a VIP or a backend ------------------------------
