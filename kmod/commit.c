@@ -14,6 +14,33 @@
 #include "commit.h"
 #include "nlmsg.h"
 
+/*
+ * Next to the ring budget (max_points_per_netns, netns.c): backends cost
+ * no point while draining, but each has per-CPU counters, about 8 bytes a
+ * CPU, so a namespace's backends are bounded on their own. The default
+ * holds 65,536: 64 MiB of counters on a 128-CPU host, as much as the ring
+ * budget's 48 MiB, 1 MiB on 2 CPUs.
+ */
+static unsigned int max_backends_per_netns = 16 * RINGSTEER_MAX_BACKENDS;
+module_param(max_backends_per_netns, uint, 0644);
+MODULE_PARM_DESC(max_backends_per_netns,
+		 "backends all services of one network namespace may have, draining ones included (default 65536)");
+
+u32 rs_net_backends_max(void)
+{
+	return READ_ONCE(max_backends_per_netns);
+}
+
+u32 rs_net_backends(const struct rs_net *rn)
+{
+	const struct rs_service *svc;
+	u32 n = 0;
+
+	list_for_each_entry(svc, &rn->services.list, node)
+		n += svc->nbackends;
+	return n;
+}
+
 /* A ring built for one service, published by apply(). */
 struct rs_pending {
 	struct rs_service *svc;
@@ -118,6 +145,44 @@ static u32 old_points(struct rs_txn *txn, struct rs_service *svc)
 	return steer ? steer->ring->npoints : 0;
 }
 
+/* The points of a full build of @svc's ring with @vnodes. */
+static u64 full_points(const struct rs_service *svc, u32 vnodes)
+{
+	const struct rs_backend *b;
+	u64 n = 0;
+
+	list_for_each_entry(b, &svc->backends, node) {
+		if (active(b->state))
+			n += (u64)b->member.weight * vnodes;
+	}
+	return n;
+}
+
+/*
+ * @svc's ring is to have @points: checked against the ring's limit and
+ * the namespace's budget before the ring is built, so that a refused
+ * change costs no allocation. A change that adds no points to the
+ * namespace always passes the budget: lowered at run time below what a
+ * namespace holds, it still lets that namespace drain, delete, shrink and
+ * take a new key.
+ */
+static int charge(struct rs_txn *txn, struct rs_service *svc, u64 points)
+{
+	u64 total = txn->npoints - old_points(txn, svc) + points;
+
+	if (points > RINGSTEER_MAX_POINTS) {
+		ring_extack(-E2BIG, txn->extack);
+		return -E2BIG;
+	}
+	if (total > txn->rn->services.npoints && total > rs_net_points_max()) {
+		NL_SET_ERR_MSG_MOD(txn->extack,
+				   "rings would exceed this namespace's point budget (module parameter max_points_per_netns)");
+		return -E2BIG;
+	}
+	txn->npoints = total;
+	return 0;
+}
+
 /* Queue @ring (NULL: unchanged) for @svc; frees it on failure. */
 static int add_pending(struct rs_txn *txn, struct rs_service *svc,
 		       struct rs_ring *ring, u8 hash)
@@ -139,8 +204,6 @@ static int add_pending(struct rs_txn *txn, struct rs_service *svc,
 	p->svc = svc;
 	p->steer->ring = ring;
 	p->steer->hash = hash;
-	txn->npoints += ring->npoints;
-	txn->npoints -= old_points(txn, svc);
 	txn->npending++;
 	return 0;
 }
@@ -151,6 +214,9 @@ static int pend_full(struct rs_txn *txn, struct rs_service *svc,
 	struct rs_ring *ring;
 	int err;
 
+	err = charge(txn, svc, full_points(svc, conf->vnodes));
+	if (err)
+		return err;
 	ring = build_full(key, svc, conf->vnodes, &err);
 	if (!ring) {
 		ring_extack(err, txn->extack);
@@ -163,9 +229,17 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 			u8 was_state, u32 weight, u8 state)
 {
 	const struct rs_steer *steer = rs_steer_locked(txn->svc, &txn->rn->lock);
+	u64 points = steer->ring->npoints;
 	struct rs_ring *ring;
 	int err;
 
+	if (active(was_state))
+		points -= (u64)was->weight * steer->ring->vnodes;
+	if (active(state))
+		points += (u64)weight * steer->ring->vnodes;
+	err = charge(txn, txn->svc, points);
+	if (err)
+		return err;
 	ring = build_changed(steer->ring, was, was_state, weight, state, &err);
 	if (err) {
 		ring_extack(err, txn->extack);
@@ -220,6 +294,12 @@ static int prepare_backend_new(struct rs_txn *txn)
 	}
 	if (txn->svc->nbackends >= RINGSTEER_MAX_BACKENDS) {
 		NL_SET_ERR_MSG_MOD(txn->extack, "service has the maximum number of backends");
+		return -E2BIG;
+	}
+	/* Only a new backend adds one: nothing else is refused for it. */
+	if (rs_net_backends(txn->rn) >= rs_net_backends_max()) {
+		NL_SET_ERR_MSG_MOD(txn->extack,
+				   "too many backends in this namespace (module parameter max_backends_per_netns)");
 		return -E2BIG;
 	}
 	txn->backend = rs_backend_alloc(&c->ep, c->weight, c->state);
@@ -310,11 +390,6 @@ static int prepare(struct rs_txn *txn)
 	err = prepare_change(txn);
 	if (err)
 		return err;
-	if (txn->npoints > rs_net_points_max()) {
-		NL_SET_ERR_MSG_MOD(txn->extack,
-				   "rings would exceed this namespace's point budget (module parameter max_points_per_netns)");
-		return -E2BIG;
-	}
 	if (c->cmd == RINGSTEER_CMD_SERVICE_DEL ||
 	    c->cmd == RINGSTEER_CMD_BACKEND_DEL)
 		txn->event = rs_notify_build(txn->rn, c->cmd, txn->svc,

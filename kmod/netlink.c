@@ -23,12 +23,73 @@
 #include "netlink-gen.h"
 #include "nlmsg.h"
 
-static bool addr_usable(u8 family, const union nf_inet_addr *a)
+/*
+ * What a VIP or backend address may not be: one whose traffic never leaves
+ * the host or reaches no single host, or the IPv4-mapped form of an
+ * address that has a family of its own (the spec's family doc).
+ */
+enum rs_addr_kind {
+	RS_ADDR_OK,
+	RS_ADDR_UNSPECIFIED,
+	RS_ADDR_LOOPBACK,
+	RS_ADDR_LINKLOCAL,
+	RS_ADDR_MULTICAST,
+	RS_ADDR_BROADCAST,
+	RS_ADDR_V4MAPPED,
+};
+
+static enum rs_addr_kind addr_kind(u8 family, const union nf_inet_addr *a)
 {
-	if (family == AF_INET)
-		return !ipv4_is_zeronet(a->ip) && !ipv4_is_multicast(a->ip) &&
-		       !ipv4_is_lbcast(a->ip);
-	return !ipv6_addr_any(&a->in6) && !ipv6_addr_is_multicast(&a->in6);
+	if (family == AF_INET) {
+		if (ipv4_is_zeronet(a->ip))
+			return RS_ADDR_UNSPECIFIED;
+		if (ipv4_is_loopback(a->ip))
+			return RS_ADDR_LOOPBACK;
+		if (ipv4_is_linklocal_169(a->ip))
+			return RS_ADDR_LINKLOCAL;
+		if (ipv4_is_multicast(a->ip))
+			return RS_ADDR_MULTICAST;
+		return ipv4_is_lbcast(a->ip) ? RS_ADDR_BROADCAST : RS_ADDR_OK;
+	}
+	if (ipv6_addr_any(&a->in6))
+		return RS_ADDR_UNSPECIFIED;
+	if (ipv6_addr_loopback(&a->in6))
+		return RS_ADDR_LOOPBACK;
+	/* fe80::/10 */
+	if ((a->in6.s6_addr32[0] & htonl(0xffc00000)) == htonl(0xfe800000))
+		return RS_ADDR_LINKLOCAL;
+	if (ipv6_addr_is_multicast(&a->in6))
+		return RS_ADDR_MULTICAST;
+	return ipv6_addr_v4mapped(&a->in6) ? RS_ADDR_V4MAPPED : RS_ADDR_OK;
+}
+
+static int check_addr(u8 family, const union nf_inet_addr *a,
+		      const struct nlattr *attr, struct netlink_ext_ack *extack)
+{
+	switch (addr_kind(family, a)) {
+	case RS_ADDR_OK:
+		return 0;
+	case RS_ADDR_UNSPECIFIED:
+		NL_SET_ERR_MSG_ATTR(extack, attr, "address is unspecified (0.0.0.0 or ::)");
+		break;
+	case RS_ADDR_LOOPBACK:
+		NL_SET_ERR_MSG_ATTR(extack, attr, "address is a loopback address");
+		break;
+	case RS_ADDR_LINKLOCAL:
+		NL_SET_ERR_MSG_ATTR(extack, attr, "address is link-local");
+		break;
+	case RS_ADDR_MULTICAST:
+		NL_SET_ERR_MSG_ATTR(extack, attr, "address is a multicast address");
+		break;
+	case RS_ADDR_BROADCAST:
+		NL_SET_ERR_MSG_ATTR(extack, attr, "address is the broadcast address");
+		break;
+	case RS_ADDR_V4MAPPED:
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "address is IPv4-mapped: use the IPv4 address, family AF_INET");
+		break;
+	}
+	return -EINVAL;
 }
 
 /* Where a nest keeps the endpoint: service and backend nests alike. */
@@ -70,11 +131,8 @@ static int parse_endpoint(struct nlattr *nest, struct nlattr **tb,
 		return -EINVAL;
 	}
 	nla_memcpy(&ep->addr, tb[at->addr], sizeof(ep->addr));
-	if (!addr_usable(family, &ep->addr)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[at->addr],
-				    "address must be a unicast address");
+	if (check_addr(family, &ep->addr, tb[at->addr], extack))
 		return -EINVAL;
-	}
 	ep->port = nla_get_be16(tb[at->port]);
 	if (!ep->port) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[at->port], "port 0 is not allowed");
@@ -150,6 +208,14 @@ static int parse_backend(struct nlattr **attrs, struct rs_request *req,
 	if (req->backend_ep.family != req->service_ep.family) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[RINGSTEER_BACKEND_A_FAMILY],
 				    "backend address family does not match the service");
+		return -EINVAL;
+	}
+	/* DNAT to itself: the entries would not even be marked IPS_DST_NAT. */
+	if (req->backend_ep.port == req->service_ep.port &&
+	    rs_addr_equal(req->backend_ep.family, &req->backend_ep.addr,
+			  &req->service_ep.addr)) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_BACKEND],
+				    "backend is the service's own VIP and port");
 		return -EINVAL;
 	}
 	return 0;
@@ -570,7 +636,9 @@ static int fill_net(struct sk_buff *skb, struct genl_info *info,
 			      rs_net_points_max(), RINGSTEER_NET_A_PAD) ||
 	    nla_put_u8(skb, RINGSTEER_NET_A_HOOKS, rn->hooks.registered) ||
 	    nla_put_u32(skb, RINGSTEER_NET_A_KEPT, rs_net_kept(rn)) ||
-	    nla_put_u32(skb, RINGSTEER_NET_A_GENERATION, rn->generation))
+	    nla_put_u32(skb, RINGSTEER_NET_A_GENERATION, rn->generation) ||
+	    nla_put_u32(skb, RINGSTEER_NET_A_BACKENDS, rs_net_backends(rn)) ||
+	    nla_put_u32(skb, RINGSTEER_NET_A_BACKENDS_MAX, rs_net_backends_max()))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

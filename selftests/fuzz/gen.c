@@ -117,6 +117,11 @@ static struct m_be *pick_be(struct gen *g, const struct target *svc,
 		t->port = b->port;
 		return b;
 	}
+	/* The VIP itself: a backend may not be its own service. */
+	if (fz_chance(g->r, 10)) {
+		*t = *svc;
+		return NULL;
+	}
 	pool_addr(t, fz_chance(g->r, 970) ? svc->family :
 		  svc->family == AF_INET ? AF_INET6 : AF_INET, 1,
 		  1 + fz_below(g->r, 12));
@@ -146,13 +151,17 @@ static void g_ep(struct gen *g, const struct target *t, bool service)
 	}
 	if (fz_chance(r, 10)) {
 		static const uint8_t bad4[][4] = { { 0 }, { 224, 0, 0, 1 },
-			{ 255, 255, 255, 255 }, { 239, 255, 255, 250 } };
+			{ 255, 255, 255, 255 }, { 239, 255, 255, 250 }, { 127, 0, 0, 1 },
+			{ 127, 255, 9, 1 }, { 169, 254, 1, 1 } };
+		static const uint8_t bad6[][16] = { { 0 }, { [15] = 1 },
+			{ 0xff, 2, [15] = 1 }, { 0xfe, 0x80, [15] = 1 },
+			{ 0xfe, 0xbf, [15] = 9 }, { [10] = 0xff, [11] = 0xff, 10, 0, 0, 1 } };
 
 		memset(addr, 0, sizeof(addr));
 		if (alen == 4)
 			memcpy(addr, PICK(r, bad4), 4);
-		else if (fz_chance(r, 500))
-			addr[0] = 0xff, addr[1] = 2, addr[15] = 1;
+		else
+			memcpy(addr, PICK(r, bad6), 16);
 	}
 	if (fz_chance(r, 15))
 		port = htons(PICK(r, ports));

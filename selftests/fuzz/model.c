@@ -12,19 +12,23 @@ uint8_t m_alen(uint16_t family)
 	return family == AF_INET ? 4 : 16;
 }
 
-static bool unicast(uint16_t family, const uint8_t *a)
+static bool usable(uint16_t family, const uint8_t *a)
 {
-	static const uint8_t zero[16];
+	static const uint8_t zero[16], mapped[12] = { [10] = 0xff, [11] = 0xff };
 
 	/*
-	 * "Unicast" as the kernel reads it: 0.0.0.0 but not the rest of
-	 * 0.0.0.0/8 (ipv4_is_zeronet() since Linux 5.3), multicast and the
-	 * limited broadcast are refused; the uapi does not say more.
+	 * As the uapi's "Addresses" reads: unspecified (0.0.0.0 alone, as
+	 * ipv4_is_zeronet() since Linux 5.3, or ::), loopback (127/8, ::1),
+	 * link-local (169.254/16, fe80::/10), multicast (224/4, ff00::/8),
+	 * the limited broadcast and IPv4-mapped IPv6 (::ffff:0:0/96) are
+	 * refused.
 	 */
 	if (family == AF_INET)
-		return memcmp(a, zero, 4) && (a[0] & 0xf0) != 0xe0 &&
-		       memcmp(a, "\xff\xff\xff\xff", 4);
-	return memcmp(a, zero, 16) && a[0] != 0xff;
+		return memcmp(a, zero, 4) && a[0] != 127 && (a[0] != 169 || a[1] != 254) &&
+		       (a[0] & 0xf0) != 0xe0 && memcmp(a, "\xff\xff\xff\xff", 4);
+	return memcmp(a, zero, 16) && (memcmp(a, zero, 15) || a[15] != 1) &&
+	       (a[0] != 0xfe || (a[1] & 0xc0) != 0x80) && a[0] != 0xff &&
+	       memcmp(a, mapped, sizeof(mapped));
 }
 
 struct m_svc *m_find_svc(struct model *m, const struct fz_ep *e)
@@ -110,7 +114,7 @@ static uint32_t ep_errs(const struct fz_ep *e, bool service)
 		if (e->family != AF_INET && e->family != AF_INET6)
 			err |= FZ_EAFNOSUPPORT | FZ_POLICY;
 		else if ((e->present & B(RINGSTEER_SERVICE_A_ADDR)) &&
-			 (e->alen != m_alen(e->family) || !unicast(e->family, e->addr)))
+			 (e->alen != m_alen(e->family) || !usable(e->family, e->addr)))
 			err |= FZ_EINVAL;
 	}
 	if ((e->present & B(RINGSTEER_SERVICE_A_PORT)) && !e->port)
@@ -222,6 +226,10 @@ uint32_t m_predict(struct model *m, const struct fz_req *q)
 	if ((q->be.present & q->svc.present & B(RINGSTEER_SERVICE_A_FAMILY)) &&
 	    q->be.family != q->svc.family)
 		err |= FZ_EINVAL;
+	/* A backend equal to its VIP would be DNATed to itself. */
+	if (s && !ep_errs(&q->be, false) && q->be.family == s->family &&
+	    q->be.port == s->port && !memcmp(q->be.addr, s->addr, 16))
+		return err | FZ_EINVAL;
 	if (s && !ep_errs(&q->be, false) && q->be.family == s->family)
 		err |= predict_backend(s, q);
 	return err;

@@ -437,7 +437,8 @@ static enum fz_rkind fz_reply_kind(int nest, int type)
 		switch (type) {
 		case RINGSTEER_NET_A_HOOKS: return R_U8;
 		case RINGSTEER_NET_A_SERVICES: case RINGSTEER_NET_A_KEPT:
-		case RINGSTEER_NET_A_GENERATION: return R_U32;
+		case RINGSTEER_NET_A_GENERATION: case RINGSTEER_NET_A_BACKENDS:
+		case RINGSTEER_NET_A_BACKENDS_MAX: return R_U32;
 		case RINGSTEER_NET_A_POINTS: case RINGSTEER_NET_A_POINTS_MAX: return R_U64;
 		case RINGSTEER_NET_A_PAD: return R_PAD;
 		}

@@ -151,6 +151,88 @@ TEST(endpoint_order)
 	ASSERT_EQ(0, rc_endpoint_cmp(&a, &a));
 }
 
+/*
+ * Addresses that cannot be a VIP or a backend, as the kernel refuses them
+ * (uapi "Addresses"): refused before any request, naming what they are.
+ */
+TEST(endpoint_unusable_for_services)
+{
+	static const struct {
+		const char *ep, *what;
+	} bad[] = {
+		{ "0.0.0.0:80", "unspecified" }, { "[::]:80", "unspecified" },
+		{ "127.0.0.1:80", "loopback" }, { "127.255.255.254:80", "loopback" },
+		{ "[::1]:80", "loopback" },
+		{ "169.254.0.1:80", "link-local" }, { "[fe80::1]:80", "link-local" },
+		{ "[febf:ffff::1]:80", "link-local" },
+		{ "224.0.0.1:80", "multicast" }, { "239.255.255.255:80", "multicast" },
+		{ "[ff02::1]:80", "multicast" },
+		{ "255.255.255.255:80", "broadcast" },
+		{ "[::ffff:10.0.0.1]:80", "IPv4-mapped" },
+	};
+	static const char *const good[] = {
+		"1.0.0.0:80", "126.255.255.255:80", "128.0.0.1:80", "169.253.255.255:80",
+		"169.255.0.1:80", "223.255.255.255:80", "240.0.0.1:80", "255.255.255.254:80",
+		"[::2]:80", "[fec0::1]:80", "[fe7f::1]:80", "[::fffe:a00:1]:80",
+		"[2001:db8::1]:80",
+	};
+	struct rc_service s;
+	struct rc_backend bk;
+	struct parse_args a;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *svc[] = { (char *)bad[i].ep };
+		char *be[] = { strchr(bad[i].ep, '[') ? "[2001:db8::1]:80" : "10.0.0.1:80",
+			       (char *)bad[i].ep };
+
+		capture();
+		ret = parse_service_args("service add", 1, svc, 0, &s, &a);
+		EXPECT_NE(NULL, strstr(captured(), bad[i].what)) TH_LOG("%s: %s", bad[i].ep, errbuf);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("service %s accepted", bad[i].ep);
+		capture();
+		ret = parse_backend_args("backend add", 2, be, 0, &s, &bk, &a);
+		EXPECT_NE(NULL, strstr(captured(), bad[i].what)) TH_LOG("%s: %s", bad[i].ep, errbuf);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("backend %s accepted", bad[i].ep);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		char *svc[] = { (char *)good[i] };
+
+		capture();
+		ret = parse_service_args("service add", 1, svc, 0, &s, &a);
+		captured();
+		EXPECT_EQ(0, ret) TH_LOG("service %s refused: %s", good[i], errbuf);
+	}
+	/* A flow's source may be anything (lookup, simulate). */
+	EXPECT_EQ(0, ep_arg("127.0.0.1:1000", &s.vip));
+}
+
+TEST(backend_equal_to_its_vip)
+{
+	char *same[] = { "10.0.0.1:80", "10.0.0.1:80" };
+	char *same6[] = { "[2001:db8::1]:443", "[2001:db8::1]:443" };
+	char *port[] = { "10.0.0.1:80", "10.0.0.1:8080" };
+	struct rc_service s;
+	struct rc_backend b;
+	struct parse_args a;
+	int ret;
+
+	capture();
+	ret = parse_backend_args("backend add", 2, same, 0, &s, &b, &a);
+	EXPECT_NE(NULL, strstr(captured(), "VIP")) TH_LOG("%s", errbuf);
+	EXPECT_EQ(-EINVAL, ret);
+	capture();
+	ret = parse_backend_args("backend add", 2, same6, 0, &s, &b, &a);
+	EXPECT_NE(NULL, strstr(captured(), "VIP")) TH_LOG("%s", errbuf);
+	EXPECT_EQ(-EINVAL, ret);
+	/* The VIP's address on another port is a backend like any other. */
+	capture();
+	ret = parse_backend_args("backend add", 2, port, 0, &s, &b, &a);
+	captured();
+	EXPECT_EQ(0, ret) TH_LOG("%s", errbuf);
+}
+
 TEST(numbers)
 {
 	uint32_t v = 7;
@@ -356,7 +438,7 @@ TEST(config_round_trip)
 	add_service(&c, "10.0.0.1:80", IPPROTO_UDP, 1, RINGSTEER_HASH_SOURCE);
 	add_service(&c, "[2001:db8::1]:443", IPPROTO_TCP, 4096, RINGSTEER_HASH_SOURCE);
 	add_backend(&c, "[2001:db8::10]:443", 256, RINGSTEER_STATE_ACTIVE);
-	add_backend(&c, "[::ffff:10.0.0.1]:1", 1000, RINGSTEER_STATE_DRAINING);
+	add_backend(&c, "[2001:db8::a00:1]:1", 1000, RINGSTEER_STATE_DRAINING);
 
 	f = open_memstream(&text, &len);
 	print_config(f, &c);
@@ -433,6 +515,12 @@ TEST(config_bad_lines)
 		{ "service 10.0.0.1:80 vnodes 4096\nbackend 10.1.0.1:80 weight 1000\n",
 		  "conf:2:", "ring points" },
 		{ "service 10.0.0.1:0\n", "conf:1:", "port 0" },
+		{ "service 127.0.0.1:80\n", "conf:1:", "loopback" },
+		{ "service 10.0.0.1:80\nbackend [::ffff:10.1.0.1]:80\n", "conf:2:",
+		  "address families" },
+		{ "service [2001:db8::1]:80\nbackend [::ffff:10.1.0.1]:80\n", "conf:2:",
+		  "IPv4-mapped" },
+		{ "service 10.0.0.1:80\nbackend 10.0.0.1:80\n", "conf:2:", "VIP" },
 		{ "# ok\nservice 10.0.0.1:80 keep-flows\n", "conf:2:", "keep-flows" },
 		{ "servic 10.0.0.1:80\n", "conf:1:", "unknown line" },
 		{ "service 10.0.0.1:80\n backend 10.1.0.1:80 state gone\n", "conf:2:",

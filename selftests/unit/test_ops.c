@@ -398,6 +398,24 @@ TEST(show_prints_the_namespace_state)
 	EXPECT_STREQ("namespace: 1 service, 256 of 4.2M ring points, hooks off, "
 		     "no kept flows, generation 0\n", o);
 	free(o);
+
+	/* The namespace's backends against their limit, where reported. */
+	c.net = (struct rc_net){ .services = 1, .points = 256, .points_max = 4194304,
+				 .has_backends = true, .backends = 3,
+				 .backends_max = 65536 };
+	f = open_memstream(&o, &l);
+	print_net_text(f, &c.net);
+	fclose(f);
+	EXPECT_STREQ("namespace: 1 service, 256 of 4.2M ring points, 3 of 65.5k backends, "
+		     "hooks off, no kept flows, generation 0\n", o);
+	free(o);
+	f = open_memstream(&o, &l);
+	print_show_json(f, &c);
+	fclose(f);
+	EXPECT_STREQ("{\"hooks\":false,\"points\":256,\"points_max\":4194304,"
+		     "\"backends\":3,\"backends_max\":65536,\"kept\":0,"
+		     "\"generation\":0,\"services\":[]}\n", o);
+	free(o);
 }
 
 TEST_HARNESS_MAIN

@@ -82,6 +82,37 @@ int rc_endpoint_parse(const char *s, struct rc_endpoint *ep, const char **why)
 	return parse_port(colon + 1, &ep->port, why);
 }
 
+const char *rc_endpoint_unusable(const struct rc_endpoint *ep)
+{
+	static const uint8_t zero[16], mapped[12] = { [10] = 0xff, [11] = 0xff };
+	const uint8_t *a = ep->addr;
+
+	if (ep->family == AF_INET) {
+		if (!memcmp(a, zero, 4))
+			return "the unspecified address (0.0.0.0 or ::) cannot be a VIP or a backend";
+		if (a[0] == 127)
+			return "a loopback address cannot be a VIP or a backend";
+		if (a[0] == 169 && a[1] == 254)
+			return "a link-local address cannot be a VIP or a backend";
+		if ((a[0] & 0xf0) == 0xe0)
+			return "a multicast address cannot be a VIP or a backend";
+		if (!memcmp(a, "\xff\xff\xff\xff", 4))
+			return "the broadcast address cannot be a VIP or a backend";
+		return NULL;
+	}
+	if (!memcmp(a, zero, 16))
+		return "the unspecified address (0.0.0.0 or ::) cannot be a VIP or a backend";
+	if (!memcmp(a, zero, 15) && a[15] == 1)
+		return "a loopback address cannot be a VIP or a backend";
+	if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80)
+		return "a link-local address cannot be a VIP or a backend";
+	if (a[0] == 0xff)
+		return "a multicast address cannot be a VIP or a backend";
+	if (!memcmp(a, mapped, sizeof(mapped)))
+		return "an IPv4-mapped IPv6 address cannot be a VIP or a backend: use the IPv4 address";
+	return NULL;
+}
+
 void rc_addr_format(char buf[RC_ADDR_LEN], const struct rc_endpoint *ep)
 {
 	if (!inet_ntop(ep->family, ep->addr, buf, RC_ADDR_LEN))

@@ -24,6 +24,12 @@ struct rc_endpoint {
  * with *why saying what is wrong.
  */
 int rc_endpoint_parse(const char *s, struct rc_endpoint *ep, const char **why);
+/*
+ * Why EP's address cannot be a VIP or a backend, as the kernel refuses it
+ * (uapi "Addresses": unspecified, loopback, link-local, multicast,
+ * broadcast, IPv4-mapped), or NULL. Flows' addresses may be anything.
+ */
+const char *rc_endpoint_unusable(const struct rc_endpoint *ep);
 void rc_endpoint_format(char buf[RC_ENDPOINT_LEN], const struct rc_endpoint *ep);
 /* The address alone, without brackets. */
 void rc_addr_format(char buf[RC_ADDR_LEN], const struct rc_endpoint *ep);

@@ -72,6 +72,9 @@ struct rc_net {
 	bool hooks;		/* NAT hooks registered */
 	uint32_t kept;		/* services gone whose kept flows hold the hooks */
 	uint32_t generation;	/* configuration changes committed */
+	bool has_backends;	/* modules before the backend limit: neither */
+	uint32_t backends;	/* of every service, draining ones too */
+	uint32_t backends_max;	/* the namespace's limit */
 };
 
 struct rc_config {

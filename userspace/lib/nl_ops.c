@@ -391,8 +391,11 @@ static int net_cb(const struct nlmsghdr *nlh, void *data)
 	    get_u64(nt[RINGSTEER_NET_A_POINTS], &n->points) ||
 	    get_u64(nt[RINGSTEER_NET_A_POINTS_MAX], &n->points_max) ||
 	    get_u32(nt[RINGSTEER_NET_A_KEPT], &n->kept) ||
-	    get_u32(nt[RINGSTEER_NET_A_GENERATION], &n->generation))
+	    get_u32(nt[RINGSTEER_NET_A_GENERATION], &n->generation) ||
+	    get_u32(nt[RINGSTEER_NET_A_BACKENDS], &n->backends) ||
+	    get_u32(nt[RINGSTEER_NET_A_BACKENDS_MAX], &n->backends_max))
 		return MNL_CB_OK;
+	n->has_backends = nt[RINGSTEER_NET_A_BACKENDS] && nt[RINGSTEER_NET_A_BACKENDS_MAX];
 	n->hooks = mnl_attr_get_u8(hooks);
 	r->err = 0;
 	r->seen = true;

@@ -113,6 +113,18 @@ int parse_endpoint_arg(const char *ctx, const char *what, const char *s,
 	return 0;
 }
 
+/* A VIP or backend address the kernel would refuse, refused here first. */
+static int usable(const char *ctx, const char *what, const char *s,
+		  const struct rc_endpoint *ep)
+{
+	const char *why = rc_endpoint_unusable(ep);
+
+	if (!why)
+		return 0;
+	cli_error("%s: bad %s '%s': %s", ctx, what, s, why);
+	return -EINVAL;
+}
+
 static const struct {
 	const char *name;
 	unsigned int kw;
@@ -223,7 +235,8 @@ int parse_service_args(const char *ctx, int argc, char **argv,
 
 	memset(s, 0, sizeof(*s));
 	err = parse_endpoint_arg(ctx, "service", argc > 0 ? argv[0] : NULL,
-				    &s->vip);
+				    &s->vip) ?:
+	      usable(ctx, "service", argv[0], &s->vip);
 	if (err)
 		return err;
 	err = parse_keywords(ctx, argc - 1, argv + 1, allowed, a);
@@ -256,6 +269,13 @@ int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowe
 		rc_endpoint_format(vip, &s->vip);
 		cli_error("%s: backend %s and service %s are of different address families",
 			  ctx, argv[0], vip);
+		return -EINVAL;
+	}
+	err = usable(ctx, "backend", argv[0], &b->ep);
+	if (err)
+		return err;
+	if (!rc_endpoint_cmp(&b->ep, &s->vip)) {
+		cli_error("%s: backend %s is the service's own VIP and port", ctx, argv[0]);
 		return -EINVAL;
 	}
 	err = parse_keywords(ctx, argc - 1, argv + 1, allowed, a);

@@ -59,9 +59,14 @@ void print_net_text(FILE *f, const struct rc_net *n)
 
 	human_count(pts, sizeof(pts), n->points);
 	human_count(max, sizeof(max), n->points_max);
-	fprintf(f, "namespace: %u service%s, %s of %s ring points, hooks %s, ",
-		n->services, n->services == 1 ? "" : "s", pts, max,
-		n->hooks ? "on" : "off");
+	fprintf(f, "namespace: %u service%s, %s of %s ring points, ",
+		n->services, n->services == 1 ? "" : "s", pts, max);
+	if (n->has_backends) {
+		human_count(pts, sizeof(pts), n->backends);
+		human_count(max, sizeof(max), n->backends_max);
+		fprintf(f, "%s of %s backends, ", pts, max);
+	}
+	fprintf(f, "hooks %s, ", n->hooks ? "on" : "off");
 	if (n->kept)
 		fprintf(f, "%u service%s kept flows", n->kept, n->kept == 1 ? "'s" : "s'");
 	else
@@ -81,6 +86,10 @@ void print_show_json(FILE *f, const struct rc_config *c)
 		json_bool(&j, "hooks", c->net.hooks);
 		json_u64(&j, "points", c->net.points);
 		json_u64(&j, "points_max", c->net.points_max);
+		if (c->net.has_backends) {
+			json_u64(&j, "backends", c->net.backends);
+			json_u64(&j, "backends_max", c->net.backends_max);
+		}
 		json_u64(&j, "kept", c->net.kept);
 		json_u64(&j, "generation", c->net.generation);
 	}
