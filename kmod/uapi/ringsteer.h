@@ -145,7 +145,9 @@
  *
  * Limits per namespace: RINGSTEER_MAX_SERVICES services; per service
  * RINGSTEER_MAX_BACKENDS backends, active or draining, and the point limits
- * of "Ring placement". Exceeding one is E2BIG.
+ * of "Ring placement"; services deleted with keep-flows whose flows are
+ * still kept, as many as the module parameter max_kept_per_netns says.
+ * Exceeding one is E2BIG.
  */
 
 #endif /* _UAPI_RINGSTEER_H */
