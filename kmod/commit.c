@@ -57,10 +57,10 @@ struct rs_txn {
 	struct rs_pending *pending;
 	u32 npending;
 	u64 npoints;			/* the namespace's total afterwards */
-	struct rs_ct_target *flush;	/* entries to delete once published */
-	u32 nflush;
+	struct rs_sweep_batch *sweep;	/* entries to walk for once published */
 	struct list_head dead;		/* services unlinked by the change */
 	struct list_head retiring;	/* struct rs_retired, for keep-flows */
+	u32 nretiring;
 	struct sk_buff *event;		/* a delete's announcement */
 };
 
@@ -255,13 +255,19 @@ static int pend_service_del(struct rs_txn *txn, struct rs_service *svc)
 
 	txn->npoints -= old_points(txn, svc);
 	if (!txn->change->keep_flows) {
-		rs_ct_target_service(&txn->flush[txn->nflush++], svc);
+		rs_ct_target_service(&txn->sweep->t[txn->sweep->n++], svc);
 		return 0;
+	}
+	if (txn->rn->nkept + txn->nretiring >= rs_net_kept_max()) {
+		NL_SET_ERR_MSG_MOD(txn->extack,
+				   "too many services with kept flows in this namespace (module parameter max_kept_per_netns); delete without keep-flows");
+		return -E2BIG;
 	}
 	r = rs_retired_alloc(svc);
 	if (!r)
 		return -ENOMEM;
 	list_add_tail(&r->node, &txn->retiring);
+	txn->nretiring++;
 	return 0;
 }
 
@@ -348,7 +354,8 @@ static int prepare_change(struct rs_txn *txn)
 		return pend_backend(txn, &b->member, b->state, c->weight, c->state);
 	case RINGSTEER_CMD_BACKEND_DEL:
 		if (!c->keep_flows)
-			rs_ct_target_backend(&txn->flush[txn->nflush++], txn->svc, b);
+			rs_ct_target_backend(&txn->sweep->t[txn->sweep->n++],
+					     txn->svc, b);
 		return pend_backend(txn, &b->member, b->state, b->member.weight,
 				    RINGSTEER_STATE_DRAINING);
 	case RINGSTEER_CMD_KEY_SET:
@@ -374,9 +381,8 @@ static int prepare_room(struct rs_txn *txn)
 
 	txn->pending = kvcalloc(max(n, 1U), sizeof(*txn->pending),
 				GFP_KERNEL_ACCOUNT);
-	txn->flush = kvcalloc(max(n, 1U), sizeof(*txn->flush),
-			      GFP_KERNEL_ACCOUNT);
-	return txn->pending && txn->flush ? 0 : -ENOMEM;
+	txn->sweep = rs_sweep_batch_alloc(max(n, 1U));
+	return txn->pending && txn->sweep ? 0 : -ENOMEM;
 }
 
 static int prepare(struct rs_txn *txn)
@@ -500,26 +506,51 @@ static void apply(struct rs_txn *txn)
 }
 
 /*
- * After publication. A packet that read the old ring may still be setting
- * up DNAT to a deleted backend: synchronize_net() waits for it, so that
- * the walk that follows sees its entry. (A packet held in a queue after
- * the NAT hook, NFQUEUE in a later chain, has its NAT set up already and
- * is confirmed after the walk; that flow survives the delete.) A new
- * service walks the same way, for the flows nf_nat bound to the VIP
- * itself before the service existed (rs_ct_target_null_bound()).
+ * After publication, the walks; sweep.c says when they run and what they
+ * may cost. A packet that read the old ring may still be setting up DNAT
+ * to a deleted backend: rs_sweep_deleted() waits a grace period for it,
+ * so that the walk sees its entry. (A packet held in a queue after the
+ * NAT hook, NFQUEUE in a later chain, has its NAT set up already and is
+ * confirmed after the walk; that flow survives the delete.) A new service
+ * walks for the flows nf_nat bound to the VIP itself before the service
+ * existed (rs_ct_target_null_bound()).
  */
+static void walk(struct rs_txn *txn)
+{
+	const struct rs_change *c = txn->change;
+	struct rs_sweep_batch *b = txn->sweep;
+	struct rs_net *rn = txn->rn;
+	struct rs_ct_target like;
+	struct rs_service *svc;
+
+	txn->sweep = NULL;
+	switch (c->cmd) {
+	case RINGSTEER_CMD_SERVICE_NEW:
+		rs_ct_target_null_bound(&b->t[b->n++], txn->svc);
+		rs_sweep_added(rn, b);
+		return;
+	case RINGSTEER_CMD_SERVICE_DEL:
+	case RINGSTEER_CMD_FLUSH:
+		/* Flows to its VIP are the host's again: leave them be. */
+		list_for_each_entry(svc, &txn->dead, node) {
+			rs_ct_target_null_bound(&like, svc);
+			rs_sweep_forget(rn, &like);
+		}
+		fallthrough;
+	case RINGSTEER_CMD_BACKEND_DEL:
+		rs_sweep_deleted(rn, b);
+		return;
+	}
+	rs_sweep_batch_free(b);
+}
+
 static void finish(struct rs_txn *txn)
 {
 	const struct rs_change *c = txn->change;
 	struct rs_net *rn = txn->rn;
 	struct rs_service *svc, *tmp;
 
-	if (c->cmd == RINGSTEER_CMD_SERVICE_NEW)
-		rs_ct_target_null_bound(&txn->flush[txn->nflush++], txn->svc);
-	if (txn->nflush) {
-		synchronize_net();
-		rs_ct_delete(rn->net, txn->flush, txn->nflush);
-	}
+	walk(txn);
 	list_for_each_entry_safe(svc, tmp, &txn->dead, node) {
 		list_del(&svc->node);
 		rs_service_free_rcu(svc);
@@ -548,7 +579,7 @@ static void txn_free(struct rs_txn *txn, int err)
 		kvfree(txn->pending[i].arcs);
 	}
 	kvfree(txn->pending);
-	kvfree(txn->flush);
+	rs_sweep_batch_free(txn->sweep);
 	nlmsg_free(txn->event);
 	if (!err)
 		return;

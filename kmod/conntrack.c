@@ -20,6 +20,7 @@ void rs_ct_target_service(struct rs_ct_target *t, const struct rs_service *svc)
 	t->port = svc->port;
 	t->family = svc->family;
 	t->proto = svc->proto;
+	t->kind = RS_CT_STEERED;
 	t->any_backend = true;
 }
 
@@ -47,7 +48,7 @@ void rs_ct_target_null_bound(struct rs_ct_target *t,
 			     const struct rs_service *svc)
 {
 	rs_ct_target_service(t, svc);
-	t->null_bound = true;
+	t->kind = RS_CT_NULL_BOUND;
 }
 
 static bool null_bound(const struct nf_conn *ct)
@@ -58,19 +59,37 @@ static bool null_bound(const struct nf_conn *ct)
 	       IPS_DST_NAT_DONE;
 }
 
-static bool target_match(const struct rs_ct_target *t, const struct nf_conn *ct)
+static u8 ct_family(const struct nf_conn *ct)
+{
+	switch (nf_ct_l3num(ct)) {
+	case NFPROTO_IPV4:
+		return AF_INET;
+	case NFPROTO_IPV6:
+		return AF_INET6;
+	}
+	return 0;
+}
+
+static bool target_match(const struct rs_ct_target *t, u8 family,
+			 const struct nf_conn *ct, bool steered)
 {
 	const struct nf_conntrack_tuple *orig, *reply;
 
-	if (nf_ct_l3num(ct) != (t->family == AF_INET ? NFPROTO_IPV4 : NFPROTO_IPV6))
-		return false;
 	orig = &ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple;
-	if (orig->dst.protonum != t->proto || orig->dst.u.all != t->port ||
+	if (t->family != family || orig->dst.protonum != t->proto ||
+	    orig->dst.u.all != t->port ||
 	    !rs_addr_equal(t->family, &orig->dst.u3, &t->vip))
 		return false;
-	if (t->null_bound)
-		return null_bound(ct) && !rs_ct_steered(ct);
-	if (!rs_ct_steered(ct))
+	switch (t->kind) {
+	case RS_CT_NULL_BOUND:
+		return !steered && null_bound(ct);
+	case RS_CT_COUNT:
+	case RS_CT_STEERED:
+		break;
+	default:
+		return false;
+	}
+	if (!steered)
 		return false;
 	if (t->any_backend)
 		return true;
@@ -79,60 +98,122 @@ static bool target_match(const struct rs_ct_target *t, const struct nf_conn *ct)
 	       rs_addr_equal(t->family, &reply->src.u3, &t->backend_addr);
 }
 
-/* Index of the first target @ct matches, or -1. */
-static int match_any(const struct rs_ct_target *targets, u32 n,
-		     const struct nf_conn *ct)
+static bool matches(const struct rs_ct_target *t, const struct nf_conn *ct)
 {
-	u32 i;
-
-	for (i = 0; i < n; i++) {
-		if (target_match(&targets[i], ct))
-			return i;
-	}
-	return -1;
+	return target_match(t, ct_family(ct), ct, rs_ct_steered(ct));
 }
 
+#define NO_TARGET	U32_MAX
+/* Up to this many targets, comparing each costs less than a table. */
+#define LINEAR_MAX	8
+
+/*
+ * One walk's targets, chained by the hash of what an entry names first
+ * (VIP, port, protocol), so that an entry costs one lookup however many
+ * targets the walk serves: kept flows and queued deletes can be thousands.
+ */
 struct walk {
 	const struct rs_ct_target *targets;
+	u64 *counts;
 	u32 n;
-	u64 *counts;		/* NULL: delete what matches */
+	u32 mask;
+	u32 *heads;		/* [mask + 1]; NULL: compare each target */
+	u32 *next;		/* [n] */
+	bool null_bound;	/* an RS_CT_NULL_BOUND target is among them */
 };
+
+static u32 target_hash(u8 family, const union nf_inet_addr *vip, __be16 port,
+		       u8 proto)
+{
+	return rs_service_hash(family, vip, port, proto);
+}
+
+static void index_targets(struct walk *w)
+{
+	u32 nb, i, h;
+
+	if (w->n <= LINEAR_MAX)
+		return;
+	nb = roundup_pow_of_two(w->n);
+	/* Without memory, the walk compares each target: slower, as right. */
+	w->heads = kvmalloc_array(nb + w->n, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	if (!w->heads)
+		return;
+	w->next = w->heads + nb;
+	w->mask = nb - 1;
+	memset(w->heads, 0xff, nb * sizeof(u32));
+	for (i = 0; i < w->n; i++) {
+		const struct rs_ct_target *t = &w->targets[i];
+
+		h = target_hash(t->family, &t->vip, t->port, t->proto) & w->mask;
+		w->next[i] = w->heads[h];
+		w->heads[h] = i;
+	}
+}
+
+static u32 first_target(const struct walk *w, u8 family,
+			const struct nf_conntrack_tuple *orig)
+{
+	if (!w->heads)
+		return w->n ? 0 : NO_TARGET;
+	return w->heads[target_hash(family, &orig->dst.u3, orig->dst.u.all,
+				    orig->dst.protonum) & w->mask];
+}
+
+static u32 next_target(const struct walk *w, u32 i)
+{
+	if (!w->heads)
+		return i + 1 < w->n ? i + 1 : NO_TARGET;
+	return w->next[i];
+}
 
 static int walk_one(struct nf_conn *ct, void *data)
 {
-	struct walk *w = data;
-	int i = match_any(w->targets, w->n, ct);
+	const struct walk *w = data;
+	bool steered = rs_ct_steered(ct), del = false;
+	u8 family;
+	u32 i;
 
-	if (i < 0)
+	/* Most entries are neither: a label bit and the status say so. */
+	if (!steered && !(w->null_bound && null_bound(ct)))
 		return 0;
-	if (!w->counts)
-		return 1;
-	w->counts[i]++;
-	return 0;
+	family = ct_family(ct);
+	if (!family)
+		return 0;
+	for (i = first_target(w, family, &ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple);
+	     i != NO_TARGET; i = next_target(w, i)) {
+		const struct rs_ct_target *t = &w->targets[i];
+
+		if (!target_match(t, family, ct, steered))
+			continue;
+		if (t->kind == RS_CT_COUNT)
+			w->counts[i]++;
+		else
+			del = true;
+	}
+	return del;
 }
 
-static void walk(struct net *net, struct walk *w)
+u64 rs_ct_walk(struct net *net, const struct rs_ct_target *targets, u32 n,
+	       u64 *counts)
 {
-	struct nf_ct_iter_data iter = { .net = net, .data = w };
+	struct walk w = { .targets = targets, .counts = counts, .n = n };
+	struct nf_ct_iter_data iter = { .net = net, .data = &w };
+	u64 start = ktime_get_ns();
+	u32 i;
 
-	if (w->n)
-		nf_ct_iterate_cleanup_net(walk_one, &iter);
-}
-
-void rs_ct_delete(struct net *net, const struct rs_ct_target *targets, u32 n)
-{
-	struct walk w = { .targets = targets, .n = n };
-
-	walk(net, &w);
-}
-
-void rs_ct_count(struct net *net, const struct rs_ct_target *targets, u32 n,
-		 u64 *counts)
-{
-	struct walk w = { .targets = targets, .n = n, .counts = counts };
-
-	memset(counts, 0, n * sizeof(*counts));
-	walk(net, &w);
+	for (i = 0; i < n; i++) {
+		if (counts)
+			counts[i] = 0;
+		if (targets[i].kind == RS_CT_NULL_BOUND)
+			w.null_bound = true;
+	}
+	if (!n)
+		return 0;
+	index_targets(&w);
+	nf_ct_iterate_cleanup_net(walk_one, &iter);
+	kvfree(w.heads);
+	return ktime_get_ns() - start;
 }
 
 struct conns_walk {
@@ -179,7 +260,7 @@ static int count_conn(struct nf_conn *ct, void *data)
 	 * (ringctl monitor, drain wait) must not see them.
 	 */
 	if (nf_ct_is_dying(ct) || nf_ct_is_expired(ct) ||
-	    match_any(&w->service, 1, ct) < 0)
+	    !matches(&w->service, ct))
 		return 0;
 	reply = &ct->tuplehash[IP_CT_DIR_REPLY].tuple;
 	m.family = w->service.family;
@@ -204,6 +285,7 @@ int rs_ct_count_conns(struct net *net, const struct rs_service *svc,
 	struct rs_backend *b;
 
 	rs_ct_target_service(&w.service, svc);
+	w.service.kind = RS_CT_COUNT;
 	w.n = only ? 1 : svc->nbackends;
 	members = kvcalloc(max(w.n, 1U), sizeof(*members), GFP_KERNEL_ACCOUNT);
 	if (!members)

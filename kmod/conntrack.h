@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Walks of a namespace's conntrack table for the entries ringsteer set
- * up. A walk is one pass over the whole table whatever the number of
- * targets, so callers gather what one change needs and walk once.
+ * up. A walk is one pass over the whole table (conntrack has one for all
+ * namespaces) whatever the number of targets, so callers gather what is
+ * due and walk once; when walks run, and how often, is sweep.c's.
  */
 #ifndef _RINGSTEER_CONNTRACK_H
 #define _RINGSTEER_CONNTRACK_H
@@ -11,33 +12,41 @@
 
 struct net;
 
-/*
- * Entries DNATed for a service's VIP: to any backend, or to one. Or, with
- * null_bound, entries of the VIP that nf_nat bound to the VIP itself and
- * that were never answered: see rs_ct_target_null_bound().
- */
-struct rs_ct_target {
-	union nf_inet_addr vip;
-	__be16 port;
-	u8 family;
-	u8 proto;
-	bool null_bound;
-	bool any_backend;
-	union nf_inet_addr backend_addr;
-	__be16 backend_port;
+/* What a target matches in one VIP's (and port's, protocol's) entries. */
+enum rs_ct_kind {
+	RS_CT_STEERED,		/* delete what ringsteer steered */
+	RS_CT_NULL_BOUND,	/* delete rs_ct_target_null_bound()'s */
+	RS_CT_COUNT,		/* count what ringsteer steered */
+	RS_CT_NONE,		/* nothing: a target forgotten */
 };
 
+/* Entries of a service's VIP: to any backend, or to one. */
+struct rs_ct_target {
+	union nf_inet_addr vip;
+	union nf_inet_addr backend_addr;
+	__be16 port;
+	__be16 backend_port;
+	u8 family;
+	u8 proto;
+	u8 kind;		/* enum rs_ct_kind */
+	bool any_backend;
+};
+
+/* RS_CT_STEERED targets; change kind for the others. */
 void rs_ct_target_service(struct rs_ct_target *t, const struct rs_service *svc);
 void rs_ct_target_backend(struct rs_ct_target *t, const struct rs_service *svc,
 			  const struct rs_backend *b);
 void rs_ct_target_null_bound(struct rs_ct_target *t,
 			     const struct rs_service *svc);
 
-/* Delete every entry matching one of @targets. May sleep. */
-void rs_ct_delete(struct net *net, const struct rs_ct_target *targets, u32 n);
-/* Count the entries of each target into @counts[n]. May sleep. */
-void rs_ct_count(struct net *net, const struct rs_ct_target *targets, u32 n,
-		 u64 *counts);
+/*
+ * One walk for all @targets: deletes what RS_CT_STEERED and
+ * RS_CT_NULL_BOUND targets match, counts into @counts[i] (zeroed first;
+ * NULL if no target counts) what RS_CT_COUNT target i matches. Returns
+ * its duration in ns. Never fails; may sleep.
+ */
+u64 rs_ct_walk(struct net *net, const struct rs_ct_target *targets, u32 n,
+	       u64 *counts);
 
 /*
  * A backend's connections now, as ipvsadm counts them: TCP established,

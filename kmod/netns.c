@@ -30,18 +30,24 @@ u64 rs_net_points_max(void)
 	return READ_ONCE(max_points_per_netns);
 }
 
-u32 rs_net_kept(struct rs_net *rn)
-{
-	struct rs_retired *r;
-	u32 n = 0;
+/*
+ * Each service deleted with keep-flows keeps a record, and a target in the
+ * walk that counts kept flows, until its last flow ends: bounded too.
+ */
+static unsigned int max_kept_per_netns = 1024;
+module_param(max_kept_per_netns, uint, 0644);
+MODULE_PARM_DESC(max_kept_per_netns,
+		 "services deleted with keep-flows whose flows one network namespace may keep at once (default 1024)");
 
-	list_for_each_entry(r, &rn->retired, node)
-		n++;
-	return n;
+u32 rs_net_kept_max(void)
+{
+	return READ_ONCE(max_kept_per_netns);
 }
 
-/* How often flows kept after a service delete are looked for. */
-#define RS_RETIRED_POLL		(10 * HZ)
+u32 rs_net_kept(struct rs_net *rn)
+{
+	return rn->nkept;
+}
 
 /*
  * Hooks and conntrack are imposed on a namespace only while it has a
@@ -62,16 +68,25 @@ struct rs_retired *rs_retired_alloc(const struct rs_service *svc)
 {
 	struct rs_retired *r = kmalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 
-	if (r)
+	if (r) {
 		rs_ct_target_service(&r->flows, svc);
+		r->flows.kind = RS_CT_COUNT;
+	}
 	return r;
 }
 
 void rs_net_retire(struct rs_net *rn, struct rs_retired *r)
 {
 	list_add_tail(&r->node, &rn->retired);
-	if (!rn->dying)
-		schedule_delayed_work(&rn->retired_work, RS_RETIRED_POLL);
+	rn->nkept++;
+	rs_sweep_kept(rn);
+}
+
+static void forget_one(struct rs_net *rn, struct rs_retired *r)
+{
+	list_del(&r->node);
+	rn->nkept--;
+	kfree(r);
 }
 
 /* A service is back: its hooks cover the kept flows again. */
@@ -83,10 +98,8 @@ void rs_net_unretire(struct rs_net *rn, const struct rs_service *svc)
 		if (r->flows.family == svc->family &&
 		    r->flows.proto == svc->proto &&
 		    r->flows.port == svc->port &&
-		    rs_addr_equal(svc->family, &r->flows.vip, &svc->vip)) {
-			list_del(&r->node);
-			kfree(r);
-		}
+		    rs_addr_equal(svc->family, &r->flows.vip, &svc->vip))
+			forget_one(rn, r);
 	}
 }
 
@@ -94,44 +107,31 @@ static void forget_retired(struct rs_net *rn)
 {
 	struct rs_retired *r, *tmp;
 
-	list_for_each_entry_safe(r, tmp, &rn->retired, node) {
-		list_del(&r->node);
-		kfree(r);
-	}
+	list_for_each_entry_safe(r, tmp, &rn->retired, node)
+		forget_one(rn, r);
 }
 
-/* Drop the services whose kept flows have all ended; one walk for all. */
-static void retired_poll(struct work_struct *work)
+u32 rs_net_kept_targets(struct rs_net *rn, struct rs_ct_target *t)
 {
-	struct rs_net *rn = container_of(to_delayed_work(work), struct rs_net,
-					 retired_work);
-	struct rs_ct_target *targets;
-	struct rs_retired *r, *tmp;
-	u32 n = 0, i = 0;
-	u64 *counts;
+	struct rs_retired *r;
+	u32 i = 0;
 
-	mutex_lock(&rn->lock);
-	n = rs_net_kept(rn);
-	targets = kcalloc(n, sizeof(*targets), GFP_KERNEL_ACCOUNT);
-	counts = kcalloc(n, sizeof(*counts), GFP_KERNEL_ACCOUNT);
-	if (n && targets && counts) {
+	if (t) {
 		list_for_each_entry(r, &rn->retired, node)
-			targets[i++] = r->flows;
-		rs_ct_count(rn->net, targets, n, counts);
-		i = 0;
-		list_for_each_entry_safe(r, tmp, &rn->retired, node) {
-			if (!counts[i++]) {
-				list_del(&r->node);
-				kfree(r);
-			}
-		}
-		rs_net_hooks_put(rn);
+			t[i++] = r->flows;
 	}
-	if (!list_empty(&rn->retired) && !rn->dying)
-		schedule_delayed_work(&rn->retired_work, RS_RETIRED_POLL);
-	mutex_unlock(&rn->lock);
-	kfree(targets);
-	kfree(counts);
+	return rn->nkept;
+}
+
+void rs_net_kept_counted(struct rs_net *rn, const u64 *counts)
+{
+	struct rs_retired *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, &rn->retired, node) {
+		if (!*counts++)
+			forget_one(rn, r);
+	}
+	rs_net_hooks_put(rn);
 }
 
 static int __net_init rs_net_init(struct net *net)
@@ -141,7 +141,7 @@ static int __net_init rs_net_init(struct net *net)
 	mutex_init(&rn->lock);
 	rs_services_init(&rn->services);
 	INIT_LIST_HEAD(&rn->retired);
-	INIT_DELAYED_WORK(&rn->retired_work, retired_poll);
+	rs_sweep_init(rn);
 	get_random_bytes(rn->key, sizeof(rn->key));
 	rn->net = net;
 	return 0;
@@ -161,7 +161,7 @@ static void __net_exit rs_net_pre_exit(struct net *net)
 	rn->dying = true;
 	rs_hooks_unregister(net, &rn->hooks);
 	mutex_unlock(&rn->lock);
-	cancel_delayed_work_sync(&rn->retired_work);
+	rs_sweep_stop(rn);
 }
 
 /*
@@ -181,16 +181,18 @@ static void delete_flows(struct rs_net *rn)
 	if (!check_net(rn->net))
 		return;
 	n = rs_net_kept(rn);
-	targets = kcalloc(rn->services.count + n, sizeof(*targets), GFP_KERNEL);
+	targets = kvcalloc(rn->services.count + n, sizeof(*targets), GFP_KERNEL);
 	if (!targets)
 		return;
 	n = 0;
 	list_for_each_entry(svc, &rn->services.list, node)
 		rs_ct_target_service(&targets[n++], svc);
-	list_for_each_entry(r, &rn->retired, node)
-		targets[n++] = r->flows;
-	rs_ct_delete(rn->net, targets, n);
-	kfree(targets);
+	list_for_each_entry(r, &rn->retired, node) {
+		targets[n] = r->flows;
+		targets[n++].kind = RS_CT_STEERED;
+	}
+	rs_ct_walk(rn->net, targets, n, NULL);
+	kvfree(targets);
 }
 
 static void __net_exit rs_net_exit(struct net *net)
@@ -206,6 +208,7 @@ static void __net_exit rs_net_exit(struct net *net)
 		rs_service_free(svc);
 	}
 	forget_retired(rn);
+	rs_sweep_free(rn);
 	memzero_explicit(rn->key, sizeof(rn->key));
 	mutex_unlock(&rn->lock);
 }

@@ -17,6 +17,7 @@
 #include "conntrack.h"
 #include "hook.h"
 #include "steer.h"
+#include "sweep.h"
 
 struct rs_net {
 	struct mutex lock;		/* see above */
@@ -30,7 +31,8 @@ struct rs_net {
 	 * need the NAT hooks and conntrack, until the last one is gone.
 	 */
 	struct list_head retired;	/* writer: struct rs_retired */
-	struct delayed_work retired_work;
+	u32 nkept;			/* writer: on retired */
+	struct rs_sweep sweep;		/* writer */
 	struct net *net;
 };
 
@@ -49,9 +51,15 @@ struct rs_retired {
 
 /* The ring points one namespace may hold (module parameter). */
 u64 rs_net_points_max(void);
+/* The services with kept flows one namespace may have (module parameter). */
+u32 rs_net_kept_max(void);
 
 /* rs_net->lock held. */
 u32 rs_net_kept(struct rs_net *rn);
+/* The kept flows' count targets, in record order, into @t if not NULL. */
+u32 rs_net_kept_targets(struct rs_net *rn, struct rs_ct_target *t);
+/* Their counts are in: records with none left go, and maybe the hooks. */
+void rs_net_kept_counted(struct rs_net *rn, const u64 *counts);
 int rs_net_hooks_get(struct rs_net *rn);
 void rs_net_hooks_put(struct rs_net *rn);
 /* Allocated ahead, so that retiring a service cannot fail. */

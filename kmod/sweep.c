@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * When the conntrack walks a namespace's changes need run, and what they
+ * may cost.
+ *
+ * Every walk visits the whole host's conntrack table (conntrack has one
+ * for all namespaces) under nf_conntrack_mutex, which conntrack -F,
+ * namespace teardown and every other walk wait for, and the namespace may
+ * be an unprivileged user's. So each namespace's walks are bounded: they
+ * may take RS_WALK_BURST at once, then a tenth of the time (a credit that
+ * refills at a tenth of the time passed, the cost of each walk measured
+ * and taken from it), and they are batched:
+ *
+ * - A delete walks before the command returns, waiting for its credit if
+ *   need be. The README promises that a deleted backend's connections
+ *   reset on their next segment, which holds only if their entries are
+ *   gone when the delete returns; a fast series of deletes slows down
+ *   instead.
+ * - A new service's walk for flows bound to its VIP (conntrack.c) runs at
+ *   once while there is credit, or else deferred, with whatever else is
+ *   due then: a restore of many services costs a walk or two, not one
+ *   each, and old flows reach the VIP a little longer meanwhile.
+ * - Kept flows are counted by the deferred walk, every RS_KEPT_POLL, or
+ *   RS_KEPT_SHARE times the last walk's cost if that is longer.
+ *
+ * Whatever runs a walk serves everything due in the same walk.
+ */
+
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include "netns.h"
+#include "sweep.h"
+
+#define RS_WALK_BURST	NSEC_PER_SEC
+#define RS_WALK_SHARE	10
+#define RS_KEPT_POLL	(10 * HZ)
+#define RS_KEPT_SHARE	100
+/* Targets queued for deferred walks, at most; beyond, changes walk now. */
+#define RS_SWEEP_MAX	4096
+
+struct rs_sweep_batch *rs_sweep_batch_alloc(u32 n)
+{
+	struct rs_sweep_batch *b;
+
+	b = kvzalloc(struct_size(b, t, n), GFP_KERNEL_ACCOUNT);
+	if (b)
+		INIT_LIST_HEAD(&b->node);
+	return b;
+}
+
+void rs_sweep_batch_free(struct rs_sweep_batch *b)
+{
+	kvfree(b);
+}
+
+/* The credit now, refilled for the time since it was last looked at. */
+static s64 credit(struct rs_sweep *s)
+{
+	u64 now = ktime_get_ns();
+
+	s->credit = min_t(s64, RS_WALK_BURST,
+			  s->credit + (s64)div_u64(now - s->stamp, RS_WALK_SHARE));
+	s->stamp = now;
+	return s->credit;
+}
+
+/* How long until a walk may start. */
+static u64 owed_ns(struct rs_sweep *s)
+{
+	s64 c = credit(s);
+
+	return c > 0 ? 0 : (u64)-c * RS_WALK_SHARE + 1;
+}
+
+static void charge(struct rs_sweep *s, u64 cost)
+{
+	credit(s);
+	s->credit -= min_t(u64, cost, S64_MAX / 2);
+	s->cost = cost;
+}
+
+/* A fatal signal ends the wait: the walk follows anyway. */
+static void wait_credit(struct rs_sweep *s)
+{
+	u64 ns;
+
+	while ((ns = owed_ns(s)) && !fatal_signal_pending(current))
+		schedule_timeout_killable(nsecs_to_jiffies(ns) + 1);
+}
+
+static bool poll_due(struct rs_net *rn)
+{
+	return rn->nkept && time_after_eq(jiffies, rn->sweep.poll_at);
+}
+
+static void queue_batch(struct rs_sweep *s, struct rs_sweep_batch *b,
+			unsigned long due)
+{
+	b->due = due;
+	list_add_tail(&b->node, &s->queue);
+	s->nqueued += b->n;
+}
+
+static void unqueue_batch(struct rs_sweep *s, struct rs_sweep_batch *b)
+{
+	list_del_init(&b->node);
+	s->nqueued -= b->n;
+}
+
+/* Arm the deferred walk for the first thing due, once credit allows. */
+static void arm(struct rs_net *rn)
+{
+	struct rs_sweep *s = &rn->sweep;
+	struct rs_sweep_batch *b;
+	unsigned long at = 0, wait;
+	bool any = false;
+
+	list_for_each_entry(b, &s->queue, node) {
+		if (!any || time_before(b->due, at))
+			at = b->due;
+		any = true;
+	}
+	if (rn->nkept && (!any || time_before(s->poll_at, at))) {
+		at = s->poll_at;
+		any = true;
+	}
+	if (!any || rn->dying)
+		return;
+	wait = time_after(at, jiffies) ? at - jiffies : 0;
+	wait = max(wait, nsecs_to_jiffies(owed_ns(s)));
+	/* Unbound: a walk can take seconds of CPU. */
+	mod_delayed_work(system_unbound_wq, &s->work, wait);
+}
+
+static bool batch_due(struct rs_net *rn, unsigned long now)
+{
+	struct rs_sweep_batch *b;
+
+	list_for_each_entry(b, &rn->sweep.queue, node) {
+		if (!time_before(now, b->due))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * @now's targets, those of the batches due at @j and, with @poll, the
+ * kept flows' (last), into @t if not NULL; returns how many.
+ */
+static u32 gather(struct rs_net *rn, const struct rs_sweep_batch *now,
+		  unsigned long j, bool poll, struct rs_ct_target *t)
+{
+	struct rs_sweep_batch *b;
+	u32 n = 0;
+
+	if (now) {
+		if (t)
+			memcpy(t, now->t, now->n * sizeof(*t));
+		n += now->n;
+	}
+	list_for_each_entry(b, &rn->sweep.queue, node) {
+		if (time_before(j, b->due))
+			continue;
+		if (t)
+			memcpy(t + n, b->t, b->n * sizeof(*t));
+		n += b->n;
+	}
+	if (poll)
+		n += rs_net_kept_targets(rn, t ? t + n : NULL);
+	return n;
+}
+
+/* Out of memory: what was due is tried again a little later. */
+static void postpone(struct rs_net *rn, unsigned long j)
+{
+	struct rs_sweep_batch *b;
+
+	list_for_each_entry(b, &rn->sweep.queue, node) {
+		if (!time_before(j, b->due))
+			b->due = j + HZ;
+	}
+	if (poll_due(rn))
+		rn->sweep.poll_at = j + RS_KEPT_POLL;
+}
+
+/*
+ * One walk for @now (if not NULL) and everything due. Without the memory
+ * to gather them, @now walks alone and the rest waits for the next.
+ */
+static void run(struct rs_net *rn, const struct rs_sweep_batch *now)
+{
+	struct rs_sweep *s = &rn->sweep;
+	struct rs_sweep_batch *b, *tmp;
+	unsigned long j = jiffies;
+	bool poll = poll_due(rn);
+	struct rs_ct_target *t;
+	u32 n, nkept = 0;
+	u64 *counts;
+
+	n = gather(rn, now, j, poll, NULL);
+	t = kvcalloc(max(n, 1U), sizeof(*t), GFP_KERNEL_ACCOUNT);
+	counts = kvcalloc(max(n, 1U), sizeof(*counts), GFP_KERNEL_ACCOUNT);
+	if (!t || !counts) {
+		if (now)
+			charge(s, rs_ct_walk(rn->net, now->t, now->n, NULL));
+		postpone(rn, j);
+		goto out;
+	}
+	if (poll)
+		nkept = rn->nkept;
+	gather(rn, now, j, poll, t);
+	charge(s, rs_ct_walk(rn->net, t, n, counts));
+	list_for_each_entry_safe(b, tmp, &s->queue, node) {
+		if (time_before(j, b->due))
+			continue;
+		unqueue_batch(s, b);
+		rs_sweep_batch_free(b);
+	}
+	if (poll) {
+		rs_net_kept_counted(rn, counts + n - nkept);
+		s->poll_at = jiffies + max_t(unsigned long, RS_KEPT_POLL,
+					     nsecs_to_jiffies(s->cost * RS_KEPT_SHARE));
+	}
+out:
+	kvfree(t);
+	kvfree(counts);
+}
+
+void rs_sweep_deleted(struct rs_net *rn, struct rs_sweep_batch *b)
+{
+	if (b->n) {
+		wait_credit(&rn->sweep);
+		/* Packets that read the old ring have set up their NAT. */
+		synchronize_net();
+		run(rn, b);
+		arm(rn);
+	}
+	rs_sweep_batch_free(b);
+}
+
+void rs_sweep_added(struct rs_net *rn, struct rs_sweep_batch *b)
+{
+	struct rs_sweep *s = &rn->sweep;
+
+	if (owed_ns(s) && s->nqueued + b->n <= RS_SWEEP_MAX) {
+		queue_batch(s, b, jiffies);
+		arm(rn);
+		return;
+	}
+	wait_credit(s);
+	/* A packet that missed the service has its null binding now. */
+	synchronize_net();
+	run(rn, b);
+	arm(rn);
+	rs_sweep_batch_free(b);
+}
+
+static bool like_target(const struct rs_ct_target *t,
+			const struct rs_ct_target *like)
+{
+	if (t->kind != like->kind || t->family != like->family ||
+	    t->proto != like->proto || t->port != like->port ||
+	    !rs_addr_equal(t->family, &t->vip, &like->vip))
+		return false;
+	return like->any_backend ||
+	       (!t->any_backend && t->backend_port == like->backend_port &&
+		rs_addr_equal(t->family, &t->backend_addr, &like->backend_addr));
+}
+
+void rs_sweep_forget(struct rs_net *rn, const struct rs_ct_target *like)
+{
+	struct rs_sweep_batch *b;
+	u32 i;
+
+	list_for_each_entry(b, &rn->sweep.queue, node) {
+		for (i = 0; i < b->n; i++) {
+			if (like_target(&b->t[i], like))
+				b->t[i].kind = RS_CT_NONE;
+		}
+	}
+}
+
+void rs_sweep_kept(struct rs_net *rn)
+{
+	/* The first: counted in RS_KEPT_POLL. Others join its schedule. */
+	if (rn->nkept == 1)
+		rn->sweep.poll_at = jiffies + RS_KEPT_POLL;
+	arm(rn);
+}
+
+static void sweep_work(struct work_struct *work)
+{
+	struct rs_net *rn = container_of(to_delayed_work(work), struct rs_net,
+					 sweep.work);
+
+	mutex_lock(&rn->lock);
+	if (!rn->dying && !owed_ns(&rn->sweep) &&
+	    (poll_due(rn) || batch_due(rn, jiffies))) {
+		/* Deferred first walks need a grace period, as deletes do. */
+		synchronize_net();
+		run(rn, NULL);
+	}
+	arm(rn);
+	mutex_unlock(&rn->lock);
+}
+
+void rs_sweep_init(struct rs_net *rn)
+{
+	struct rs_sweep *s = &rn->sweep;
+
+	INIT_LIST_HEAD(&s->queue);
+	s->credit = RS_WALK_BURST;
+	s->stamp = ktime_get_ns();
+	INIT_DELAYED_WORK(&s->work, sweep_work);
+}
+
+void rs_sweep_stop(struct rs_net *rn)
+{
+	cancel_delayed_work_sync(&rn->sweep.work);
+}
+
+void rs_sweep_free(struct rs_net *rn)
+{
+	struct rs_sweep_batch *b, *tmp;
+
+	list_for_each_entry_safe(b, tmp, &rn->sweep.queue, node) {
+		unqueue_batch(&rn->sweep, b);
+		rs_sweep_batch_free(b);
+	}
+}
