@@ -48,6 +48,17 @@ struct rs_pending {
 	u64 *arcs;
 };
 
+/* What the conntrack walk after publication is for (sweep.c). */
+enum rs_walk {
+	RS_WALK_NONE,
+	RS_WALK_ADDED,		/* a new service: flows bound to its VIP */
+	RS_WALK_DELETED,	/* what was deleted: its steered entries */
+};
+
+/*
+ * A change as prepare() decided it: apply(), finish() and txn_free() do
+ * what these fields say and never look at the command again.
+ */
 struct rs_txn {
 	struct rs_net *rn;
 	const struct rs_change *change;
@@ -58,10 +69,21 @@ struct rs_txn {
 	u32 npending;
 	u64 npoints;			/* the namespace's total afterwards */
 	struct rs_sweep_batch *sweep;	/* entries to walk for once published */
-	struct list_head dead;		/* services unlinked by the change */
 	struct list_head retiring;	/* struct rs_retired, for keep-flows */
 	u32 nretiring;
-	struct sk_buff *event;		/* a delete's announcement */
+	struct sk_buff *event;		/* the announcement, once built */
+
+	/* The decisions. */
+	struct rs_service *new_service;	/* to link; the txn's until then */
+	struct rs_backend *new_backend;	/* to link; the txn's until then */
+	struct rs_backend *gone_backend; /* to unlink, freed after a grace period */
+	struct rs_service **doomed;	/* to unlink, freed after a grace period */
+	u32 ndoomed;
+	const struct rs_service_conf *conf; /* the service's new vnodes and hash */
+	bool set_backend;		/* the backend's new weight and state */
+	const u8 *key;			/* the namespace's new key */
+	enum rs_walk walk;
+	bool announce_early;		/* built before what it names goes */
 };
 
 static bool active(u8 state)
@@ -253,6 +275,8 @@ static int pend_service_del(struct rs_txn *txn, struct rs_service *svc)
 {
 	struct rs_retired *r;
 
+	txn->doomed[txn->ndoomed++] = svc;
+	txn->walk = RS_WALK_DELETED;
 	txn->npoints -= old_points(txn, svc);
 	if (!txn->change->keep_flows) {
 		rs_ct_target_service(&txn->sweep->t[txn->sweep->n++], svc);
@@ -287,6 +311,8 @@ static int prepare_service_new(struct rs_txn *txn)
 	txn->svc = rs_service_alloc(&c->ep, &c->conf);
 	if (!txn->svc)
 		return -ENOMEM;
+	txn->new_service = txn->svc;
+	txn->walk = RS_WALK_ADDED;
 	return pend_full(txn, txn->svc, rn->key, &c->conf);
 }
 
@@ -311,6 +337,7 @@ static int prepare_backend_new(struct rs_txn *txn)
 	txn->backend = rs_backend_alloc(&c->ep, c->weight, c->state);
 	if (!txn->backend)
 		return -ENOMEM;
+	txn->new_backend = txn->backend;
 	/* Not on the ring yet: as if it had been draining. */
 	return pend_backend(txn, &txn->backend->member, RINGSTEER_STATE_DRAINING,
 			    c->weight, c->state);
@@ -345,20 +372,27 @@ static int prepare_change(struct rs_txn *txn)
 	case RINGSTEER_CMD_SERVICE_NEW:
 		return prepare_service_new(txn);
 	case RINGSTEER_CMD_SERVICE_SET:
+		txn->conf = &c->conf;
 		return pend_full(txn, txn->svc, txn->rn->key, &c->conf);
 	case RINGSTEER_CMD_SERVICE_DEL:
+		txn->announce_early = true;
 		return pend_service_del(txn, txn->svc);
 	case RINGSTEER_CMD_BACKEND_NEW:
 		return prepare_backend_new(txn);
 	case RINGSTEER_CMD_BACKEND_SET:
+		txn->set_backend = true;
 		return pend_backend(txn, &b->member, b->state, c->weight, c->state);
 	case RINGSTEER_CMD_BACKEND_DEL:
+		txn->gone_backend = b;
+		txn->announce_early = true;
+		txn->walk = RS_WALK_DELETED;
 		if (!c->keep_flows)
 			rs_ct_target_backend(&txn->sweep->t[txn->sweep->n++],
 					     txn->svc, b);
 		return pend_backend(txn, &b->member, b->state, b->member.weight,
 				    RINGSTEER_STATE_DRAINING);
 	case RINGSTEER_CMD_KEY_SET:
+		txn->key = c->key;
 		return prepare_key_set(txn);
 	case RINGSTEER_CMD_FLUSH:
 		list_for_each_entry(svc, &txn->rn->services.list, node) {
@@ -381,8 +415,10 @@ static int prepare_room(struct rs_txn *txn)
 
 	txn->pending = kvcalloc(max(n, 1U), sizeof(*txn->pending),
 				GFP_KERNEL_ACCOUNT);
+	txn->doomed = kvcalloc(max(n, 1U), sizeof(*txn->doomed),
+			       GFP_KERNEL_ACCOUNT);
 	txn->sweep = rs_sweep_batch_alloc(max(n, 1U));
-	return txn->pending && txn->sweep ? 0 : -ENOMEM;
+	return txn->pending && txn->doomed && txn->sweep ? 0 : -ENOMEM;
 }
 
 static int prepare(struct rs_txn *txn)
@@ -396,12 +432,12 @@ static int prepare(struct rs_txn *txn)
 	err = prepare_change(txn);
 	if (err)
 		return err;
-	if (c->cmd == RINGSTEER_CMD_SERVICE_DEL ||
-	    c->cmd == RINGSTEER_CMD_BACKEND_DEL)
+	/* A delete's names what the change frees: built while it lives. */
+	if (txn->announce_early)
 		txn->event = rs_notify_build(txn->rn, c->cmd, txn->svc,
 					     txn->backend);
 	/* Last, as nothing after it may fail: it is not undone. */
-	if (c->cmd == RINGSTEER_CMD_SERVICE_NEW) {
+	if (txn->new_service) {
 		err = rs_net_hooks_get(txn->rn);
 		if (err)
 			NL_SET_ERR_MSG_MOD(txn->extack, "cannot register netfilter NAT hooks");
@@ -449,7 +485,6 @@ static void unlink_service(struct rs_txn *txn, struct rs_service *svc)
 	struct rs_retired *r;
 
 	rs_service_unlink(&txn->rn->services, svc);
-	list_add_tail(&svc->node, &txn->dead);
 	r = list_first_entry_or_null(&txn->retiring, struct rs_retired, node);
 	if (r) {
 		list_del(&r->node);
@@ -462,45 +497,36 @@ static void apply(struct rs_txn *txn)
 {
 	const struct rs_change *c = txn->change;
 	struct rs_net *rn = txn->rn;
-	struct rs_service *svc, *tmp;
 	u32 i;
 
-	switch (c->cmd) {
-	case RINGSTEER_CMD_SERVICE_SET:
-		txn->svc->vnodes = c->conf.vnodes;
-		txn->svc->hash = c->conf.hash;
-		break;
-	case RINGSTEER_CMD_SERVICE_DEL:
-		unlink_service(txn, txn->svc);
-		break;
-	case RINGSTEER_CMD_BACKEND_NEW:
-		rs_backend_link(txn->svc, txn->backend);
-		break;
-	case RINGSTEER_CMD_BACKEND_SET:
+	if (txn->conf) {
+		txn->svc->vnodes = txn->conf->vnodes;
+		txn->svc->hash = txn->conf->hash;
+	}
+	for (i = 0; i < txn->ndoomed; i++)
+		unlink_service(txn, txn->doomed[i]);
+	if (txn->new_backend)
+		rs_backend_link(txn->svc, txn->new_backend);
+	txn->new_backend = NULL;
+	if (txn->set_backend) {
 		txn->backend->member.weight = c->weight;
 		txn->backend->state = c->state;
-		break;
-	case RINGSTEER_CMD_BACKEND_DEL:
-		rs_backend_unlink(txn->svc, txn->backend);
-		break;
-	case RINGSTEER_CMD_KEY_SET:
-		memcpy(rn->key, c->key, sizeof(rn->key));
-		break;
-	case RINGSTEER_CMD_FLUSH:
-		list_for_each_entry_safe(svc, tmp, &rn->services.list, node)
-			unlink_service(txn, svc);
-		break;
 	}
+	if (txn->gone_backend)
+		rs_backend_unlink(txn->svc, txn->gone_backend);
+	if (txn->key)
+		memcpy(rn->key, txn->key, sizeof(rn->key));
 	for (i = 0; i < txn->npending; i++)
 		publish(rn, &txn->pending[i]);
 	/*
 	 * A new service becomes visible to the packet path only with its
 	 * ring published: hash_add_rcu() orders the two.
 	 */
-	if (c->cmd == RINGSTEER_CMD_SERVICE_NEW) {
-		rs_service_link(&rn->services, txn->svc);
-		rs_net_unretire(rn, txn->svc);
+	if (txn->new_service) {
+		rs_service_link(&rn->services, txn->new_service);
+		rs_net_unretire(rn, txn->new_service);
 	}
+	txn->new_service = NULL;
 	rn->services.npoints = txn->npoints;
 	rn->generation++;
 }
@@ -517,29 +543,27 @@ static void apply(struct rs_txn *txn)
  */
 static void walk(struct rs_txn *txn)
 {
-	const struct rs_change *c = txn->change;
 	struct rs_sweep_batch *b = txn->sweep;
 	struct rs_net *rn = txn->rn;
 	struct rs_ct_target like;
-	struct rs_service *svc;
+	u32 i;
 
 	txn->sweep = NULL;
-	switch (c->cmd) {
-	case RINGSTEER_CMD_SERVICE_NEW:
+	switch (txn->walk) {
+	case RS_WALK_ADDED:
 		rs_ct_target_null_bound(&b->t[b->n++], txn->svc);
 		rs_sweep_added(rn, b);
 		return;
-	case RINGSTEER_CMD_SERVICE_DEL:
-	case RINGSTEER_CMD_FLUSH:
-		/* Flows to its VIP are the host's again: leave them be. */
-		list_for_each_entry(svc, &txn->dead, node) {
-			rs_ct_target_null_bound(&like, svc);
+	case RS_WALK_DELETED:
+		/* Flows to a deleted service's VIP are the host's again. */
+		for (i = 0; i < txn->ndoomed; i++) {
+			rs_ct_target_null_bound(&like, txn->doomed[i]);
 			rs_sweep_forget(rn, &like);
 		}
-		fallthrough;
-	case RINGSTEER_CMD_BACKEND_DEL:
 		rs_sweep_deleted(rn, b);
 		return;
+	case RS_WALK_NONE:
+		break;
 	}
 	rs_sweep_batch_free(b);
 }
@@ -548,26 +572,22 @@ static void finish(struct rs_txn *txn)
 {
 	const struct rs_change *c = txn->change;
 	struct rs_net *rn = txn->rn;
-	struct rs_service *svc, *tmp;
+	u32 i;
 
 	walk(txn);
-	list_for_each_entry_safe(svc, tmp, &txn->dead, node) {
-		list_del(&svc->node);
-		rs_service_free_rcu(svc);
-	}
-	if (c->cmd == RINGSTEER_CMD_BACKEND_DEL)
-		rs_backend_free_rcu(txn->backend);
+	for (i = 0; i < txn->ndoomed; i++)
+		rs_service_free_rcu(txn->doomed[i]);
+	if (txn->gone_backend)
+		rs_backend_free_rcu(txn->gone_backend);
 	rs_net_hooks_put(rn);
 
-	/* A delete's was built while what it names was alive. */
-	if (!txn->event && c->cmd != RINGSTEER_CMD_SERVICE_DEL &&
-	    c->cmd != RINGSTEER_CMD_BACKEND_DEL)
+	if (!txn->announce_early)
 		txn->event = rs_notify_build(rn, c->cmd, txn->svc, txn->backend);
 	rs_notify_send(rn, txn->event);
 	txn->event = NULL;
 }
 
-static void txn_free(struct rs_txn *txn, int err)
+static void txn_free(struct rs_txn *txn)
 {
 	struct rs_retired *r, *tmp;
 	u32 i;
@@ -579,14 +599,14 @@ static void txn_free(struct rs_txn *txn, int err)
 		kvfree(txn->pending[i].arcs);
 	}
 	kvfree(txn->pending);
+	kvfree(txn->doomed);
 	rs_sweep_batch_free(txn->sweep);
 	nlmsg_free(txn->event);
-	if (!err)
-		return;
-	if (txn->change->cmd == RINGSTEER_CMD_SERVICE_NEW && txn->svc)
-		rs_service_free(txn->svc);
-	if (txn->change->cmd == RINGSTEER_CMD_BACKEND_NEW && txn->backend)
-		rs_backend_free(txn->backend);
+	/* Still the txn's: the change failed before apply() linked them. */
+	if (txn->new_service)
+		rs_service_free(txn->new_service);
+	if (txn->new_backend)
+		rs_backend_free(txn->new_backend);
 }
 
 int rs_commit(struct rs_net *rn, const struct rs_change *change,
@@ -599,7 +619,6 @@ int rs_commit(struct rs_net *rn, const struct rs_change *change,
 		.svc = change->svc,
 		.backend = change->backend,
 		.npoints = rn->services.npoints,
-		.dead = LIST_HEAD_INIT(txn.dead),
 		.retiring = LIST_HEAD_INIT(txn.retiring),
 	};
 	int err;
@@ -610,6 +629,6 @@ int rs_commit(struct rs_net *rn, const struct rs_change *change,
 		apply(&txn);
 		finish(&txn);
 	}
-	txn_free(&txn, err);
+	txn_free(&txn);
 	return err;
 }
