@@ -130,6 +130,9 @@ struct fz_cmd_spec {
  * time by spec-gen.py, so that the model and the kernel's generated policies
  * have one source.
  */
+enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_U64, K_BE16, K_ADDR, K_KEY, K_NEST };
+enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD, R_NEST };
+
 #include "fuzz-spec-gen.h"
 
 bool fz_admin_cmd(uint8_t cmd)
@@ -137,50 +140,15 @@ bool fz_admin_cmd(uint8_t cmd)
 	return cmd <= RINGSTEER_CMD_MAX && fz_admin[cmd];
 }
 
-enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_BE16, K_ADDR, K_KEY, K_NEST };
-
 /* Attribute kinds of a request, per nest (index 0: top level). */
 static enum fz_kind fz_kind(int nest, int type)
 {
-	switch (nest) {
-	case 0:
-		switch (type) {
-		case RINGSTEER_A_SERVICE: case RINGSTEER_A_BACKEND:
-		case RINGSTEER_A_FLOW: return K_NEST;
-		case RINGSTEER_A_KEY: return K_KEY;
-		case RINGSTEER_A_FLAGS: return K_U32;
-		}
-		return K_NONE;
-	case RINGSTEER_A_SERVICE:
-		switch (type) {
-		case RINGSTEER_SERVICE_A_FAMILY: return K_U16;
-		case RINGSTEER_SERVICE_A_ADDR: return K_ADDR;
-		case RINGSTEER_SERVICE_A_PORT: return K_BE16;
-		case RINGSTEER_SERVICE_A_PROTO: return K_U8;
-		case RINGSTEER_SERVICE_A_VNODES:
-		case RINGSTEER_SERVICE_A_HASH: return K_U32;
-		}
-		return K_NONE;
-	case RINGSTEER_A_BACKEND:
-		switch (type) {
-		case RINGSTEER_BACKEND_A_FAMILY: return K_U16;
-		case RINGSTEER_BACKEND_A_ADDR: return K_ADDR;
-		case RINGSTEER_BACKEND_A_PORT: return K_BE16;
-		case RINGSTEER_BACKEND_A_WEIGHT:
-		case RINGSTEER_BACKEND_A_STATE: return K_U32;
-		}
-		return K_NONE;
-	case RINGSTEER_A_FLOW:
-		switch (type) {
-		case RINGSTEER_FLOW_A_ADDR: return K_ADDR;
-		case RINGSTEER_FLOW_A_PORT: return K_BE16;
-		}
-	}
-	return K_NONE;
+	return nest <= RINGSTEER_A_MAX && type < 32 ? fz_req_kind[nest][type] : K_NONE;
 }
 
 static const uint16_t fz_kind_len[] = {
-	[K_U8] = 1, [K_U16] = 2, [K_U32] = 4, [K_BE16] = 2, [K_KEY] = RINGSTEER_KEY_LEN,
+	[K_U8] = 1, [K_U16] = 2, [K_U32] = 4, [K_U64] = 8, [K_BE16] = 2,
+	[K_KEY] = RINGSTEER_KEY_LEN,
 };
 
 /* The flags each command gives a meaning to; any other is refused. */
@@ -419,59 +387,9 @@ void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
 
 /* ---- Replies -------------------------------------------------------------- */
 
-enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD, R_NEST };
-
-static enum fz_rkind fz_reply_kind(int nest, int type)
+static enum fz_rkind fz_reply_kind_of(int nest, int type)
 {
-	if (nest == 0) {
-		switch (type) {
-		case RINGSTEER_A_SERVICE: case RINGSTEER_A_BACKEND: return R_NEST;
-		case RINGSTEER_A_KEY: return R_KEY;
-		case RINGSTEER_A_POSITION: return R_U64;
-		case RINGSTEER_A_PAD: return R_PAD;
-		case RINGSTEER_A_NET: return R_NEST;
-		}
-		return R_NONE;
-	}
-	if (nest == RINGSTEER_A_NET) {
-		switch (type) {
-		case RINGSTEER_NET_A_HOOKS: return R_U8;
-		case RINGSTEER_NET_A_SERVICES: case RINGSTEER_NET_A_KEPT:
-		case RINGSTEER_NET_A_GENERATION: case RINGSTEER_NET_A_BACKENDS:
-		case RINGSTEER_NET_A_BACKENDS_MAX: return R_U32;
-		case RINGSTEER_NET_A_POINTS: case RINGSTEER_NET_A_POINTS_MAX: return R_U64;
-		case RINGSTEER_NET_A_PAD: return R_PAD;
-		}
-		return R_NONE;
-	}
-	if (nest == RINGSTEER_A_SERVICE) {
-		switch (type) {
-		case RINGSTEER_SERVICE_A_FAMILY: return R_U16;
-		case RINGSTEER_SERVICE_A_ADDR: return R_ADDR;
-		case RINGSTEER_SERVICE_A_PORT: return R_BE16;
-		case RINGSTEER_SERVICE_A_PROTO: return R_U8;
-		case RINGSTEER_SERVICE_A_VNODES: case RINGSTEER_SERVICE_A_HASH:
-		case RINGSTEER_SERVICE_A_BACKENDS: case RINGSTEER_SERVICE_A_ACTIVE:
-		case RINGSTEER_SERVICE_A_POINTS: return R_U32;
-		case RINGSTEER_SERVICE_A_GENERATION: return R_U32;
-		case RINGSTEER_SERVICE_A_RING_BYTES: case RINGSTEER_SERVICE_A_FLOWS:
-		case RINGSTEER_SERVICE_A_NO_BACKEND:
-		case RINGSTEER_SERVICE_A_FINGERPRINT: return R_U64;
-		case RINGSTEER_SERVICE_A_PAD: return R_PAD;
-		}
-		return R_NONE;
-	}
-	switch (type) {
-	case RINGSTEER_BACKEND_A_FAMILY: return R_U16;
-	case RINGSTEER_BACKEND_A_ADDR: return R_ADDR;
-	case RINGSTEER_BACKEND_A_PORT: return R_BE16;
-	case RINGSTEER_BACKEND_A_WEIGHT: case RINGSTEER_BACKEND_A_STATE: return R_U32;
-	case RINGSTEER_BACKEND_A_FLOWS: case RINGSTEER_BACKEND_A_SHARE:
-	case RINGSTEER_BACKEND_A_CONNS_ESTABLISHED:
-	case RINGSTEER_BACKEND_A_CONNS_OTHER: return R_U64;
-	case RINGSTEER_BACKEND_A_PAD: return R_PAD;
-	}
-	return R_NONE;
+	return nest <= RINGSTEER_A_MAX && type < 32 ? fz_reply_kind[nest][type] : R_NONE;
 }
 
 static const uint16_t fz_rkind_len[] = {
@@ -559,7 +477,7 @@ static const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 		if (len < NLA_HDRLEN || a->nla_len < NLA_HDRLEN || a->nla_len > len)
 			return "attribute out of bounds";
 		n = a->nla_len - NLA_HDRLEN;
-		k = type < 32 ? fz_reply_kind(nest, type) : R_NONE;
+		k = fz_reply_kind_of(nest, type);
 		if (k == R_NONE)
 			return "unknown attribute in a reply";
 		if (((a->nla_type & NLA_F_NESTED) != 0) != (k == R_NEST))

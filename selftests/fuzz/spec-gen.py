@@ -21,6 +21,65 @@ def upper(name):
     return name.replace('-', '_').upper()
 
 
+def kind(attr, prefix):
+    """The fuzzer's K_ (request) or R_ (reply) kind of an attribute."""
+    t = attr['type']
+    if t == 'nest':
+        return prefix + 'NEST'
+    if t == 'pad':
+        return prefix + 'PAD' if prefix == 'R_' else None
+    if t == 'u16' and attr.get('byte-order') == 'big-endian':
+        return prefix + 'BE16'
+    if t in ('u8', 'u16', 'u32', 'u64'):
+        return prefix + t.upper()
+    if t == 'binary':
+        return prefix + ('KEY' if 'exact-len' in attr.get('checks', {}) else 'ADDR')
+    sys.exit('spec-gen.py: no fuzzer kind for type %s' % t)
+
+
+def kinds(spec, sets, root, enum):
+    """fz_req_kind and fz_reply_kind: [nest][type], nest 0 the top level.
+
+    A request may carry what some command's request takes (the subsets);
+    a reply, what some command's reply names, with the full nests."""
+    fam = upper(spec['name'])
+    nests = {a['name']: a for a in root['attributes'] if a['type'] == 'nest'}
+    req = {None: set()}
+    replied = set()
+    for op in spec['operations']['list']:
+        for mode in ('do', 'dump'):
+            replied.update(op.get(mode, {}).get('reply', {}).get('attributes', []))
+        op_set = sets[op.get('attribute-set', root['name'])]
+        for mode in ('do', 'dump'):
+            for a in op.get(mode, {}).get('request', {}).get('attributes', []):
+                req[None].add(a)
+                if a in nests:
+                    sub = next((x.get('nested-attributes') for x in op_set['attributes']
+                                if x['name'] == a), None) or nests[a]['nested-attributes']
+                    req.setdefault(a, set()).update(x['name'] for x in sets[sub]['attributes'])
+    out = []
+    for table, prefix in (('fz_req_kind', 'K_'), ('fz_reply_kind', 'R_')):
+        out.append('static const uint8_t %s[%s_A_MAX + 1][32] = {' % (table, fam))
+        for nest in [None] + list(nests):
+            aset = root if nest is None else sets[nests[nest]['nested-attributes']]
+            rows = []
+            for a in aset['attributes']:
+                k = kind(a, prefix)
+                if prefix == 'R_':
+                    wanted = nest is not None or a['name'] in replied or a['type'] == 'pad'
+                else:
+                    wanted = a['name'] in req.get(nest, ())
+                if k and wanted:
+                    rows.append('\t\t[%s] = %s,' % (enum(aset, a['name']), k))
+            if rows:
+                out.append('\t[%s] = {' % ('0' if nest is None else enum(root, nest)))
+                out += rows
+                out.append('\t},')
+        out.append('};')
+        out.append('')
+    return out
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit('usage: spec-gen.py SPEC OUT.h')
@@ -87,6 +146,7 @@ def main():
                 out.append('\t[%s_CMD_%s] = true,' % (fam, upper(op['name'])))
         out.append('};')
         out.append('')
+    out += kinds(spec, sets, root, enum)
     with open(sys.argv[2], 'w') as f:
         f.write('\n'.join(out))
 
