@@ -53,7 +53,7 @@ nb() { lb "${NOBODY[@]}" "$@"; }
 snap() { rctl show -j; rctl key show; }
 # A copy nobody can read (/root is 0700).
 chmod 0755 "$W"
-cp "$RSNL" "$W/rsnl.py"
+copy_rsnl "$W"
 raw() { lb "$PY" "$W/rsnl.py" "$@" || true; }
 raw_nobody() { nb "$PY" "$W/rsnl.py" "$@" || true; }
 # expect_raw WHAT PATTERN ANSWER: the answer of a raw request matches.

@@ -282,8 +282,7 @@ nobody_err flush
 # A clone in root's home (/root is 0700) is out of nobody's reach: it gets
 # its own copy of rsnl.py.
 chmod 0755 "$W"
-cp "$RSNL" "$W/rsnl.py"
-cp "$RINGSTEER_SRC/kmod/uapi/ringsteer.yaml" "$W/"
+copy_rsnl "$W"
 lb "${NOBODY[@]}" "$PY" "$W/rsnl.py" SERVICE_NEW svc=10.0.0.101:80/tcp | grep -q '^EPERM' ||
 	die "raw SERVICE_NEW as nobody not EPERM"
 pass "nobody: every change, key and lookup EPERM; show works"

@@ -46,6 +46,13 @@ rctl() { lb "$RINGCTL" "$@"; }
 be4() { echo "10.2.$1.2:$BPORT"; }
 be6() { echo "[fd02:$1::2]:$BPORT"; }
 
+# copy_rsnl DIR: rsnl.py and the spec it reads, where another user can
+# run them (a clone in root's 0700 home is out of that user's reach).
+copy_rsnl()
+{
+	cp "$LIBDIR/rsnl.py" "$RINGSTEER_SRC/kmod/uapi/ringsteer.yaml" "$1/"
+}
+
 need_tools()
 {
 	local t
