@@ -278,39 +278,59 @@ static int parse_flags(const struct rs_cmd *cmd, struct nlattr **attrs,
 	return 0;
 }
 
-/* The request's nests, once; the objects they name, under the mutex. */
-static int parse_request(const struct rs_cmd *cmd, struct nlattr **attrs,
-			 struct rs_request *req, struct netlink_ext_ack *extack)
+static struct rs_service *lookup_service(struct rs_net *rn, struct nlattr **attrs,
+					 const struct rs_request *req,
+					 struct netlink_ext_ack *extack)
+{
+	struct rs_service *svc = rs_service_find(&rn->services, &req->service_ep);
+
+	if (!svc)
+		NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_SERVICE], "no such service");
+	return svc;
+}
+
+static struct rs_backend *lookup_backend(struct nlattr **attrs,
+					 const struct rs_request *req,
+					 struct netlink_ext_ack *extack)
+{
+	struct rs_backend *b = rs_backend_find(req->svc, &req->backend_ep);
+
+	if (!b)
+		NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_BACKEND],
+				    "no such backend in this service");
+	return b;
+}
+
+/*
+ * The request's nests, each once, and the objects they name; under the
+ * mutex. The order is the errors' precedence: a request that names a
+ * service that does not exist is ENOENT whatever its backend nest says.
+ */
+static int resolve(struct rs_net *rn, const struct rs_cmd *cmd,
+		   struct nlattr **attrs, struct rs_request *req,
+		   struct netlink_ext_ack *extack)
 {
 	int err;
 
 	err = parse_flags(cmd, attrs, req, extack);
 	if (!err && cmd->service)
 		err = parse_service(attrs, req, extack);
-	if (!err && cmd->backend)
-		err = parse_backend(attrs, req, extack);
-	return err;
-}
-
-static int resolve(struct rs_net *rn, const struct rs_cmd *cmd,
-		   struct nlattr **attrs, struct rs_request *req,
-		   struct netlink_ext_ack *extack)
-{
+	if (err)
+		return err;
 	if (cmd->resolve_service) {
-		req->svc = rs_service_find(&rn->services, &req->service_ep);
-		if (!req->svc) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_SERVICE],
-					    "no such service");
+		req->svc = lookup_service(rn, attrs, req, extack);
+		if (!req->svc)
 			return -ENOENT;
-		}
+	}
+	if (cmd->backend) {
+		err = parse_backend(attrs, req, extack);
+		if (err)
+			return err;
 	}
 	if (cmd->resolve_backend) {
-		req->backend = rs_backend_find(req->svc, &req->backend_ep);
-		if (!req->backend) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[RINGSTEER_A_BACKEND],
-					    "no such backend in this service");
+		req->backend = lookup_backend(attrs, req, extack);
+		if (!req->backend)
 			return -ENOENT;
-		}
 	}
 	return 0;
 }
@@ -324,14 +344,13 @@ int rs_nl_dump_request(struct rs_net *rn, u8 cmd, struct nlattr **attrs,
 	dump.backend = false;
 	dump.resolve_backend = false;
 	memset(req, 0, sizeof(*req));
-	return parse_request(&dump, attrs, req, extack) ?:
-	       resolve(rn, &dump, attrs, req, extack);
+	return resolve(rn, &dump, attrs, req, extack);
 }
 
 /*
- * Every doit runs between these two: pre_doit parses the request into a
- * struct rs_request (info->user_ptr[0]), takes the namespace mutex and
- * resolves what the request names; post_doit releases both. The namespace
+ * Every doit runs between these two: pre_doit takes the namespace mutex
+ * and parses the request into a struct rs_request (info->user_ptr[0]),
+ * with the objects it names; post_doit releases both. The namespace
  * itself is genl_info_net(info), cheap to find again.
  */
 static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
@@ -345,21 +364,15 @@ static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 	req = kzalloc(sizeof(*req), GFP_KERNEL_ACCOUNT);
 	if (!req)
 		return -ENOMEM;
-	err = parse_request(cmd, info->attrs, req, info->extack);
-	if (err)
-		goto err_free;
 	mutex_lock(&rn->lock);
 	err = resolve(rn, cmd, info->attrs, req, info->extack);
-	if (err)
-		goto err_unlock;
+	if (err) {
+		mutex_unlock(&rn->lock);
+		kfree(req);
+		return err;
+	}
 	info->user_ptr[0] = req;
 	return 0;
-
-err_unlock:
-	mutex_unlock(&rn->lock);
-err_free:
-	kfree(req);
-	return err;
 }
 
 static void post_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
