@@ -434,11 +434,27 @@ static void apply(struct rs_txn *txn)
  * After publication, the walks; sweep.c says when they run and what they
  * may cost. A packet that read the old ring may still be setting up DNAT
  * to a deleted backend: rs_sweep_deleted() waits a grace period for it,
- * so that the walk sees its entry. (A packet held in a queue after the
- * NAT hook, NFQUEUE in a later chain, has its NAT set up already and is
- * confirmed after the walk; that flow survives the delete.) A new service
- * walks for the flows nf_nat bound to the VIP itself before the service
- * existed (rs_ct_target_null_bound()).
+ * so that the walk sees its entry. A new service walks for the flows
+ * nf_nat bound to the VIP itself before the service existed
+ * (rs_ct_target_null_bound()).
+ *
+ * Two kinds of packet still escape that first walk. A packet held in a
+ * queue after the NAT hook (NFQUEUE in a later chain) has its NAT set up
+ * already and is confirmed after the walk, however late; that flow
+ * survives the delete. And a local UDP sender's first packet, on
+ * PREEMPT_RCU kernels such as Debian's: for LOCAL_OUT, the DNAT (in
+ * __ip_local_out()'s hook) and the confirmation (POST_ROUTING) are two RCU
+ * read sections, with nothing holding one across both on UDP's send
+ * path, so the grace period can end between them and the walk run before
+ * the entry is in the table (TCP's __ip_queue_xmit() and ip6_xmit() hold
+ * one across both). Waiting one more grace period would not close that:
+ * RCU does not wait for a task between two read sections. So every walk
+ * is done once more, seconds later (sweep.c), and only a sender kept
+ * between those two hooks for that long (preempted, under full
+ * preemption, on a starved CPU) still escapes. What is published again
+ * before then (the service, or the backend) is taken out of that second
+ * walk, so as not to delete its new flows. The same second walk catches a flow that missed a new
+ * service and got its null binding while the first walk ran.
  */
 static void walk(struct rs_txn *txn)
 {
@@ -451,9 +467,15 @@ static void walk(struct rs_txn *txn)
 	txn->sweep = NULL;
 	switch (c->cmd) {
 	case RINGSTEER_CMD_SERVICE_NEW:
+		rs_ct_target_service(&like, txn->svc);
+		rs_sweep_forget(rn, &like);
 		rs_ct_target_null_bound(&b->t[b->n++], txn->svc);
 		rs_sweep_added(rn, b);
 		return;
+	case RINGSTEER_CMD_BACKEND_NEW:
+		rs_ct_target_backend(&like, txn->svc, txn->backend);
+		rs_sweep_forget(rn, &like);
+		break;
 	case RINGSTEER_CMD_SERVICE_DEL:
 	case RINGSTEER_CMD_FLUSH:
 		/* Flows to its VIP are the host's again: leave them be. */
