@@ -74,8 +74,8 @@ struct rs_txn {
 	struct sk_buff *event;		/* the announcement, once built */
 
 	/* The decisions. */
-	struct rs_service *new_service;	/* to link; the txn's until then */
-	struct rs_backend *new_backend;	/* to link; the txn's until then */
+	struct rs_service *new_service;	/* to link; the txn's until applied */
+	struct rs_backend *new_backend;	/* to link; the txn's until applied */
 	struct rs_backend *gone_backend; /* to unlink, freed after a grace period */
 	struct rs_service **doomed;	/* to unlink, freed after a grace period */
 	u32 ndoomed;
@@ -84,6 +84,7 @@ struct rs_txn {
 	const u8 *key;			/* the namespace's new key */
 	enum rs_walk walk;
 	bool announce_early;		/* built before what it names goes */
+	bool applied;			/* apply() ran: what it linked is not ours */
 };
 
 static bool active(u8 state)
@@ -507,7 +508,6 @@ static void apply(struct rs_txn *txn)
 		unlink_service(txn, txn->doomed[i]);
 	if (txn->new_backend)
 		rs_backend_link(txn->svc, txn->new_backend);
-	txn->new_backend = NULL;
 	if (txn->set_backend) {
 		txn->backend->member.weight = c->weight;
 		txn->backend->state = c->state;
@@ -526,7 +526,7 @@ static void apply(struct rs_txn *txn)
 		rs_service_link(&rn->services, txn->new_service);
 		rs_net_unretire(rn, txn->new_service);
 	}
-	txn->new_service = NULL;
+	txn->applied = true;
 	rn->services.npoints = txn->npoints;
 	rn->generation++;
 }
@@ -535,11 +535,28 @@ static void apply(struct rs_txn *txn)
  * After publication, the walks; sweep.c says when they run and what they
  * may cost. A packet that read the old ring may still be setting up DNAT
  * to a deleted backend: rs_sweep_deleted() waits a grace period for it,
- * so that the walk sees its entry. (A packet held in a queue after the
- * NAT hook, NFQUEUE in a later chain, has its NAT set up already and is
- * confirmed after the walk; that flow survives the delete.) A new service
- * walks for the flows nf_nat bound to the VIP itself before the service
- * existed (rs_ct_target_null_bound()).
+ * so that the walk sees its entry. A new service walks for the flows
+ * nf_nat bound to the VIP itself before the service existed
+ * (rs_ct_target_null_bound()).
+ *
+ * Two kinds of packet still escape that first walk. A packet held in a
+ * queue after the NAT hook (NFQUEUE in a later chain) has its NAT set up
+ * already and is confirmed after the walk, however late; that flow
+ * survives the delete. And a local UDP sender's first packet, on
+ * PREEMPT_RCU kernels such as Debian's: for LOCAL_OUT, the DNAT (in
+ * __ip_local_out()'s hook) and the confirmation (POST_ROUTING) are two RCU
+ * read sections, with nothing holding one across both on UDP's send
+ * path, so the grace period can end between them and the walk run before
+ * the entry is in the table (TCP's __ip_queue_xmit() and ip6_xmit() hold
+ * one across both). Waiting one more grace period would not close that:
+ * RCU does not wait for a task between two read sections. So every walk
+ * is done once more, seconds later (sweep.c), and only a sender kept
+ * between those two hooks for that long (preempted, under full
+ * preemption, on a starved CPU) still escapes. What is published again
+ * before then (the service, or the backend) is taken out of that second
+ * walk, so as not to delete its new flows. The same second walk catches
+ * a flow that missed a new service and got its null binding while the
+ * first walk ran.
  */
 static void walk(struct rs_txn *txn)
 {
@@ -549,6 +566,15 @@ static void walk(struct rs_txn *txn)
 	u32 i;
 
 	txn->sweep = NULL;
+	/* Published again: out of a pending second walk for deletes. */
+	if (txn->new_service) {
+		rs_ct_target_service(&like, txn->new_service);
+		rs_sweep_forget(rn, &like);
+	}
+	if (txn->new_backend) {
+		rs_ct_target_backend(&like, txn->svc, txn->new_backend);
+		rs_sweep_forget(rn, &like);
+	}
 	switch (txn->walk) {
 	case RS_WALK_ADDED:
 		rs_ct_target_null_bound(&b->t[b->n++], txn->svc);
@@ -603,6 +629,8 @@ static void txn_free(struct rs_txn *txn)
 	rs_sweep_batch_free(txn->sweep);
 	nlmsg_free(txn->event);
 	/* Still the txn's: the change failed before apply() linked them. */
+	if (txn->applied)
+		return;
 	if (txn->new_service)
 		rs_service_free(txn->new_service);
 	if (txn->new_backend)

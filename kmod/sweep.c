@@ -20,6 +20,10 @@
  *   once while there is credit, or else deferred, with whatever else is
  *   due then: a restore of many services costs a walk or two, not one
  *   each, and old flows reach the VIP a little longer meanwhile.
+ * - What a delete or a new service walked for is walked for once more,
+ *   RS_SECOND_PASS later, by the deferred walk: see commit.c walk() for
+ *   the packets that only this second walk sees. (A new service's
+ *   deferred walk is late enough already.)
  * - Kept flows are counted by the deferred walk, every RS_KEPT_POLL, or
  *   RS_KEPT_SHARE times the last walk's cost if that is longer.
  *
@@ -36,6 +40,7 @@
 #define RS_WALK_SHARE	10
 #define RS_KEPT_POLL	(10 * HZ)
 #define RS_KEPT_SHARE	100
+#define RS_SECOND_PASS	(5 * HZ)
 /* Targets queued for deferred walks, at most; beyond, changes walk now. */
 #define RS_SWEEP_MAX	4096
 
@@ -227,16 +232,29 @@ out:
 	kvfree(counts);
 }
 
+/* Walked once: queued for the second walk, if there is room. */
+static void second_pass(struct rs_net *rn, struct rs_sweep_batch *b)
+{
+	struct rs_sweep *s = &rn->sweep;
+
+	if (s->nqueued + b->n <= RS_SWEEP_MAX)
+		queue_batch(s, b, jiffies + RS_SECOND_PASS);
+	else
+		rs_sweep_batch_free(b);
+	arm(rn);
+}
+
 void rs_sweep_deleted(struct rs_net *rn, struct rs_sweep_batch *b)
 {
-	if (b->n) {
-		wait_credit(&rn->sweep);
-		/* Packets that read the old ring have set up their NAT. */
-		synchronize_net();
-		run(rn, b);
-		arm(rn);
+	if (!b->n) {
+		rs_sweep_batch_free(b);
+		return;
 	}
-	rs_sweep_batch_free(b);
+	wait_credit(&rn->sweep);
+	/* Packets that read the old ring have set up their NAT. */
+	synchronize_net();
+	run(rn, b);
+	second_pass(rn, b);
 }
 
 void rs_sweep_added(struct rs_net *rn, struct rs_sweep_batch *b)
@@ -248,12 +266,14 @@ void rs_sweep_added(struct rs_net *rn, struct rs_sweep_batch *b)
 		arm(rn);
 		return;
 	}
+	/*
+	 * No grace period: the flows this is for were bound before. One a
+	 * packet that missed the service is binding now is the second
+	 * walk's, which saves every new service a grace period.
+	 */
 	wait_credit(s);
-	/* A packet that missed the service has its null binding now. */
-	synchronize_net();
 	run(rn, b);
-	arm(rn);
-	rs_sweep_batch_free(b);
+	second_pass(rn, b);
 }
 
 static bool like_target(const struct rs_ct_target *t,
