@@ -109,9 +109,12 @@ static void ring_extack(int err, struct netlink_ext_ack *extack)
 	}
 }
 
-/* A full build from the active backends, for new keys, vnodes or services. */
+/*
+ * A full build from the active backends, for new keys, vnodes or
+ * services: a ring or an ERR_PTR().
+ */
 static struct rs_ring *build_full(const u8 *key, const struct rs_service *svc,
-				  u32 vnodes, int *err)
+				  u32 vnodes)
 {
 	struct rs_member *members;
 	struct rs_backend *b;
@@ -120,43 +123,42 @@ static struct rs_ring *build_full(const u8 *key, const struct rs_service *svc,
 
 	members = kvcalloc(max(svc->nbackends, 1U), sizeof(*members),
 			   GFP_KERNEL_ACCOUNT);
-	if (!members) {
-		*err = -ENOMEM;
-		return NULL;
-	}
+	if (!members)
+		return ERR_PTR(-ENOMEM);
 	list_for_each_entry(b, &svc->backends, node) {
 		if (active(b->state))
 			members[n++] = b->member;
 	}
-	ring = rs_ring_build(key, members, n, vnodes, err);
+	ring = rs_ring_build(key, members, n, vnodes);
 	kvfree(members);
 	return ring;
 }
 
-/* The ring after one backend changes, or NULL (and *err 0) if the same. */
+/*
+ * The ring after one backend changes: a new ring, an ERR_PTR(), or NULL
+ * if the ring stays as it is (inactive before and after, or the same
+ * weight).
+ */
 static struct rs_ring *build_changed(const struct rs_ring *ring,
 				     const struct rs_member *was, u8 was_state,
-				     u32 weight, u8 state, int *err)
+				     u32 weight, u8 state)
 {
 	struct rs_member m = *was;
 	int idx = -ENOENT;
 
-	*err = 0;
 	if (active(was_state)) {
 		idx = rs_ring_find_member(ring, was);
-		if (WARN_ON_ONCE(idx < 0)) {
-			*err = idx;
-			return NULL;
-		}
+		if (WARN_ON_ONCE(idx < 0))
+			return ERR_PTR(idx);
 	}
 	if (active(was_state) && active(state))
 		return weight == was->weight ? NULL :
-			rs_ring_set_weight(ring, idx, weight, err);
+			rs_ring_set_weight(ring, idx, weight);
 	if (active(was_state))
-		return rs_ring_remove_member(ring, idx, err);
+		return rs_ring_remove_member(ring, idx);
 	if (active(state)) {
 		m.weight = weight;
-		return rs_ring_add_member(ring, &m, err);
+		return rs_ring_add_member(ring, &m);
 	}
 	return NULL;
 }
@@ -240,8 +242,9 @@ static int pend_full(struct rs_txn *txn, struct rs_service *svc,
 	err = charge(txn, svc, full_points(svc, conf->vnodes));
 	if (err)
 		return err;
-	ring = build_full(key, svc, conf->vnodes, &err);
-	if (!ring) {
+	ring = build_full(key, svc, conf->vnodes);
+	if (IS_ERR(ring)) {
+		err = PTR_ERR(ring);
 		ring_extack(err, txn->extack);
 		return err;
 	}
@@ -263,8 +266,9 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 	err = charge(txn, txn->svc, points);
 	if (err)
 		return err;
-	ring = build_changed(steer->ring, was, was_state, weight, state, &err);
-	if (err) {
+	ring = build_changed(steer->ring, was, was_state, weight, state);
+	if (IS_ERR(ring)) {
+		err = PTR_ERR(ring);
 		ring_extack(err, txn->extack);
 		return err;
 	}

@@ -418,24 +418,25 @@ static void place_points(struct rs_ring *r, const u64 *tmp)
 
 struct rs_ring *rs_ring_build(const u8 key[RINGSTEER_KEY_LEN],
 			      const struct rs_member *m, u32 n,
-			      u32 vnodes_per_weight, int *err)
+			      u32 vnodes_per_weight)
 {
 	struct rs_ring *r;
 	u64 *tmp;
 	u32 total;
+	int err;
 
-	*err = check_build(m, n, vnodes_per_weight, &total);
-	if (*err)
-		return NULL;
-	*err = -ENOMEM;
+	err = check_build(m, n, vnodes_per_weight, &total);
+	if (err)
+		return ERR_PTR(err);
+	err = -ENOMEM;
 	r = ring_alloc(NULL, n, total);
 	tmp = rs_alloc(total ? total * sizeof(u64) : 1);
 	if (!r || !tmp)
 		goto fail;
 	rs_key_init(&r->key, key);
 	r->vnodes = vnodes_per_weight;
-	*err = set_members(r, m);
-	if (*err)
+	err = set_members(r, m);
+	if (err)
 		goto fail;
 	gen_all_points(r, tmp);
 	place_points(r, tmp);
@@ -444,7 +445,7 @@ struct rs_ring *rs_ring_build(const u8 key[RINGSTEER_KEY_LEN],
 fail:
 	rs_free(tmp);
 	rs_ring_free(r);
-	return NULL;
+	return ERR_PTR(err);
 }
 
 /*
@@ -529,54 +530,52 @@ static int splice_points(struct rs_ring *r, const struct rs_ring *old,
 /*
  * Fills the points of @r, whose members are already in place: those of
  * @old plus or minus points [from, to) of member @m. Returns @r, or frees
- * it and returns NULL.
+ * it and returns an ERR_PTR().
  */
 static struct rs_ring *change(struct rs_ring *r, const struct rs_ring *old,
 			      const struct rs_member *m, u32 from, u32 to,
-			      struct splice *sp, int *err)
+			      struct splice *sp)
 {
 	u64 *pts = rs_alloc((to - from) * sizeof(u64) + 1);
+	int err = -ENOMEM;
 
-	*err = -ENOMEM;
 	if (pts) {
 		gen_points(r, m, from, to, pts);
 		sort_points(pts, NULL, to - from);
 		sp->pts = pts;
 		sp->k = to - from;
-		*err = splice_points(r, old, sp);
+		err = splice_points(r, old, sp);
 		rs_free(pts);
 	}
-	if (*err) {
+	if (err) {
 		rs_ring_free(r);
-		return NULL;
+		return ERR_PTR(err);
 	}
 	return r;
 }
 
 struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
-				   const struct rs_member *m, int *err)
+				   const struct rs_member *m)
 {
 	struct splice sp = { .sign = 1, .delta = 1 };
 	struct rs_ring *r;
 	u32 ins, k;
+	int err;
 
-	*err = check_member(m);
-	if (*err)
-		return NULL;
+	err = check_member(m);
+	if (err)
+		return ERR_PTR(err);
 	ins = member_lower_bound(old, m);
-	*err = -EEXIST;
 	if (ins < old->nmembers && !rs_member_cmp(&old->members[ins], m))
-		return NULL;
-	*err = -E2BIG;
+		return ERR_PTR(-EEXIST);
 	k = m->weight * old->vnodes;
 	if (old->nmembers >= RINGSTEER_MAX_BACKENDS ||
 	    old->npoints + k > RINGSTEER_MAX_POINTS)
-		return NULL;
+		return ERR_PTR(-E2BIG);
 
-	*err = -ENOMEM;
 	r = ring_alloc(old, old->nmembers + 1, old->npoints + k);
 	if (!r)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	memcpy(r->members, old->members, ins * sizeof(*m));
 	r->members[ins] = *m;
 	memcpy(r->members + ins + 1, old->members + ins,
@@ -584,62 +583,55 @@ struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
 	/* Old owners from ins on move up; the new member sorts before them. */
 	sp.own = ins;
 	sp.remap_from = ins;
-	return change(r, old, m, 0, k, &sp, err);
+	return change(r, old, m, 0, k, &sp);
 }
 
-struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx,
-				      int *err)
+struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx)
 {
 	struct splice sp = { .sign = -1, .delta = -1 };
 	struct rs_ring *r;
 	u32 k;
 
-	*err = -ENOENT;
 	if (idx >= old->nmembers)
-		return NULL;
+		return ERR_PTR(-ENOENT);
 	k = old->members[idx].weight * old->vnodes;
-	*err = -ENOMEM;
 	r = ring_alloc(old, old->nmembers - 1, old->npoints - k);
 	if (!r)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	memcpy(r->members, old->members, idx * sizeof(r->members[0]));
 	memcpy(r->members + idx, old->members + idx + 1,
 	       (old->nmembers - idx - 1) * sizeof(r->members[0]));
 	sp.own = idx;
 	sp.remap_from = idx + 1;
-	return change(r, old, &old->members[idx], 0, k, &sp, err);
+	return change(r, old, &old->members[idx], 0, k, &sp);
 }
 
 struct rs_ring *rs_ring_set_weight(const struct rs_ring *old, u32 idx,
-				   u32 weight, int *err)
+				   u32 weight)
 {
 	struct splice sp = { .own = idx, .remap_from = U16_MAX };
 	struct rs_ring *r;
 	u32 from, to;
 
-	*err = -ENOENT;
 	if (idx >= old->nmembers)
-		return NULL;
-	*err = -ERANGE;
+		return ERR_PTR(-ENOENT);
 	if (weight < 1 || weight > RINGSTEER_MAX_WEIGHT)
-		return NULL;
+		return ERR_PTR(-ERANGE);
 	from = old->members[idx].weight * old->vnodes;
 	to = weight * old->vnodes;
 	/* No overflow: to <= MAX_WEIGHT * MAX_VNODES, from <= npoints. */
-	*err = -E2BIG;
 	if (old->npoints - from + to > RINGSTEER_MAX_POINTS)
-		return NULL;
+		return ERR_PTR(-E2BIG);
 
-	*err = -ENOMEM;
 	r = ring_alloc(old, old->nmembers, old->npoints - from + to);
 	if (!r)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	memcpy(r->members, old->members, old->nmembers * sizeof(r->members[0]));
 	r->members[idx].weight = weight;
 	/* Growing adds the next vnodes, shrinking drops the last ones. */
 	sp.sign = to >= from ? 1 : -1;
 	return change(r, old, &old->members[idx], to >= from ? from : to,
-		      to >= from ? to : from, &sp, err);
+		      to >= from ? to : from, &sp);
 }
 
 void rs_ring_free(struct rs_ring *r)

@@ -60,7 +60,7 @@ struct rs_ring {
 };
 
 /*
- * Builders return a new ring, or NULL with *err set:
+ * Builders return a new ring, or an ERR_PTR(), never NULL:
  *   -EINVAL  bad family, nonzero IPv4 padding;
  *   -ERANGE  weight or vnodes_per_weight out of range;
  *   -E2BIG   too many backends or points (uapi "Limits");
@@ -72,14 +72,16 @@ struct rs_ring {
  */
 struct rs_ring *rs_ring_build(const u8 key[RINGSTEER_KEY_LEN],
 			      const struct rs_member *m, u32 n,
-			      u32 vnodes_per_weight, int *err);
+			      u32 vnodes_per_weight);
 struct rs_ring *rs_ring_add_member(const struct rs_ring *old,
-				   const struct rs_member *m, int *err);
-struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx,
-				      int *err);
+				   const struct rs_member *m);
+struct rs_ring *rs_ring_remove_member(const struct rs_ring *old, u32 idx);
 struct rs_ring *rs_ring_set_weight(const struct rs_ring *old, u32 idx,
-				   u32 weight, int *err);
-/* Wipes the key copy, then frees; NULL is fine. Not for a published ring. */
+				   u32 weight);
+/*
+ * Wipes the key copy, then frees; NULL is fine, an ERR_PTR() is not. Not
+ * for a published ring.
+ */
 void rs_ring_free(struct rs_ring *r);
 
 /* Owner's member index, or -ENOENT for an empty ring. RCU-safe. */

@@ -86,9 +86,9 @@ int rs_ring_selftest(void)
 	m[0].port = cpu_to_be16(443);
 	m[1].port = cpu_to_be16(80);
 	m[2].port = cpu_to_be16(80);
-	r = rs_ring_build(k, m, 3, 16, &err);
-	if (!r)
-		return err;
+	r = rs_ring_build(k, m, 3, 16);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
 	for (i = 0; i < 8 && !err; i++) {
 		f.sport = cpu_to_be16(40000 + i);
 		if (rs_ring_lookup(r, rs_flow_position(&key, &f,

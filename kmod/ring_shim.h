@@ -11,6 +11,7 @@
 
 #include <linux/types.h>
 #include <linux/errno.h>
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/build_bug.h>
 #include <linux/string.h>
@@ -122,6 +123,32 @@ typedef __u64 u64;
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define be16_to_cpu(x) be16toh((u16)(x))
+
+/*
+ * <linux/err.h>: builders return an errno in the pointer. No object lives
+ * in the top MAX_ERRNO bytes of the address space, so those values are
+ * the errors; NULL is not one.
+ */
+#define MAX_ERRNO 4095
+
+#ifndef __must_check
+#define __must_check __attribute__((warn_unused_result))
+#endif
+
+static inline void * __must_check ERR_PTR(long error)
+{
+	return (void *)error;
+}
+
+static inline long __must_check PTR_ERR(const void *ptr)
+{
+	return (long)ptr;
+}
+
+static inline bool __must_check IS_ERR(const void *ptr)
+{
+	return unlikely((unsigned long)ptr >= (unsigned long)-MAX_ERRNO);
+}
 
 /*
  * libsodium's crypto_shorthash_siphash24 is SipHash-2-4 with the key taken

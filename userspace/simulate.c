@@ -321,9 +321,9 @@ static int plan_change(struct sim *s, const struct rs_member *x,
 }
 
 static struct rs_ring *build(const struct sim *s, const struct rs_member *m,
-			     u32 n, u32 vnodes, int *err)
+			     u32 n, u32 vnodes)
 {
-	return rs_ring_build(s->key, m, n, vnodes, err);
+	return rs_ring_build(s->key, m, n, vnodes);
 }
 
 /* A backend to add when the sweep has no change of its own. */
@@ -350,20 +350,19 @@ static double ideal_move(const struct sim *s, const struct rs_member *x,
 	return fabs(sb - sa);
 }
 
+/* The ring after change @c of @x, or an ERR_PTR(). */
 static struct rs_ring *apply(const struct rs_ring *r, enum change_kind c,
-			     const struct rs_member *x, int *err)
+			     const struct rs_member *x)
 {
 	int idx = c == CH_ADD ? 0 : rs_ring_find_member(r, x);
 
-	if (idx < 0) {
-		*err = idx;
-		return NULL;
-	}
+	if (idx < 0)
+		return ERR_PTR(idx);
 	if (c == CH_ADD)
-		return rs_ring_add_member(r, x, err);
+		return rs_ring_add_member(r, x);
 	if (c == CH_WEIGHT)
-		return rs_ring_set_weight(r, idx, x->weight, err);
-	return rs_ring_remove_member(r, idx, err);
+		return rs_ring_set_weight(r, idx, x->weight);
+	return rs_ring_remove_member(r, idx);
 }
 
 /* Builds at @v, and the change if @x: skew, memory, moved space. */
@@ -377,10 +376,10 @@ static int measure(const struct sim *s, u32 v, enum change_kind c,
 
 	memset(row, 0, sizeof(*row));
 	row->vnodes = v;
-	r = build(s, s->m, s->n, v, &err);
-	if (!r) {
-		row->over = err == -E2BIG;
-		return row->over ? 0 : err;
+	r = build(s, s->m, s->n, v);
+	if (IS_ERR(r)) {
+		row->over = PTR_ERR(r) == -E2BIG;
+		return row->over ? 0 : PTR_ERR(r);
 	}
 	row->points = r->npoints;
 	row->bytes = r->size;
@@ -388,10 +387,10 @@ static int measure(const struct sim *s, u32 v, enum change_kind c,
 	err = share ? sim_shares(r, share, &row->st) : -ENOMEM;
 	free(share);
 	if (!err && x) {
-		r2 = apply(r, c, x, &err);
-		if (!r2) {
-			row->over = err == -E2BIG;
-			err = row->over ? 0 : err;
+		r2 = apply(r, c, x);
+		if (IS_ERR(r2)) {
+			row->over = PTR_ERR(r2) == -E2BIG;
+			err = row->over ? 0 : PTR_ERR(r2);
 		} else {
 			err = sim_ring_diff(r, r2, x, &d);
 			row->moved = d.moved;
@@ -512,6 +511,7 @@ static int compute(struct sim *s, struct sim_report *p)
 /* The rings before and after the change. */
 static int build_rings(struct sim *s, struct sim_report *p)
 {
+	struct rs_ring *r;
 	int err;
 
 	if (s->change != CH_NONE) {
@@ -519,19 +519,24 @@ static int build_rings(struct sim *s, struct sim_report *p)
 		if (err)
 			return err;
 	}
-	p->r = build(s, s->m, s->n, s->vnodes, &err);
-	if (!p->r) {
+	r = build(s, s->m, s->n, s->vnodes);
+	if (IS_ERR(r)) {
+		err = PTR_ERR(r);
 		if (err == -E2BIG)
 			return cli_error(CTX ": weights x vnodes exceed the %u point limit",
 					 RINGSTEER_MAX_POINTS);
 		return cli_error(CTX ": cannot build the ring: %s", strerror(-err));
 	}
+	p->r = r;
 	if (s->change == CH_NONE)
 		return 0;
-	p->r2 = apply(p->r, s->change, &s->cm, &err);
-	if (!p->r2)
+	r = apply(p->r, s->change, &s->cm);
+	if (IS_ERR(r)) {
+		err = PTR_ERR(r);
 		return cli_error(CTX ": cannot apply the change: %s",
 				 err == -E2BIG ? "over the point limit" : strerror(-err));
+	}
+	p->r2 = r;
 	return 0;
 }
 

@@ -150,10 +150,11 @@ static const struct rs_member *ring_owner(struct fuzz *f, const struct m_svc *s,
 			mb[n].port = htons(s->b[i].port);
 			mb[n++].weight = s->b[i].weight;
 		}
-		cache.ring = rs_ring_build(f->m.key, mb, n, s->vnodes, &err);
+		cache.ring = rs_ring_build(f->m.key, mb, n, s->vnodes);
 		free(mb);
-		if (!cache.ring)
-			fail(f, "the model's ring does not build: %s", strerror(-err));
+		if (IS_ERR(cache.ring))
+			fail(f, "the model's ring does not build: %s",
+			     strerror(-PTR_ERR(cache.ring)));
 		cache.content = f->m.content;
 		cache.svc = s;
 		cache.m = &f->m;

@@ -17,14 +17,14 @@ struct rs_ring *rs_ring_build_hooked(const struct rs_member *m, u32 n,
 				     u32 vnodes_per_weight,
 				     u64 (*vnode_pos)(const struct rs_member *m,
 						      u32 vnode, void *arg),
-				     void *arg, int *err)
+				     void *arg)
 {
 	static const u8 zero_key[RINGSTEER_KEY_LEN];
 
 	hook = vnode_pos;
 	hook_arg = arg;
 	rs_test_vnode_pos = vnode_pos ? hooked_pos : NULL;
-	return rs_ring_build(zero_key, m, n, vnodes_per_weight, err);
+	return rs_ring_build(zero_key, m, n, vnodes_per_weight);
 }
 
 int rs_ring_lookup_bsearch(const struct rs_ring *r, u64 pos)

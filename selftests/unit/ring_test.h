@@ -32,7 +32,7 @@ struct rs_ring *rs_ring_build_hooked(const struct rs_member *m, u32 n,
 				     u32 vnodes_per_weight,
 				     u64 (*vnode_pos)(const struct rs_member *m,
 						      u32 vnode, void *arg),
-				     void *arg, int *err);
+				     void *arg);
 
 /* rs_ring_lookup()'s answer by plain binary search over all points. */
 int rs_ring_lookup_bsearch(const struct rs_ring *r, u64 pos);

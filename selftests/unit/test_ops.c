@@ -74,10 +74,10 @@ static double share_of(const struct rc_service *s, const char *who)
 	struct rs_member m;
 	struct rs_ring *r;
 	u64 arcs[64];
-	int err, idx;
+	int idx;
 
-	r = rc_service_ring(key, s, &err);
-	if (!r || rs_ring_arcs(r, arcs))
+	r = rc_service_ring(key, s);
+	if (IS_ERR(r) || rs_ring_arcs(r, arcs))
 		abort();
 	rc_member_of(&m, &e, 1);
 	idx = rs_ring_find_member(r, &m);

@@ -84,7 +84,7 @@ TEST(flows_match_ring)
 		0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
 	};
 	struct rs_flow *f = calloc(NFLOWS, sizeof(*f));
-	int fd = mkstemp(path), i, err;
+	int fd = mkstemp(path), i;
 	struct rs_ring *r;
 	struct rs_key k;
 	FILE *fp;
@@ -117,8 +117,8 @@ TEST(flows_match_ring)
 
 	ASSERT_EQ(0, run(&out, args));
 	unlink(path);
-	r = rs_ring_build(key, m, NB + 1, 64, &err);
-	ASSERT_NE(NULL, r);
+	r = rs_ring_build(key, m, NB + 1, 64);
+	ASSERT_FALSE(IS_ERR(r));
 	rs_key_init(&k, key);
 	line = strtok_r(out, "\n", &save);
 	for (i = 0; i < NFLOWS; i++, line = strtok_r(NULL, "\n", &save)) {

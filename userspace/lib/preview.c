@@ -31,20 +31,18 @@ static bool owns_points(const struct rc_backend *b)
 }
 
 struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
-				const struct rc_service *s, int *err)
+				const struct rc_service *s)
 {
 	struct rs_member *m = calloc(s->nb ? s->nb : 1, sizeof(*m));
 	struct rs_ring *r;
 	uint32_t i, n = 0;
 
-	if (!m) {
-		*err = -ENOMEM;
-		return NULL;
-	}
+	if (!m)
+		return ERR_PTR(-ENOMEM);
 	for (i = 0; i < s->nb; i++)
 		if (owns_points(&s->b[i]))
 			rc_member_of(&m[n++], &s->b[i].ep, rc_backend_weight(&s->b[i]));
-	r = rs_ring_build(key, m, n, rc_service_vnodes(s), err);
+	r = rs_ring_build(key, m, n, rc_service_vnodes(s));
 	free(m);
 	return r;
 }
@@ -58,12 +56,15 @@ int rc_config_fingerprints(struct rc_config *c)
 	u64 fp = 0;
 
 	for (i = 0; i < c->ns && !err; i++) {
-		r = rc_service_ring(c->key, &c->s[i], &err);
-		if (r)
+		r = rc_service_ring(c->key, &c->s[i]);
+		if (IS_ERR(r)) {
+			err = PTR_ERR(r);
+		} else {
 			err = rs_ring_fingerprint(r, rc_service_hash(&c->s[i]), &fp);
+			rs_ring_free(r);
+		}
 		c->s[i].fingerprint = fp;
 		c->s[i].has_fingerprint = !err;
-		rs_ring_free(r);
 	}
 	return err;
 }
@@ -209,17 +210,20 @@ int rc_preview_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_s
 		    const uint8_t key_b[RINGSTEER_KEY_LEN], const struct rc_service *b,
 		    const struct rc_endpoint *x, struct rc_preview *p)
 {
-	struct rs_ring *ra = NULL, *rb = NULL;
-	double *sa = NULL, *sb = NULL;
+	struct rs_ring *ra, *rb;
+	double *sa, *sb;
 	uint32_t i;
-	int err = 0;
+	int err;
 
 	memset(p, 0, sizeof(*p));
-	ra = rc_service_ring(key_a, a, &err);
-	if (ra)
-		rb = rc_service_ring(key_b, b, &err);
-	if (!ra || !rb)
-		goto out;
+	ra = rc_service_ring(key_a, a);
+	if (IS_ERR(ra))
+		return PTR_ERR(ra);
+	rb = rc_service_ring(key_b, b);
+	if (IS_ERR(rb)) {
+		rs_ring_free(ra);
+		return PTR_ERR(rb);
+	}
 	sa = shares(ra);
 	sb = shares(rb);
 	err = sa && sb ? fill_backends(a, b, ra, rb, sa, sb, p) : -ENOMEM;

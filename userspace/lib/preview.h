@@ -14,9 +14,12 @@
 #include "model.h"
 #include "ring.h"
 
-/* The ring the kernel builds for S under KEY: its active backends. */
+/*
+ * The ring the kernel builds for S under KEY: its active backends. An
+ * ERR_PTR() on failure, as rs_ring_build().
+ */
 struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
-				const struct rc_service *s, int *err);
+				const struct rc_service *s);
 /* Every service's fingerprint from c->key, offline. */
 int rc_config_fingerprints(struct rc_config *c);
 void rc_member_of(struct rs_member *m, const struct rc_endpoint *ep, uint32_t weight);
