@@ -70,6 +70,16 @@ static u8 ct_family(const struct nf_conn *ct)
 	return 0;
 }
 
+/*
+ * Dying and expired entries are connections that have ended: a destroy
+ * event may already be out, and whoever counts after it (ringctl monitor,
+ * drain wait, the kept flows' poll) must not see them.
+ */
+static bool ended(const struct nf_conn *ct)
+{
+	return nf_ct_is_dying(ct) || nf_ct_is_expired(ct);
+}
+
 static bool target_match(const struct rs_ct_target *t, u8 family,
 			 const struct nf_conn *ct, bool steered)
 {
@@ -84,6 +94,9 @@ static bool target_match(const struct rs_ct_target *t, u8 family,
 	case RS_CT_NULL_BOUND:
 		return !steered && null_bound(ct);
 	case RS_CT_COUNT:
+		if (ended(ct))
+			return false;
+		break;
 	case RS_CT_STEERED:
 		break;
 	default:
@@ -194,6 +207,18 @@ static int walk_one(struct nf_conn *ct, void *data)
 	return del;
 }
 
+static int steered(struct nf_conn *ct, void *data)
+{
+	return rs_ct_steered(ct);
+}
+
+void rs_ct_delete_steered(struct net *net)
+{
+	struct nf_ct_iter_data iter = { .net = net };
+
+	nf_ct_iterate_cleanup_net(steered, &iter);
+}
+
 u64 rs_ct_walk(struct net *net, const struct rs_ct_target *targets, u32 n,
 	       u64 *counts)
 {
@@ -254,13 +279,7 @@ static int count_conn(struct nf_conn *ct, void *data)
 	struct rs_member m = {};
 	int i;
 
-	/*
-	 * Dying and expired entries are connections that have ended: a
-	 * destroy event may already be out, and whoever counts after it
-	 * (ringctl monitor, drain wait) must not see them.
-	 */
-	if (nf_ct_is_dying(ct) || nf_ct_is_expired(ct) ||
-	    !matches(&w->service, ct))
+	if (!matches(&w->service, ct))
 		return 0;
 	reply = &ct->tuplehash[IP_CT_DIR_REPLY].tuple;
 	m.family = w->service.family;

@@ -16,7 +16,7 @@ struct net;
 enum rs_ct_kind {
 	RS_CT_STEERED,		/* delete what ringsteer steered */
 	RS_CT_NULL_BOUND,	/* delete rs_ct_target_null_bound()'s */
-	RS_CT_COUNT,		/* count what ringsteer steered */
+	RS_CT_COUNT,		/* count what ringsteer steered, if not ended */
 	RS_CT_NONE,		/* nothing: a target forgotten */
 };
 
@@ -47,6 +47,8 @@ void rs_ct_target_null_bound(struct rs_ct_target *t,
  */
 u64 rs_ct_walk(struct net *net, const struct rs_ct_target *targets, u32 n,
 	       u64 *counts);
+/* Delete every entry ringsteer steered in @net. Never fails; may sleep. */
+void rs_ct_delete_steered(struct net *net);
 
 /*
  * A backend's connections now, as ipvsadm counts them: TCP established,

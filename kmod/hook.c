@@ -70,14 +70,15 @@ static void tuple_to_flow(const struct nf_conntrack_tuple *t, u8 family,
 /*
  * A dropped new flow must look the same to every client: silence, then a
  * timeout. NF_DROP in LOCAL_OUT would instead fail a local sender's
- * connect() or sendmsg() at once with EPERM.
+ * connect() or sendmsg() at once with EPERM. Freed with the reason
+ * nf_hook_slow() gives NF_DROP, so drop monitors see the same either way.
  */
 static unsigned int drop_silently(struct sk_buff *skb,
 				  const struct nf_hook_state *state)
 {
 	if (state->hook != NF_INET_LOCAL_OUT)
 		return NF_DROP;
-	kfree_skb(skb);
+	kfree_skb_reason(skb, SKB_DROP_REASON_NETFILTER_DROP);
 	return NF_STOLEN;
 }
 
@@ -160,9 +161,13 @@ static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
 		rs_counter_inc(svc->no_backend);
 		return drop_silently(skb, state);
 	}
+	/*
+	 * NF_DROP: a helper's seqadj extension could not be added
+	 * (GFP_ATOMIC), or a state nf_nat warns about. A drop as any other.
+	 */
 	verdict = dnat_to(ct, b, family);
 	if (verdict != NF_ACCEPT)
-		return verdict;
+		return drop_silently(skb, state);
 	/* Unconfirmed: no walk sees the entry before the mark. */
 	set_bit(conntrack_label, labels->bits);
 	rs_counter_inc(svc->new_flows);

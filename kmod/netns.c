@@ -168,31 +168,15 @@ static void __net_exit rs_net_pre_exit(struct net *net)
  * On rmmod, with the hooks gone, the module's DNAT entries would no longer
  * be translated where ringsteer was the only NAT user: clients would send
  * into the void until their connections time out. Delete them, so clients
- * see resets at once, as IPVS does on unload. A namespace being dismantled
- * takes its conntrack table with it: nothing to do there.
+ * see resets at once, as IPVS does on unload: every entry the hook marked,
+ * whatever service, kept flows or queued walk it belonged to, in one walk
+ * that needs no memory and so cannot be skipped. A namespace being
+ * dismantled takes its conntrack table with it: nothing to do there.
  */
 static void delete_flows(struct rs_net *rn)
 {
-	struct rs_ct_target *targets;
-	struct rs_service *svc;
-	struct rs_retired *r;
-	u32 n = 0;
-
-	if (!check_net(rn->net))
-		return;
-	n = rs_net_kept(rn);
-	targets = kvcalloc(rn->services.count + n, sizeof(*targets), GFP_KERNEL);
-	if (!targets)
-		return;
-	n = 0;
-	list_for_each_entry(svc, &rn->services.list, node)
-		rs_ct_target_service(&targets[n++], svc);
-	list_for_each_entry(r, &rn->retired, node) {
-		targets[n] = r->flows;
-		targets[n++].kind = RS_CT_STEERED;
-	}
-	rs_ct_walk(rn->net, targets, n, NULL);
-	kvfree(targets);
+	if (check_net(rn->net))
+		rs_ct_delete_steered(rn->net);
 }
 
 static void __net_exit rs_net_exit(struct net *net)
