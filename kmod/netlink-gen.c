@@ -180,7 +180,6 @@ const struct genl_split_ops ringsteer_nl_ops[15] = {
 	{
 		.cmd		= RINGSTEER_CMD_BACKEND_GET,
 		.dumpit		= ringsteer_nl_backend_get_dumpit,
-		.done		= ringsteer_nl_backend_get_done,
 		.policy		= ringsteer_backend_get_dump_nl_policy,
 		.maxattr	= RINGSTEER_A_FLAGS,
 		.flags		= GENL_CMD_CAP_DUMP,

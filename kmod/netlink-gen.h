@@ -19,8 +19,6 @@ extern const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_F
 /* Ops table for ringsteer */
 extern const struct genl_split_ops ringsteer_nl_ops[15];
 
-int ringsteer_nl_backend_get_done(struct netlink_callback *cb);
-
 int ringsteer_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info);
 int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info);
 int ringsteer_nl_service_del_doit(struct sk_buff *skb, struct genl_info *info);

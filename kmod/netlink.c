@@ -17,6 +17,7 @@
 
 #include "uapi/ringsteer.h"
 #include "commit.h"
+#include "conns.h"
 #include "netlink.h"
 #include "netlink-gen.h"
 #include "nlmsg.h"
@@ -274,6 +275,7 @@ struct rs_cmd {
 	bool resolve_service;
 	bool resolve_backend;
 	u32 flags;		/* RINGSTEER_F_* allowed */
+	u32 admin_flags;	/* those of them that need CAP_NET_ADMIN */
 };
 
 static const struct rs_cmd rs_cmds[RINGSTEER_CMD_MAX + 1] = {
@@ -289,7 +291,8 @@ static const struct rs_cmd rs_cmds[RINGSTEER_CMD_MAX + 1] = {
 	[RINGSTEER_CMD_BACKEND_DEL] = { RS_LAST_SERVICE_ID, RS_LAST_BACKEND_ID,
 					true, true, RINGSTEER_F_KEEP_FLOWS },
 	[RINGSTEER_CMD_BACKEND_GET] = { RS_LAST_SERVICE_ID, RS_LAST_BACKEND_ID,
-					true, true, RINGSTEER_F_CONNS },
+					true, true, RINGSTEER_F_CONNS,
+					RINGSTEER_F_CONNS },
 	[RINGSTEER_CMD_LOOKUP] = { RS_LAST_SERVICE_ID, 0, true, false, 0 },
 	[RINGSTEER_CMD_FLUSH] = { 0, 0, false, false, RINGSTEER_F_KEEP_FLOWS },
 };
@@ -345,6 +348,27 @@ static int check_nests(const struct rs_cmd *cmd, struct nlattr **attrs,
 	return err;
 }
 
+/*
+ * Flags that need CAP_NET_ADMIN in the user namespace owning the netns,
+ * as GENL_UNS_ADMIN_PERM commands do: counting connections walks the
+ * host's whole conntrack table. Checked once the request is known valid,
+ * before what it names is looked up.
+ */
+static int check_perm(const struct rs_cmd *cmd, const struct sk_buff *skb,
+		      const struct net *net, struct nlattr **attrs,
+		      struct netlink_ext_ack *extack)
+{
+	struct nlattr *flags = cmd->admin_flags ? attrs[RINGSTEER_A_FLAGS] : NULL;
+
+	if (flags && (nla_get_u32(flags) & cmd->admin_flags) &&
+	    !netlink_ns_capable(skb, net->user_ns, CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG_ATTR(extack, flags,
+				    "counting connections needs CAP_NET_ADMIN over the network namespace");
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int resolve(struct rs_net *rn, const struct rs_cmd *cmd,
 		   struct genl_info *info)
 {
@@ -366,14 +390,16 @@ static int resolve(struct rs_net *rn, const struct rs_cmd *cmd,
 	return 0;
 }
 
-struct rs_service *rs_nl_dump_service(struct rs_net *rn, u8 cmd,
+struct rs_service *rs_nl_dump_service(struct rs_net *rn,
+				      const struct sk_buff *skb, u8 cmd,
 				      struct nlattr **attrs,
 				      struct netlink_ext_ack *extack)
 {
 	const struct rs_cmd *c = &rs_cmds[cmd];
 	int err;
 
-	err = check_flags(c, attrs, extack) ?: check_nests(c, attrs, extack);
+	err = check_flags(c, attrs, extack) ?: check_nests(c, attrs, extack) ?:
+	      check_perm(c, skb, rn->net, attrs, extack);
 	if (err)
 		return ERR_PTR(err);
 	return find_service(rn, attrs, c->service, extack);
@@ -383,7 +409,9 @@ struct rs_service *rs_nl_dump_service(struct rs_net *rn, u8 cmd,
  * Every doit runs between these two: pre_doit takes the namespace mutex
  * and resolves what the request names into info->user_ptr[] (service,
  * backend); post_doit releases the mutex. The namespace itself is
- * genl_info_net(info), cheap to find again.
+ * genl_info_net(info), cheap to find again. BACKEND_GET with counts drops
+ * the mutex while it walks the conntrack table (conns.h) and resolves the
+ * request again once it has it back.
  */
 int rs_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 		   struct genl_info *info)
@@ -393,7 +421,8 @@ int rs_nl_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 	int err;
 
 	err = check_flags(cmd, info->attrs, info->extack) ?:
-	      check_nests(cmd, info->attrs, info->extack);
+	      check_nests(cmd, info->attrs, info->extack) ?:
+	      check_perm(cmd, skb, genl_info_net(info), info->attrs, info->extack);
 	if (err)
 		return err;
 	mutex_lock(&rn->lock);
@@ -555,24 +584,31 @@ int ringsteer_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
+/* @arg: non-NULL with the backend's counts, where it has them. */
 static int fill_backend(struct sk_buff *skb, struct genl_info *info,
 			const void *arg)
 {
+	const struct rs_backend *b = info_backend(info);
+
 	return rs_put_service(skb, info_rn(info), info_service(info),
 			      RS_SERVICE_ID) ?:
-	       rs_put_backend(skb, info_backend(info), true, arg);
+	       rs_put_backend(skb, b, true, arg && b->counted ? &b->conns : NULL);
 }
 
 int ringsteer_nl_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct rs_ct_conns conns;
+	static const bool with_conns = true;
+	struct rs_net *rn = info_rn(info);
 	int err;
 
 	if (!rs_nl_want_conns(info->attrs))
 		return rs_reply(info, fill_backend, NULL);
-	err = rs_ct_count_conns(genl_info_net(info), info_service(info),
-				info_backend(info), &conns);
-	return err ?: rs_reply(info, fill_backend, &conns);
+	/* The mutex may have been dropped: what the request names, again. */
+	err = rs_conns_count(rn, info_service(info), info_backend(info)) ?:
+	      resolve(rn, &rs_cmds[RINGSTEER_CMD_BACKEND_GET], info);
+	if (err == -ENOMEM)
+		NL_SET_ERR_MSG_MOD(info->extack, "out of memory counting connections");
+	return err ?: rs_reply(info, fill_backend, &with_conns);
 }
 
 /* The client's side of a LOOKUP, in the form the hook reads from conntrack. */

@@ -26,10 +26,12 @@ void rs_nl_post_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 struct rs_net;
 
 /*
- * The service a dump request of @cmd names, with its flags and nests
- * checked as pre_doit checks a doit's; under the namespace mutex.
+ * The service a dump request of @cmd (from @skb) names, with its flags,
+ * nests and permission checked as pre_doit checks a doit's; under the
+ * namespace mutex.
  */
-struct rs_service *rs_nl_dump_service(struct rs_net *rn, u8 cmd,
+struct rs_service *rs_nl_dump_service(struct rs_net *rn,
+				      const struct sk_buff *skb, u8 cmd,
 				      struct nlattr **attrs,
 				      struct netlink_ext_ack *extack);
 

@@ -6,7 +6,9 @@
  *
  * Locking: each part of a dump runs under the namespace mutex, like a
  * doit, and resumes from a position kept in cb->ctx; a change between two
- * parts flags the dump NLM_F_DUMP_INTR (cb->seq is the generation).
+ * parts flags the dump NLM_F_DUMP_INTR (cb->seq is the generation). The
+ * first part of a backend dump with counts drops the mutex while it
+ * counts (conns.h).
  */
 
 #include <linux/mm.h>
@@ -14,7 +16,7 @@
 #include <net/sock.h>
 
 #include "uapi/ringsteer.h"
-#include "conntrack.h"
+#include "conns.h"
 #include "netlink.h"
 #include "netlink-gen.h"
 #include "netns.h"
@@ -24,8 +26,7 @@
 /* Dump position, kept across the calls of one dump. */
 struct dump_ctx {
 	u32 index;
-	u32 nconns;
-	struct rs_ct_conns *conns;	/* [nconns], counted by the first call */
+	bool counted;		/* the first call made sure of the counts */
 };
 
 static struct dump_ctx *dump_ctx(struct netlink_callback *cb)
@@ -108,31 +109,25 @@ int ringsteer_nl_service_get_dumpit(struct sk_buff *skb,
 }
 
 /*
- * Live connections are counted once per dump, by one walk of the
- * conntrack table when the dump starts, and never per packet.
+ * Live connections are counted when the dump starts (conns.h: at most one
+ * walk of the conntrack table, without the mutex, which is why the service
+ * is looked up again after it), and never per packet.
  */
-static int count_conns(struct rs_net *rn, struct rs_service *svc,
-		       struct dump_ctx *ctx)
+static struct rs_service *count_conns(struct rs_net *rn,
+				      struct netlink_callback *cb,
+				      struct rs_service *svc, struct nlattr **attrs)
 {
-	int err;
+	int err = rs_conns_count(rn, svc, NULL);
 
-	ctx->conns = kvcalloc(max(svc->nbackends, 1U), sizeof(*ctx->conns),
-			      GFP_KERNEL_ACCOUNT);
-	if (!ctx->conns)
-		return -ENOMEM;
-	ctx->nconns = svc->nbackends;
-	err = rs_ct_count_conns(rn->net, svc, NULL, ctx->conns);
 	if (err) {
-		kvfree(ctx->conns);
-		ctx->conns = NULL;
+		if (err == -ENOMEM)
+			NL_SET_ERR_MSG_MOD(cb->extack, "out of memory counting connections");
+		return ERR_PTR(err);
 	}
-	return err;
-}
-
-int ringsteer_nl_backend_get_done(struct netlink_callback *cb)
-{
-	kvfree(dump_ctx(cb)->conns);
-	return 0;
+	dump_ctx(cb)->counted = true;
+	cb->seq = rn->generation ?: 1;
+	return rs_nl_dump_service(rn, cb->skb, RINGSTEER_CMD_BACKEND_GET, attrs,
+				  cb->extack);
 }
 
 int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
@@ -140,6 +135,7 @@ int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 {
 	struct nlattr **attrs = rs_dump_attrs(cb);
 	struct dump_ctx *ctx = dump_ctx(cb);
+	bool conns = rs_nl_want_conns(attrs);
 	struct rs_service *svc;
 	struct rs_backend *b;
 	struct rs_net *rn;
@@ -148,27 +144,22 @@ int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 	void *hdr;
 
 	rn = dump_lock(skb, cb);
-	svc = rs_nl_dump_service(rn, RINGSTEER_CMD_BACKEND_GET, attrs, cb->extack);
+	svc = rs_nl_dump_service(rn, cb->skb, RINGSTEER_CMD_BACKEND_GET, attrs,
+				 cb->extack);
+	if (!IS_ERR(svc) && conns && !ctx->index && !ctx->counted)
+		svc = count_conns(rn, cb, svc, attrs);
 	if (IS_ERR(svc)) {
 		err = PTR_ERR(svc);
 		goto out;
 	}
-	if (!ctx->index && !ctx->conns && rs_nl_want_conns(attrs)) {
-		err = count_conns(rn, svc, ctx);
-		if (err)
-			goto out;
-	}
 	list_for_each_entry(b, &svc->backends, node) {
-		/* Counted before a change the dump will be flagged for. */
-		const struct rs_ct_conns *conns = ctx->conns && i < ctx->nconns ?
-						  &ctx->conns[i] : NULL;
-
 		if (i++ < ctx->index)
 			continue;
 		hdr = dump_put(skb, cb, RINGSTEER_CMD_BACKEND_GET);
 		err = hdr ? dump_done_one(skb, hdr,
 					  rs_put_service(skb, rn, svc, RS_SERVICE_ID) ?:
-					  rs_put_backend(skb, b, true, conns)) :
+					  rs_put_backend(skb, b, true,
+							 conns && b->counted ? &b->conns : NULL)) :
 			    -EMSGSIZE;
 		if (err)
 			break;

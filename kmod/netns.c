@@ -142,6 +142,7 @@ static int __net_init rs_net_init(struct net *net)
 	rs_services_init(&rn->services);
 	INIT_LIST_HEAD(&rn->retired);
 	INIT_DELAYED_WORK(&rn->retired_work, retired_poll);
+	rs_conns_init(&rn->conns);
 	get_random_bytes(rn->key, sizeof(rn->key));
 	rn->net = net;
 	return 0;

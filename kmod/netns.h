@@ -14,6 +14,7 @@
 #include <linux/workqueue.h>
 #include <net/netns/generic.h>
 
+#include "conns.h"
 #include "conntrack.h"
 #include "hook.h"
 #include "steer.h"
@@ -31,6 +32,7 @@ struct rs_net {
 	 */
 	struct list_head retired;	/* writer: struct rs_retired */
 	struct delayed_work retired_work;
+	struct rs_conns conns;		/* connection counts: conns.h */
 	struct net *net;
 };
 

@@ -26,11 +26,22 @@ struct rs_counter {
 	struct u64_stats_sync syncp;
 };
 
+/*
+ * A backend's connections, as ipvsadm counts them: TCP established, and
+ * the rest (TCP in any other state, UDP).
+ */
+struct rs_ct_conns {
+	u64 established;
+	u64 other;
+};
+
 struct rs_backend {
 	struct list_head node;		/* writer: svc->backends, identity order */
 	struct rs_member member;	/* identity and weight, in ring form */
 	u8 state;			/* writer: enum ringsteer_backend_state */
+	bool counted;			/* writer: conns holds a count (conns.h) */
 	u64 share;			/* writer: ring positions owned */
+	struct rs_ct_conns conns;	/* writer: at the namespace's last count */
 	struct rs_counter __percpu *new_flows;
 	struct rcu_head rcu;
 };

@@ -58,7 +58,7 @@ double rc_monotonic(void)
 
 double rc_count_gap(double min, double took)
 {
-	return took * 10 > min ? took * 10 : min;
+	return took * RINGSTEER_CONNS_GAP > min ? took * RINGSTEER_CONNS_GAP : min;
 }
 
 static void progress(bool tty, const char *who, const struct rc_backend *b,
@@ -103,8 +103,10 @@ int rc_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 		if (err)
 			return cli_nl_error(err, nl->ext_msg, "backend drain %s", who);
 		t = rc_monotonic() - start;
-		progress(tty, who, &got, t);
-		if (!got.conns_established && !got.conns_other)
+		/* No count yet (the backend is newer than the kernel's): again. */
+		if (got.has_conns)
+			progress(tty, who, &got, t);
+		if (got.has_conns && !got.conns_established && !got.conns_other)
 			break;
 		if (w->timeout && t >= w->timeout) {
 			if (tty)

@@ -83,6 +83,8 @@ struct rc_config {
 	/* Read by "show"; kernels before NET_GET report none. */
 	bool has_net;
 	struct rc_net net;
+	/* Why show has no connection counts (no CAP_NET_ADMIN), or NULL. */
+	const char *conns_unavailable;
 	struct rc_service *s;
 	uint32_t ns, caps;
 };

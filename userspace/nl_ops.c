@@ -558,7 +558,11 @@ int nl_config_get(struct nl_conn *nl, struct rc_config *c,
 	return 0;
 }
 
-/* Connection counts of a dump or doit reply, merged into the backends. */
+/*
+ * Connection counts of a dump or doit reply, merged into the backends. A
+ * backend added while the kernel counted comes without them: left
+ * without counts (has_conns false), not taken for none.
+ */
 static int conns_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
@@ -566,16 +570,16 @@ static int conns_cb(const struct nlmsghdr *nlh, void *data)
 	struct rc_backend b, *have;
 
 	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) ||
-	    get_backend(tb[RINGSTEER_A_BACKEND], &b) || !b.has_conns) {
+	    get_backend(tb[RINGSTEER_A_BACKEND], &b)) {
 		r->err = -EPROTO;
 		return MNL_CB_OK;
 	}
 	have = r->b ? r->b : rc_service_find_backend(r->s, &b.ep);
 	/* Added since the backend dump: the next reading shows it. */
 	if (have && !rc_endpoint_cmp(&have->ep, &b.ep)) {
-		have->has_conns = true;
-		have->conns_established = b.conns_established;
-		have->conns_other = b.conns_other;
+		have->has_conns = b.has_conns;
+		have->conns_established = b.has_conns ? b.conns_established : 0;
+		have->conns_other = b.has_conns ? b.conns_other : 0;
 	}
 	r->seen = true;
 	return MNL_CB_OK;

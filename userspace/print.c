@@ -93,6 +93,8 @@ void print_show_json(FILE *f, const struct rc_config *c)
 		json_u64(&j, "kept", c->net.kept);
 		json_u64(&j, "generation", c->net.generation);
 	}
+	if (c->conns_unavailable)
+		json_str(&j, "conns_unavailable", c->conns_unavailable);
 	json_arr_begin(&j, "services");
 	for (i = 0; i < c->ns; i++) {
 		const struct rc_service *s = &c->s[i];
@@ -151,6 +153,8 @@ void print_show_text(FILE *f, const struct rc_config *c)
 
 	if (c->has_net)
 		print_net_text(f, &c->net);
+	if (c->conns_unavailable)
+		fprintf(f, "connections: not counted (%s)\n", c->conns_unavailable);
 	for (i = 0; i < c->ns; i++) {
 		rc_endpoint_format(ep, &c->s[i].vip);
 		len = strlen(ep);

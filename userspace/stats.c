@@ -158,6 +158,9 @@ void rc_prom_print(FILE *f, const struct rc_config *c)
 	uint32_t i, k;
 	size_t n;
 
+	if (c->conns_unavailable)
+		fprintf(f, "# ringsteer_backend_connections: not counted (%s)\n",
+			c->conns_unavailable);
 	/* All samples of a metric stay together, as the format requires. */
 	for (n = 0; n < sizeof(metrics) / sizeof(metrics[0]); n++) {
 		const struct metric *m = &metrics[n];
@@ -189,6 +192,11 @@ static int read_config(struct rc_config *c, bool conns)
 	err = nl_config_get(&nl, c, NULL, false);
 	if (!err && conns) {
 		err = nl_config_conns(&nl, c);
+		/* Without CAP_NET_ADMIN: every metric but the counts. */
+		if (err == -EPERM) {
+			c->conns_unavailable = "counting connections needs CAP_NET_ADMIN over this network namespace";
+			err = 0;
+		}
 		if (err)
 			rc_config_free(c);
 	}

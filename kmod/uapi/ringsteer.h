@@ -86,6 +86,14 @@
  */
 #include "ringsteer_genl.h"
 
+/*
+ * Connection counts (BACKEND_GET with RINGSTEER_F_CONNS) walk the host's
+ * conntrack table: a namespace's is walked again no sooner than this many
+ * times the last walk's duration after that walk started; requests in
+ * between are answered with the counts of the last walk.
+ */
+#define RINGSTEER_CONNS_GAP		10
+
 /* Sizes of the canonical byte strings hashed above. */
 #define RINGSTEER_ID_LEN		19
 #define RINGSTEER_VNODE_LEN		23
@@ -104,8 +112,11 @@
  * All state is per network namespace: a request acts on the namespace of
  * the socket it is sent on. Commands that change state, and those that
  * reveal the key or what it implies (KEY_GET, LOOKUP), need CAP_NET_ADMIN
- * in the user namespace owning the network namespace; the rest need
- * nothing.
+ * in the user namespace owning the network namespace, and so does
+ * BACKEND_GET with flag RINGSTEER_F_CONNS (counting walks the host's whole
+ * conntrack table: EPERM without it, once the request's attributes are
+ * valid); the rest need nothing. Counts are at most RINGSTEER_CONNS_GAP
+ * times a walk's duration old.
  *
  * Attributes are validated strictly: unknown attributes, attributes the
  * command does not take, wrong lengths and out-of-range values are

@@ -190,6 +190,21 @@ static void check_lookup(struct fuzz *f, struct model *m, const struct fz_req *q
 		fail(f, "LOOKUP owner differs from a full build of the documented ring");
 }
 
+/* BACKEND_GET: the backends, with their counts exactly when asked for. */
+static void check_conns(struct fuzz *f, const struct fz_req *q, const struct fz_reply *r,
+			uint32_t n)
+{
+	bool want = q->flags & RINGSTEER_F_CONNS;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!q->dump)
+			check_backend(f, m_find_svc(&f->m, &q->svc), &r[i]);
+		if (r[i].has_conns != want)
+			fail(f, "backend reply %s connection counts", want ? "without" : "with");
+	}
+}
+
 /*
  * Judge the answer A to Q against EXPECT (the errnos the uapi allows, 0 if
  * it must succeed); check replies; m_apply an acked change to the model.
@@ -236,7 +251,7 @@ void judge(struct fuzz *f, const struct fz_req *q, const struct answer *a,
 		if (q->cmd == RINGSTEER_CMD_SERVICE_GET)
 			check_service(f, &f->m, &f->rep[0]);
 		else if (q->cmd == RINGSTEER_CMD_BACKEND_GET)
-			check_backend(f, m_find_svc(&f->m, &q->svc), &f->rep[0]);
+			check_conns(f, q, f->rep, 1);
 		else if (q->cmd == RINGSTEER_CMD_LOOKUP)
 			check_lookup(f, &f->m, q, &f->rep[0]);
 		else
@@ -281,6 +296,8 @@ void exchange(struct fuzz *f, struct sock *s)
 					  m_find_svc(&f->m, &q.svc) : NULL;
 
 		check_dump_all(f, &f->m, q.cmd, svc, f->rep, f->nrep);
+		if (svc)
+			check_conns(f, &q, f->rep, f->nrep);
 	}
 	if (q.dump && a.intr_part)
 		fail(f, "NLM_F_DUMP_INTR on a dump nothing interrupted");

@@ -344,7 +344,8 @@ static void g_request(struct gen *g, uint8_t cmd, uint16_t flags)
 		g_service(g, &t, s, false, 20);
 		if (!dump || fz_chance(g->r, 50))
 			g_backend(g, &t, s, false, 20);
-		g_flags_attr(g, cmd == RINGSTEER_CMD_BACKEND_DEL ? 500 : 10);
+		/* GET's flag conns: counted as root, EPERM as nobody. */
+		g_flags_attr(g, cmd == RINGSTEER_CMD_BACKEND_DEL ? 500 : 150);
 		break;
 	case RINGSTEER_CMD_LOOKUP:
 		g_service(g, &t, s, false, 20);

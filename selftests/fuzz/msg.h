@@ -238,7 +238,7 @@ static const struct fz_cmd_spec fz_specs[RINGSTEER_CMD_MAX + 1] = {
 					BE_ID | BE_CONF, 0 },
 	[RINGSTEER_CMD_BACKEND_DEL] = { T_SVC | T_BE | T_FLAGS, 0, SVC_ID, SVC_CONF,
 					BE_ID, BE_CONF },
-	[RINGSTEER_CMD_BACKEND_GET] = { T_SVC | T_BE, T_FLAGS, SVC_ID, SVC_CONF,
+	[RINGSTEER_CMD_BACKEND_GET] = { T_SVC | T_BE | T_FLAGS, 0, SVC_ID, SVC_CONF,
 					BE_ID, BE_CONF },
 	[RINGSTEER_CMD_LOOKUP] = { T_SVC | T_FLOW, 0, SVC_ID, SVC_CONF, 0, 0 },
 	[RINGSTEER_CMD_KEY_SET] = { T_KEY, 0, 0, 0, 0, 0 },
@@ -249,7 +249,7 @@ static const struct fz_cmd_spec fz_specs[RINGSTEER_CMD_MAX + 1] = {
 /* Dumps: SERVICE_GET takes nothing, BACKEND_GET a service. */
 static const struct fz_cmd_spec fz_dump_specs[2] = {
 	{ 0, T_SVC | T_FLAGS, 0, SVC_ID | SVC_CONF, 0, 0 },
-	{ T_SVC, T_BE | T_FLAGS, SVC_ID, SVC_CONF, 0, BE_ID | BE_CONF },
+	{ T_SVC | T_FLAGS, T_BE, SVC_ID, SVC_CONF, 0, BE_ID | BE_CONF },
 };
 
 static inline bool fz_admin_cmd(uint8_t cmd)
@@ -543,6 +543,14 @@ static inline void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32
 	fz_parse_attrs(q, msg, msg + NLMSG_HDRLEN + GENL_HDRLEN,
 		       h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, 0,
 		       spec->top, spec->top_tol, spec);
+	/*
+	 * Counting connections walks the host's conntrack table: flag conns
+	 * needs CAP_NET_ADMIN, checked once the attributes are valid and
+	 * before what they name is looked up (uapi "Generic netlink API").
+	 */
+	if (!priv && !q->policy && q->cmd == RINGSTEER_CMD_BACKEND_GET &&
+	    (q->flags & RINGSTEER_F_CONNS))
+		q->policy = FZ_EPERM;
 }
 
 /* ---- Replies -------------------------------------------------------------- */
@@ -550,6 +558,7 @@ static inline void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32
 /* A decoded reply entry: service and/or backend nests, position, key. */
 struct fz_reply {
 	bool has_svc, has_be, has_pos, has_key;
+	bool has_conns;		/* both connection counts */
 	struct fz_ep svc, be;
 	uint32_t backends, active, points;
 	uint64_t ring_bytes, flows, no_backend;
@@ -678,6 +687,8 @@ static inline void fz_reply_store(struct fz_reply *r, int nest, int type,
 		case RINGSTEER_BACKEND_A_FLOWS: r->be_flows = v; break;
 		case RINGSTEER_BACKEND_A_SHARE: r->share = v; break;
 		}
+		r->has_conns = (e->present & B(RINGSTEER_BACKEND_A_CONNS_ESTABLISHED)) &&
+			       (e->present & B(RINGSTEER_BACKEND_A_CONNS_OTHER));
 	}
 }
 

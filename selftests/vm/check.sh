@@ -143,10 +143,11 @@ done
 # minutes there): make check runs those that exercise lifetimes and
 # locking (module load/unload, rmmod with live DNAT flows and with another
 # NAT user under traffic, confirmed flows, dumps under change, the fuzzer
-# at 5,000 messages, connection counts racing their ends); make check-debug runs every scenario and the fuzzer
+# at 5,000 messages, connection counts racing their ends, counts that drop
+# the namespace's mutex to walk); make check-debug runs every scenario and the fuzzer
 # at 1,000,000 (RS_DEBUG_TESTS=all).
 debug_tests=(module.sh rmmod_flows.sh confirmed_flow.sh dump_consistent.sh
-	     rmmod_nat_peer.sh fuzz.sh monitor_drained.sh)
+	     rmmod_nat_peer.sh fuzz.sh monitor_drained.sh limits_perms.sh)
 debug_env=(-e RS_FUZZ_MESSAGES=5000 -e RS_RMMOD_ROUNDS=3)
 if [ "${RS_DEBUG_TESTS:-}" = all ]; then
 	debug_tests=()
