@@ -16,13 +16,16 @@
 # make sparse        sparse (C=2) on the kernel sources
 # make unit          host unit tests (KTAP)
 # make vm-test       VM selftests on KVER (default: newest target kernel)
+# make check-fleet   the ECMP fleet scenarios (selftests/fleet/: BIRD, three
+#                    LBs failing under load; IPVS, ringsteer tunnel, NAT) on
+#                    KVER, 20 to 60 min; not part of make check
 # make bench-ring    ring lookup/build benchmark
 # make bench         datapath benchmark against IPVS and nftables (BENCH_KVERS)
-# make install       ringctl, man page, bash completion, systemd unit under
+# make install       ringctl, ringsteer-backend, man page, bash completion, systemd unit under
 #                    $(DESTDIR)$(PREFIX), module via modules_install; make uninstall
 # make dkms-install  module source to /usr/src/ringsteer-VERSION, dkms add/build/install
 # make dkms-check    dkms builds the module for both kernels (hermetic, no install)
-# make systemd-check systemd-analyze verify on the installed unit
+# make systemd-check systemd-analyze verify on the installed units
 # make completion-check / install-check   bash completion / make install, tested
 #
 # KVER picks the target kernel (an entry of /lib/modules), KDIR its build tree.
@@ -32,6 +35,7 @@ DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR ?= $(PREFIX)/share/doc/ringsteer
 SYSCONFDIR ?= /etc
 # Debian's packages put units in /lib/systemd/system; systemd also reads
 # /usr/local/lib/systemd/system, where a PREFIX=/usr/local install goes.
@@ -54,7 +58,7 @@ TEST_KVERS := $(KVER_61) $(KVER_612)
 # and `make check` see no kernel until their deps has installed one, so their
 # real work is a second make (demo-vm, check-kernels). Every goal that needs
 # a kernel stops here with a hint rather than go on with an empty name.
-NEEDS_KVER := modules-all vm-test demo-vm check-kernels check-host-kernels bench
+NEEDS_KVER := modules-all vm-test demo-vm check-kernels check-host-kernels bench check-fleet
 NEEDS_KDIR := all module sparse install
 GOALS := $(or $(MAKECMDGOALS),all)
 ifeq ($(KVER),)
@@ -131,7 +135,7 @@ YNL_GEN_FILES := kmod/uapi/ringsteer_genl.h kmod/netlink-gen.c kmod/netlink-gen.
 # The generated files are checkpatch --strict clean as they come.
 KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
 
-.PHONY: all module ringctl deps check demo style sparse unit vm-test bench-ring bench \
+.PHONY: all module ringctl deps check demo style sparse unit vm-test check-fleet bench-ring bench \
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
 	check-kernels demo-vm check-debug gen gen-check check-host check-host-kernels \
@@ -265,7 +269,7 @@ $(FUZZ_SPEC): $(YNL_SPEC) selftests/fuzz/spec-gen.py
 	$(Q)mkdir -p $(@D)
 	$(Q)python3 selftests/fuzz/spec-gen.py $(YNL_SPEC) $@
 
-$(BUILD)/unit/%: selftests/unit/%.c $(KSRC)/.stamp $(CMD_OBJS) $(LIB_OBJS) $(TEST_OBJS) $(USER_HDRS)
+$(BUILD)/unit/%: selftests/unit/%.c selftests/unit/stderr_capture.h $(KSRC)/.stamp $(CMD_OBJS) $(LIB_OBJS) $(TEST_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -I$(KSFT) -I$(SRC)/userspace -I$(BUILD)/fuzz -o $@ $< $(CMD_OBJS) $(LIB_OBJS) \
@@ -309,8 +313,16 @@ vm-test: modules-all selftest-bins
 	$(Q)bash selftests/vm/run.sh -k '$(KVER)' -m '$(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko' -- \
 		bash selftests/vm/ktap-run.sh
 
+# Long, and sensitive to a busy host (BFD's timers): its own target.
+# FLEET_TESTS picks scenarios; FLEET_ENV passes VAR=VAL settings (lib/fleet.sh).
+FLEET_TESTS ?= fleet/failover.sh fleet/failover_tunnel.sh fleet/failover_nat.sh
+check-fleet: modules-all selftest-bins
+	$(Q)bash selftests/vm/run.sh -t 10800 -k '$(KVER)' -m '$(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko' \
+		-e RINGSTEER_TEST_TIMEOUT=3600 $(foreach e,$(FLEET_ENV),-e $(e)) -- \
+		bash selftests/vm/ktap-run.sh $(FLEET_TESTS)
+
 # Phases: packages, then check.sh's five (builds, static checks, host
-# tests, VM tests on each of the two kernels).
+# tests, VM tests on each of the two kernels, the debug kernel).
 check: PHASES := 7
 check: deps
 	$(Q)$(MAKE) check-kernels
@@ -393,22 +405,31 @@ install: all install-files
 # configuration directory is private: the file holds the SipHash key.
 install-files: ringctl
 	install -D -m 0755 userspace/ringctl $(DESTDIR)$(SBINDIR)/ringctl
+	install -D -m 0755 dist/ringsteer-backend $(DESTDIR)$(SBINDIR)/ringsteer-backend
 	install -D -m 0644 userspace/ringctl.8 $(DESTDIR)$(MANDIR)/man8/ringctl.8
 	install -D -m 0644 dist/bash-completion/ringctl $(DESTDIR)$(BASHCOMPDIR)/ringctl
+	install -D -m 0644 -t $(DESTDIR)$(DOCDIR)/examples/bird dist/bird/lb.conf dist/bird/router.md
 	install -d $(DESTDIR)$(UNITDIR)
 	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		dist/systemd/ringsteer.service.in >$(DESTDIR)$(UNITDIR)/ringsteer.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ringsteer.service
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		dist/systemd/ringsteer-health.service.in >$(DESTDIR)$(UNITDIR)/ringsteer-health.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/ringsteer-health.service
 	install -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/ringsteer
 
 # The configuration directory stays if it holds a configuration. Kernels
 # before 6.2 install external modules in extra/, later ones in updates/.
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/ringctl $(DESTDIR)$(MANDIR)/man8/ringctl.8 \
+	rm -f $(DESTDIR)$(SBINDIR)/ringctl $(DESTDIR)$(SBINDIR)/ringsteer-backend \
+		$(DESTDIR)$(MANDIR)/man8/ringctl.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/ringctl $(DESTDIR)$(UNITDIR)/ringsteer.service \
+		$(DESTDIR)$(UNITDIR)/ringsteer-health.service \
+		$(DESTDIR)$(DOCDIR)/examples/bird/lb.conf $(DESTDIR)$(DOCDIR)/examples/bird/router.md \
 		$(DESTDIR)/lib/modules/$(KVER)/updates/kmod/ringsteer.ko* \
 		$(DESTDIR)/lib/modules/$(KVER)/extra/kmod/ringsteer.ko*
 	rmdir $(DESTDIR)$(SYSCONFDIR)/ringsteer 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR)/examples/bird $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 DKMS_SRC = $(DESTDIR)/usr/src/ringsteer-$(PKG_VERSION)
 

@@ -18,13 +18,17 @@ set -euo pipefail
 # the programs those start: man-db because systemd-analyze verify looks up
 # the unit's Documentation=man:ringctl(8) with man, the way a user reads it.
 # The VM's scenarios run in this machine's root, so their tools belong here
-# too. debootstrap builds the minimal root of make check-fresh.
+# too (bird2: the BGP and BFD daemon of the fleet scenarios; Debian's
+# package enables its unit, which a host without systemd running never
+# starts, and the scenarios run their own on their own files).
+# debootstrap builds the minimal root of make check-fresh.
 PACKAGES=(
 	build-essential bc kmod cpio xz-utils zstd
 	linux-image-amd64 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	libmnl-dev libsodium-dev pkg-config
-	iproute2 procps libcap2-bin nftables iptables ipvsadm conntrack socat
+	iproute2 procps libcap2-bin nftables iptables ipvsadm conntrack socat ethtool
+	bird2
 	python3 python3-yaml python3-jsonschema python3-matplotlib jq strace
 	linux-perf
 	linux-source-6.1 sparse

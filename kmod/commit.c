@@ -12,6 +12,7 @@
 #include <net/netlink.h>
 
 #include "commit.h"
+#include "flowtab.h"
 #include "nlmsg.h"
 
 /*
@@ -80,7 +81,8 @@ struct rs_txn {
 	struct rs_service **doomed;	/* to unlink, freed after a grace period */
 	u32 ndoomed;
 	const struct rs_service_conf *conf; /* the service's new vnodes and hash */
-	bool set_backend;		/* the backend's new weight and state */
+	bool set_backend;		/* the backend's new weight, state, health */
+	bool up_backend;		/* and it is up again */
 	const u8 *key;			/* the namespace's new key */
 	enum rs_walk walk;
 	bool announce_early;		/* built before what it names goes */
@@ -90,6 +92,22 @@ struct rs_txn {
 static bool active(u8 state)
 {
 	return state == RINGSTEER_STATE_ACTIVE;
+}
+
+/*
+ * The ring sees one state: active when the operator's state is active and
+ * the checker's health up, draining otherwise. So draining and down are
+ * the same to the ring, and either undone restores the exact mapping.
+ */
+static u8 ring_state(u8 state, u8 health)
+{
+	return state == RINGSTEER_STATE_ACTIVE && health == RINGSTEER_HEALTH_UP ?
+	       RINGSTEER_STATE_ACTIVE : RINGSTEER_STATE_DRAINING;
+}
+
+static bool on_ring(const struct rs_backend *b)
+{
+	return active(ring_state(b->state, b->health));
 }
 
 static void ring_extack(int err, struct netlink_ext_ack *extack)
@@ -126,7 +144,7 @@ static struct rs_ring *build_full(const u8 *key, const struct rs_service *svc,
 	if (!members)
 		return ERR_PTR(-ENOMEM);
 	list_for_each_entry(b, &svc->backends, node) {
-		if (active(b->state))
+		if (on_ring(b))
 			members[n++] = b->member;
 	}
 	ring = rs_ring_build(key, members, n, vnodes);
@@ -177,7 +195,7 @@ static u64 full_points(const struct rs_service *svc, u32 vnodes)
 	u64 n = 0;
 
 	list_for_each_entry(b, &svc->backends, node) {
-		if (active(b->state))
+		if (on_ring(b))
 			n += (u64)b->member.weight * vnodes;
 	}
 	return n;
@@ -210,7 +228,7 @@ static int charge(struct rs_txn *txn, struct rs_service *svc, u64 points)
 
 /* Queue @ring (NULL: unchanged) for @svc; frees it on failure. */
 static int add_pending(struct rs_txn *txn, struct rs_service *svc,
-		       struct rs_ring *ring, u8 hash)
+		       struct rs_ring *ring, const struct rs_service_conf *conf)
 {
 	struct rs_pending *p = &txn->pending[txn->npending];
 	u32 n;
@@ -228,7 +246,8 @@ static int add_pending(struct rs_txn *txn, struct rs_service *svc,
 	}
 	p->svc = svc;
 	p->steer->ring = ring;
-	p->steer->hash = hash;
+	p->steer->hash = conf->hash;
+	p->steer->fwd = conf->fwd;
 	txn->npending++;
 	return 0;
 }
@@ -248,13 +267,14 @@ static int pend_full(struct rs_txn *txn, struct rs_service *svc,
 		ring_extack(err, txn->extack);
 		return err;
 	}
-	return add_pending(txn, svc, ring, conf->hash);
+	return add_pending(txn, svc, ring, conf);
 }
 
 static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 			u8 was_state, u32 weight, u8 state)
 {
 	const struct rs_steer *steer = rs_steer_locked(txn->svc, &txn->rn->lock);
+	struct rs_service_conf conf = { .hash = steer->hash, .fwd = steer->fwd };
 	u64 points = steer->ring->npoints;
 	struct rs_ring *ring;
 	int err;
@@ -272,7 +292,7 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 		ring_extack(err, txn->extack);
 		return err;
 	}
-	return add_pending(txn, txn->svc, ring, steer->hash);
+	return add_pending(txn, txn->svc, ring, &conf);
 }
 
 /* @svc goes: its points are freed, and its flows deleted or kept. */
@@ -281,8 +301,11 @@ static int pend_service_del(struct rs_txn *txn, struct rs_service *svc)
 	struct rs_retired *r;
 
 	txn->doomed[txn->ndoomed++] = svc;
-	txn->walk = RS_WALK_DELETED;
 	txn->npoints -= old_points(txn, svc);
+	/* Conntrack never saw its flows: nothing to delete or keep. */
+	if (rs_tunnel(&svc->fwd))
+		return 0;
+	txn->walk = RS_WALK_DELETED;
 	if (!txn->change->keep_flows) {
 		rs_ct_target_service(&txn->sweep->t[txn->sweep->n++], svc);
 		return 0;
@@ -317,7 +340,9 @@ static int prepare_service_new(struct rs_txn *txn)
 	if (!txn->svc)
 		return -ENOMEM;
 	txn->new_service = txn->svc;
-	txn->walk = RS_WALK_ADDED;
+	/* Conntrack never sees a tunnel service's flows: no walk for them. */
+	if (!rs_tunnel(&c->conf.fwd))
+		txn->walk = RS_WALK_ADDED;
 	return pend_full(txn, txn->svc, rn->key, &c->conf);
 }
 
@@ -339,13 +364,69 @@ static int prepare_backend_new(struct rs_txn *txn)
 				   "too many backends in this namespace (module parameter max_backends_per_netns)");
 		return -E2BIG;
 	}
-	txn->backend = rs_backend_alloc(&c->ep, c->weight, c->state);
+	txn->backend = rs_backend_alloc(&c->ep, c->weight, c->state,
+					rs_tunnel(&txn->svc->fwd));
 	if (!txn->backend)
 		return -ENOMEM;
 	txn->new_backend = txn->backend;
+	/* Its id is in use only once flow table entries name it. */
+	if (rs_tunnel(&txn->svc->fwd) &&
+	    rs_ft_id_alloc(&txn->rn->services, txn->backend))
+		return -ENOMEM;
 	/* Not on the ring yet: as if it had been draining. */
 	return pend_backend(txn, &txn->backend->member, RINGSTEER_STATE_DRAINING,
 			    c->weight, c->state);
+}
+
+/*
+ * A checker that finds every backend failing may be wrong itself (a bad
+ * health endpoint deployed everywhere, its own network gone): it cannot
+ * empty a ring by itself. An operator can, with force.
+ */
+static int prepare_backend_set(struct rs_txn *txn)
+{
+	const struct rs_change *c = txn->change;
+	struct rs_backend *b = txn->backend;
+	const struct rs_steer *steer = rs_steer_locked(txn->svc, &txn->rn->lock);
+
+	if (c->health == RINGSTEER_HEALTH_DOWN && on_ring(b) && !c->force &&
+	    steer->ring->nmembers == 1) {
+		NL_SET_ERR_MSG_MOD(txn->extack,
+				   "the service's last backend on the ring: marking it down needs flag force");
+		return -EBUSY;
+	}
+	txn->set_backend = true;
+	/*
+	 * Down, with on-down reset: its connections go, as on a delete. A
+	 * tunnel service's are not in conntrack: the flow table ignores a
+	 * down backend's entries there instead (rs_backend_cached()).
+	 */
+	if (c->health == RINGSTEER_HEALTH_DOWN && b->health == RINGSTEER_HEALTH_UP &&
+	    txn->svc->on_down == RINGSTEER_ON_DOWN_RESET && !rs_tunnel(&txn->svc->fwd)) {
+		txn->walk = RS_WALK_DELETED;
+		rs_ct_target_backend(&txn->sweep->t[txn->sweep->n++], txn->svc, b);
+	}
+	txn->up_backend = c->health == RINGSTEER_HEALTH_UP &&
+			  b->health == RINGSTEER_HEALTH_DOWN;
+	return pend_backend(txn, &b->member, ring_state(b->state, b->health),
+			    c->weight, ring_state(c->state, c->health));
+}
+
+/*
+ * on-down alone: the same ring, not built again. The packet path reads
+ * vnodes and hash from the ring and forward (encap, encap port) from the
+ * snapshot, so a change of any of them publishes a new one.
+ */
+static int prepare_service_set(struct rs_txn *txn)
+{
+	const struct rs_service_conf *conf = txn->conf;
+	const struct rs_service *svc = txn->svc;
+
+	if (conf->vnodes == svc->vnodes && conf->hash == svc->hash &&
+	    conf->fwd.mode == svc->fwd.mode && conf->fwd.encap == svc->fwd.encap &&
+	    conf->fwd.encap_port == svc->fwd.encap_port)
+		return 0;
+	return pend_full(txn, txn->svc, txn->rn->key, conf);
 }
 
 static int prepare_key_set(struct rs_txn *txn)
@@ -357,6 +438,7 @@ static int prepare_key_set(struct rs_txn *txn)
 		struct rs_service_conf conf = {
 			.vnodes = svc->vnodes,
 			.hash = svc->hash,
+			.fwd = svc->fwd,
 		};
 
 		err = pend_full(txn, svc, txn->change->key, &conf);
@@ -378,24 +460,24 @@ static int prepare_change(struct rs_txn *txn)
 		return prepare_service_new(txn);
 	case RINGSTEER_CMD_SERVICE_SET:
 		txn->conf = &c->conf;
-		return pend_full(txn, txn->svc, txn->rn->key, &c->conf);
+		return prepare_service_set(txn);
 	case RINGSTEER_CMD_SERVICE_DEL:
 		txn->announce_early = true;
 		return pend_service_del(txn, txn->svc);
 	case RINGSTEER_CMD_BACKEND_NEW:
 		return prepare_backend_new(txn);
 	case RINGSTEER_CMD_BACKEND_SET:
-		txn->set_backend = true;
-		return pend_backend(txn, &b->member, b->state, c->weight, c->state);
+		return prepare_backend_set(txn);
 	case RINGSTEER_CMD_BACKEND_DEL:
 		txn->gone_backend = b;
 		txn->announce_early = true;
-		txn->walk = RS_WALK_DELETED;
-		if (!c->keep_flows)
+		if (!rs_tunnel(&txn->svc->fwd))
+			txn->walk = RS_WALK_DELETED;
+		if (!c->keep_flows && !rs_tunnel(&txn->svc->fwd))
 			rs_ct_target_backend(&txn->sweep->t[txn->sweep->n++],
 					     txn->svc, b);
-		return pend_backend(txn, &b->member, b->state, b->member.weight,
-				    RINGSTEER_STATE_DRAINING);
+		return pend_backend(txn, &b->member, ring_state(b->state, b->health),
+				    b->member.weight, RINGSTEER_STATE_DRAINING);
 	case RINGSTEER_CMD_KEY_SET:
 		txn->key = c->key;
 		return prepare_key_set(txn);
@@ -443,8 +525,10 @@ static int prepare(struct rs_txn *txn)
 					     txn->backend);
 	/* Last, as nothing after it may fail: it is not undone. */
 	if (txn->new_service) {
-		err = rs_net_hooks_get(txn->rn);
-		if (err)
+		err = rs_net_hooks_get(txn->rn, &c->conf.fwd);
+		if (err && rs_tunnel(&c->conf.fwd))
+			NL_SET_ERR_MSG_MOD(txn->extack, "cannot register netfilter tunnel hooks");
+		else if (err)
 			NL_SET_ERR_MSG_MOD(txn->extack, "cannot register netfilter NAT hooks");
 	}
 	return err;
@@ -464,7 +548,7 @@ static void publish(struct rs_net *rn, struct rs_pending *p)
 	if (ring->nmembers)
 		rs_ring_arcs(ring, p->arcs);
 	list_for_each_entry(b, &p->svc->backends, node) {
-		if (!active(b->state)) {
+		if (!on_ring(b)) {
 			b->share = 0;
 			continue;
 		}
@@ -489,7 +573,12 @@ static void unlink_service(struct rs_txn *txn, struct rs_service *svc)
 {
 	struct rs_retired *r;
 
+	struct rs_backend *b;
+
 	rs_service_unlink(&txn->rn->services, svc);
+	/* Its flow table entries die with the ids. */
+	list_for_each_entry(b, &svc->backends, node)
+		rs_ft_id_free(&txn->rn->services, b);
 	r = list_first_entry_or_null(&txn->retiring, struct rs_retired, node);
 	if (r) {
 		list_del(&r->node);
@@ -507,6 +596,9 @@ static void apply(struct rs_txn *txn)
 	if (txn->conf) {
 		txn->svc->vnodes = txn->conf->vnodes;
 		txn->svc->hash = txn->conf->hash;
+		txn->svc->fwd = txn->conf->fwd;
+		/* The flow table reads it (rs_backend_cached()). */
+		WRITE_ONCE(txn->svc->on_down, txn->conf->on_down);
 	}
 	for (i = 0; i < txn->ndoomed; i++)
 		unlink_service(txn, txn->doomed[i]);
@@ -514,10 +606,14 @@ static void apply(struct rs_txn *txn)
 		rs_backend_link(txn->svc, txn->new_backend);
 	if (txn->set_backend) {
 		txn->backend->member.weight = c->weight;
-		txn->backend->state = c->state;
+		/* The flow table reads both (rs_backend_cached()). */
+		WRITE_ONCE(txn->backend->state, c->state);
+		WRITE_ONCE(txn->backend->health, c->health);
 	}
-	if (txn->gone_backend)
+	if (txn->gone_backend) {
+		rs_ft_id_free(&rn->services, txn->gone_backend);
 		rs_backend_unlink(txn->svc, txn->gone_backend);
+	}
 	if (txn->key)
 		memcpy(rn->key, txn->key, sizeof(rn->key));
 	for (i = 0; i < txn->npending; i++)
@@ -528,7 +624,9 @@ static void apply(struct rs_txn *txn)
 	 */
 	if (txn->new_service) {
 		rs_service_link(&rn->services, txn->new_service);
-		rs_net_unretire(rn, txn->new_service);
+		/* A tunnel service's hook does not translate kept NAT flows. */
+		if (!rs_tunnel(&txn->new_service->fwd))
+			rs_net_unretire(rn, txn->new_service);
 	}
 	txn->applied = true;
 	rn->services.npoints = txn->npoints;
@@ -573,24 +671,29 @@ static void walk(struct rs_txn *txn)
 	/* Published again: out of a pending second walk for deletes. */
 	if (txn->new_service) {
 		rs_ct_target_service(&like, txn->new_service);
-		rs_sweep_forget(rn, &like);
+		rs_sweep_forget(&rn->sweep, &like);
 	}
 	if (txn->new_backend) {
 		rs_ct_target_backend(&like, txn->svc, txn->new_backend);
-		rs_sweep_forget(rn, &like);
+		rs_sweep_forget(&rn->sweep, &like);
+	}
+	/* Up again after a reset: its new flows are not the old ones. */
+	if (txn->up_backend) {
+		rs_ct_target_backend(&like, txn->svc, txn->backend);
+		rs_sweep_forget(&rn->sweep, &like);
 	}
 	switch (txn->walk) {
 	case RS_WALK_ADDED:
 		rs_ct_target_null_bound(&b->t[b->n++], txn->svc);
-		rs_sweep_added(rn, b);
+		rs_sweep_added(&rn->sweep, b);
 		return;
 	case RS_WALK_DELETED:
 		/* Flows to a deleted service's VIP are the host's again. */
 		for (i = 0; i < txn->ndoomed; i++) {
 			rs_ct_target_null_bound(&like, txn->doomed[i]);
-			rs_sweep_forget(rn, &like);
+			rs_sweep_forget(&rn->sweep, &like);
 		}
-		rs_sweep_deleted(rn, b);
+		rs_sweep_deleted(&rn->sweep, b);
 		return;
 	case RS_WALK_NONE:
 		break;
@@ -637,8 +740,10 @@ static void txn_free(struct rs_txn *txn)
 		return;
 	if (txn->new_service)
 		rs_service_free(txn->new_service);
-	if (txn->new_backend)
+	if (txn->new_backend) {
+		rs_ft_id_free(&txn->rn->services, txn->new_backend);
 		rs_backend_free(txn->new_backend);
+	}
 }
 
 int rs_commit(struct rs_net *rn, const struct rs_change *change,

@@ -241,20 +241,56 @@ u64 rs_ct_walk(struct net *net, const struct rs_ct_target *targets, u32 n,
 	return ktime_get_ns() - start;
 }
 
+int rs_ct_target_cmp(const struct rs_ct_target *a, const struct rs_ct_target *b)
+{
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	if (a->proto != b->proto)
+		return a->proto < b->proto ? -1 : 1;
+	if (a->port != b->port)
+		return be16_to_cpu(a->port) < be16_to_cpu(b->port) ? -1 : 1;
+	return memcmp(&a->vip, &b->vip, rs_addr_len(a->family));
+}
+
 struct conns_walk {
-	struct rs_ct_target service;
-	const struct rs_member *members;	/* sorted by identity */
+	struct rs_ct_count *svcs;	/* sorted by rs_ct_target_cmp() */
 	u32 n;
-	struct rs_ct_conns *conns;
 };
 
-static int member_search(const struct conns_walk *w, const struct rs_member *m)
+/* The service whose VIP @ct was sent to, if it is counted. */
+static struct rs_ct_count *count_service(const struct conns_walk *w, u8 family,
+					 const struct nf_conn *ct)
 {
+	const struct nf_conntrack_tuple *orig = &ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple;
+	struct rs_ct_target key = {
+		.family = family,
+		.proto = orig->dst.protonum,
+		.port = orig->dst.u.all,
+	};
 	u32 lo = 0, hi = w->n;
+
+	memcpy(&key.vip, &orig->dst.u3, rs_addr_len(family));
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		int cmp = rs_ct_target_cmp(&w->svcs[mid].service, &key);
+
+		if (!cmp)
+			return &w->svcs[mid];
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int member_search(const struct rs_ct_count *c, const struct rs_member *m)
+{
+	u32 lo = 0, hi = c->n;
 
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
-		int cmp = rs_member_cmp(&w->members[mid], m);
+		int cmp = rs_member_cmp(&c->members[mid], m);
 
 		if (!cmp)
 			return mid;
@@ -266,10 +302,26 @@ static int member_search(const struct conns_walk *w, const struct rs_member *m)
 	return -1;
 }
 
-static bool established(const struct nf_conn *ct)
+/*
+ * What a drain waits for is the connections that can still carry data:
+ * TCP opening, established or closed in one direction only, and UDP. A
+ * TCP entry past both FINs (LAST_ACK, TIME_WAIT, CLOSE) carries no more,
+ * though conntrack keeps it two minutes: counted apart.
+ */
+static u64 *conn_slot(struct rs_ct_conns *conns, const struct nf_conn *ct)
 {
-	return nf_ct_protonum(ct) == IPPROTO_TCP &&
-	       READ_ONCE(ct->proto.tcp.state) == TCP_CONNTRACK_ESTABLISHED;
+	if (nf_ct_protonum(ct) != IPPROTO_TCP)
+		return &conns->other;
+	switch (READ_ONCE(ct->proto.tcp.state)) {
+	case TCP_CONNTRACK_ESTABLISHED:
+		return &conns->established;
+	case TCP_CONNTRACK_LAST_ACK:
+	case TCP_CONNTRACK_TIME_WAIT:
+	case TCP_CONNTRACK_CLOSE:
+		return &conns->closed;
+	default:
+		return &conns->other;
+	}
 }
 
 static int count_conn(struct nf_conn *ct, void *data)
@@ -277,48 +329,34 @@ static int count_conn(struct nf_conn *ct, void *data)
 	const struct nf_conntrack_tuple *reply;
 	struct conns_walk *w = data;
 	struct rs_member m = {};
+	struct rs_ct_count *c;
+	u8 family;
 	int i;
 
-	if (!matches(&w->service, ct))
+	family = ct_family(ct);
+	if (!family || !rs_ct_steered(ct))
+		return 0;
+	c = count_service(w, family, ct);
+	if (!c || !matches(&c->service, ct))
 		return 0;
 	reply = &ct->tuplehash[IP_CT_DIR_REPLY].tuple;
-	m.family = w->service.family;
-	memcpy(m.addr, &reply->src.u3, rs_addr_len(m.family));
+	m.family = family;
+	memcpy(m.addr, &reply->src.u3, rs_addr_len(family));
 	m.port = reply->src.u.all;
-	i = member_search(w, &m);
-	if (i >= 0) {
-		if (established(ct))
-			w->conns[i].established++;
-		else
-			w->conns[i].other++;
-	}
+	i = member_search(c, &m);
+	if (i >= 0)
+		(*conn_slot(&c->conns[i], ct))++;
 	return 0;
 }
 
-int rs_ct_count_conns(struct net *net, const struct rs_service *svc,
-		      const struct rs_backend *only, struct rs_ct_conns *conns)
+void rs_ct_count_conns(struct net *net, struct rs_ct_count *svcs, u32 n)
 {
-	struct conns_walk w = { .conns = conns };
+	struct conns_walk w = { .svcs = svcs, .n = n };
 	struct nf_ct_iter_data iter = { .net = net, .data = &w };
-	struct rs_member *members;
-	struct rs_backend *b;
+	u32 i;
 
-	rs_ct_target_service(&w.service, svc);
-	w.service.kind = RS_CT_COUNT;
-	w.n = only ? 1 : svc->nbackends;
-	members = kvcalloc(max(w.n, 1U), sizeof(*members), GFP_KERNEL_ACCOUNT);
-	if (!members)
-		return -ENOMEM;
-	if (only) {
-		members[0] = only->member;
-	} else {
-		w.n = 0;
-		list_for_each_entry(b, &svc->backends, node)
-			members[w.n++] = b->member;
-	}
-	w.members = members;
-	memset(conns, 0, w.n * sizeof(*conns));
-	nf_ct_iterate_cleanup_net(count_conn, &iter);
-	kvfree(members);
-	return 0;
+	for (i = 0; i < n; i++)
+		memset(svcs[i].conns, 0, svcs[i].n * sizeof(*svcs[i].conns));
+	if (n)
+		nf_ct_iterate_cleanup_net(count_conn, &iter);
 }

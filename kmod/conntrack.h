@@ -50,20 +50,25 @@ u64 rs_ct_walk(struct net *net, const struct rs_ct_target *targets, u32 n,
 /* Delete every entry ringsteer steered in @net. Never fails; may sleep. */
 void rs_ct_delete_steered(struct net *net);
 
+/* Order of targets by VIP: family, protocol, port, address. */
+int rs_ct_target_cmp(const struct rs_ct_target *a, const struct rs_ct_target *b);
+
 /*
- * A backend's connections now, as ipvsadm counts them: TCP established,
- * and the rest (TCP in any other state, UDP).
+ * One service in a count of connections: its entries (@service, any
+ * backend) counted by backend into @conns[i] for @members[i], the
+ * identities of its backends in identity order.
  */
-struct rs_ct_conns {
-	u64 established;
-	u64 other;
+struct rs_ct_count {
+	struct rs_ct_target service;
+	const struct rs_member *members;
+	struct rs_ct_conns *conns;
+	u32 n;
 };
 
 /*
- * The connections of each backend of @svc (list order) into
- * @conns[svc->nbackends], or of @only into @conns[0]. May sleep.
+ * The connections of every backend of @svcs[n], sorted by
+ * rs_ct_target_cmp() of their services, in one walk. May sleep.
  */
-int rs_ct_count_conns(struct net *net, const struct rs_service *svc,
-		      const struct rs_backend *only, struct rs_ct_conns *conns);
+void rs_ct_count_conns(struct net *net, struct rs_ct_count *svcs, u32 n);
 
 #endif /* _RINGSTEER_CONNTRACK_H */

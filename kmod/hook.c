@@ -122,6 +122,14 @@ static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
 				   t->dst.protonum);
 	if (!svc)
 		return NF_ACCEPT;
+	/*
+	 * The tunnel hook's (tunnel.c), which takes its packets before
+	 * conntrack: what reaches here is a local client's, which tunnel
+	 * mode leaves to the host's own routing.
+	 */
+	steer = rcu_dereference(svc->steer);
+	if (rs_tunnel(&steer->fwd))
+		return NF_ACCEPT;
 
 	/*
 	 * Confirmed, yet no NAT: conntrack saw the flow before this
@@ -153,7 +161,6 @@ static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
 	if (unlikely(!labels))
 		return drop_silently(skb, state);
 
-	steer = rcu_dereference(svc->steer);
 	tuple_to_flow(t, family, &flow);
 	b = rs_steer_pick(steer, &flow, &pos);
 	if (!b) {

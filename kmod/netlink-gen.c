@@ -11,16 +11,18 @@
 #include <uapi/ringsteer_genl.h>
 
 /* Common nested types */
-const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_CONNS_OTHER + 1] = {
+const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_CONNS_CLOSED + 1] = {
 	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
 	[RINGSTEER_BACKEND_A_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_WEIGHT),
 	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_BACKEND_A_HEALTH] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_BACKEND_A_FLOWS] = { .type = NLA_U64, },
 	[RINGSTEER_BACKEND_A_SHARE] = { .type = NLA_U64, },
 	[RINGSTEER_BACKEND_A_CONNS_ESTABLISHED] = { .type = NLA_U64, },
 	[RINGSTEER_BACKEND_A_CONNS_OTHER] = { .type = NLA_U64, },
+	[RINGSTEER_BACKEND_A_CONNS_CLOSED] = { .type = NLA_U64, },
 };
 
 const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
@@ -28,7 +30,7 @@ const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
 	[RINGSTEER_FLOW_A_PORT] = { .type = NLA_U16, },
 };
 
-const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FINGERPRINT + 1] = {
+const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_ENCAP_ERRORS + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
@@ -43,6 +45,17 @@ const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FINGERPR
 	[RINGSTEER_SERVICE_A_NO_BACKEND] = { .type = NLA_U64, },
 	[RINGSTEER_SERVICE_A_GENERATION] = { .type = NLA_U32, },
 	[RINGSTEER_SERVICE_A_FINGERPRINT] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_ON_DOWN] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_FORWARD] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_ENCAP] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_ENCAP_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_SERVICE_A_PACKETS] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_TABLE_HITS] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_TABLE_MISSES] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_NONSYN_MISSES] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_TOO_BIG] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_FRAGMENTS] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_ENCAP_ERRORS] = { .type = NLA_U64, },
 };
 
 /* Per-command subsets of the nested types */
@@ -53,13 +66,17 @@ const struct nla_policy ringsteer_service_id_nl_policy[RINGSTEER_SERVICE_A_PROTO
 	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8, },
 };
 
-const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_HASH + 1] = {
+const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_ENCAP_PORT + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8, },
 	[RINGSTEER_SERVICE_A_VNODES] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_VNODES),
 	[RINGSTEER_SERVICE_A_HASH] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_ON_DOWN] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_FORWARD] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_ENCAP] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_ENCAP_PORT] = { .type = NLA_U16, },
 };
 
 const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT + 1] = {
@@ -76,6 +93,15 @@ const struct nla_policy ringsteer_backend_conf_nl_policy[RINGSTEER_BACKEND_A_STA
 	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
+const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A_HEALTH + 1] = {
+	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
+	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
+	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_BACKEND_A_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_WEIGHT),
+	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_BACKEND_A_HEALTH] = NLA_POLICY_MAX(NLA_U32, 1),
+};
+
 /* RINGSTEER_CMD_SERVICE_NEW - do */
 static const struct nla_policy ringsteer_service_new_nl_policy[RINGSTEER_A_SERVICE + 1] = {
 	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_conf_nl_policy),
@@ -89,7 +115,7 @@ static const struct nla_policy ringsteer_service_set_nl_policy[RINGSTEER_A_SERVI
 /* RINGSTEER_CMD_SERVICE_DEL - do */
 static const struct nla_policy ringsteer_service_del_nl_policy[RINGSTEER_A_FLAGS + 1] = {
 	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 };
 
 /* RINGSTEER_CMD_SERVICE_GET - do */
@@ -104,29 +130,30 @@ static const struct nla_policy ringsteer_backend_new_nl_policy[RINGSTEER_A_BACKE
 };
 
 /* RINGSTEER_CMD_BACKEND_SET - do */
-static const struct nla_policy ringsteer_backend_set_nl_policy[RINGSTEER_A_BACKEND + 1] = {
+static const struct nla_policy ringsteer_backend_set_nl_policy[RINGSTEER_A_FLAGS + 1] = {
 	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
-	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_conf_nl_policy),
+	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_set_conf_nl_policy),
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 };
 
 /* RINGSTEER_CMD_BACKEND_DEL - do */
 static const struct nla_policy ringsteer_backend_del_nl_policy[RINGSTEER_A_FLAGS + 1] = {
 	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
 	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_id_nl_policy),
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 };
 
 /* RINGSTEER_CMD_BACKEND_GET - do */
 static const struct nla_policy ringsteer_backend_get_do_nl_policy[RINGSTEER_A_FLAGS + 1] = {
 	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
 	[RINGSTEER_A_BACKEND] = NLA_POLICY_NESTED(ringsteer_backend_id_nl_policy),
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 };
 
 /* RINGSTEER_CMD_BACKEND_GET - dump */
 static const struct nla_policy ringsteer_backend_get_dump_nl_policy[RINGSTEER_A_FLAGS + 1] = {
 	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_id_nl_policy),
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 };
 
 /* RINGSTEER_CMD_LOOKUP - do */
@@ -142,7 +169,7 @@ static const struct nla_policy ringsteer_key_set_nl_policy[RINGSTEER_A_KEY + 1] 
 
 /* RINGSTEER_CMD_FLUSH - do */
 static const struct nla_policy ringsteer_flush_nl_policy[RINGSTEER_A_FLAGS + 1] = {
-	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 };
 
 /* Ops table for ringsteer */
@@ -191,7 +218,7 @@ const struct genl_split_ops ringsteer_nl_ops[15] = {
 		.cmd		= RINGSTEER_CMD_BACKEND_SET,
 		.doit		= ringsteer_nl_backend_set_doit,
 		.policy		= ringsteer_backend_set_nl_policy,
-		.maxattr	= RINGSTEER_A_BACKEND,
+		.maxattr	= RINGSTEER_A_FLAGS,
 		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{
@@ -211,7 +238,6 @@ const struct genl_split_ops ringsteer_nl_ops[15] = {
 	{
 		.cmd		= RINGSTEER_CMD_BACKEND_GET,
 		.dumpit		= ringsteer_nl_backend_get_dumpit,
-		.done		= ringsteer_nl_backend_get_done,
 		.policy		= ringsteer_backend_get_dump_nl_policy,
 		.maxattr	= RINGSTEER_A_FLAGS,
 		.flags		= GENL_CMD_CAP_DUMP,

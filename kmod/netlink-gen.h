@@ -12,20 +12,19 @@
 #include <uapi/ringsteer_genl.h>
 
 /* Common nested types */
-extern const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_CONNS_OTHER + 1];
+extern const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_CONNS_CLOSED + 1];
 extern const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1];
-extern const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FINGERPRINT + 1];
+extern const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_ENCAP_ERRORS + 1];
 
 /* Per-command subsets of the nested types */
 extern const struct nla_policy ringsteer_service_id_nl_policy[RINGSTEER_SERVICE_A_PROTO + 1];
-extern const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_HASH + 1];
+extern const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_ENCAP_PORT + 1];
 extern const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT + 1];
 extern const struct nla_policy ringsteer_backend_conf_nl_policy[RINGSTEER_BACKEND_A_STATE + 1];
+extern const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A_HEALTH + 1];
 
 /* Ops table for ringsteer */
 extern const struct genl_split_ops ringsteer_nl_ops[15];
-
-int ringsteer_nl_backend_get_done(struct netlink_callback *cb);
 
 int ringsteer_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info);
 int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info);

@@ -18,6 +18,7 @@
 
 #include "uapi/ringsteer.h"
 #include "commit.h"
+#include "conns.h"
 #include "netlink.h"
 #include "family.h"
 #include "netlink-gen.h"
@@ -233,6 +234,7 @@ struct rs_cmd {
 	bool resolve_service;
 	bool resolve_backend;
 	u32 flags;		/* RINGSTEER_F_* allowed */
+	u32 admin_flags;	/* those of them that need CAP_NET_ADMIN */
 };
 
 static const struct rs_cmd rs_cmds[RINGSTEER_CMD_MAX + 1] = {
@@ -242,10 +244,11 @@ static const struct rs_cmd rs_cmds[RINGSTEER_CMD_MAX + 1] = {
 					RINGSTEER_F_KEEP_FLOWS },
 	[RINGSTEER_CMD_SERVICE_GET] = { true, false, true, false, 0 },
 	[RINGSTEER_CMD_BACKEND_NEW] = { true, true, true, false, 0 },
-	[RINGSTEER_CMD_BACKEND_SET] = { true, true, true, true, 0 },
+	[RINGSTEER_CMD_BACKEND_SET] = { true, true, true, true, RINGSTEER_F_FORCE },
 	[RINGSTEER_CMD_BACKEND_DEL] = { true, true, true, true,
 					RINGSTEER_F_KEEP_FLOWS },
-	[RINGSTEER_CMD_BACKEND_GET] = { true, true, true, true, RINGSTEER_F_CONNS },
+	[RINGSTEER_CMD_BACKEND_GET] = { true, true, true, true, RINGSTEER_F_CONNS,
+					RINGSTEER_F_CONNS },
 	[RINGSTEER_CMD_LOOKUP] = { true, false, true, false, 0 },
 	[RINGSTEER_CMD_FLUSH] = { false, false, false, false, RINGSTEER_F_KEEP_FLOWS },
 };
@@ -289,6 +292,27 @@ static struct rs_service *lookup_service(struct rs_net *rn, struct nlattr **attr
 	return svc;
 }
 
+/*
+ * Flags that need CAP_NET_ADMIN in the user namespace owning the netns,
+ * as GENL_UNS_ADMIN_PERM commands do: counting connections walks the
+ * host's whole conntrack table. Checked once the request is known valid,
+ * before what it names is looked up.
+ */
+static int check_perm(const struct rs_cmd *cmd, const struct sk_buff *skb,
+		      const struct net *net, struct nlattr **attrs,
+		      struct netlink_ext_ack *extack)
+{
+	struct nlattr *flags = cmd->admin_flags ? attrs[RINGSTEER_A_FLAGS] : NULL;
+
+	if (flags && (nla_get_u32(flags) & cmd->admin_flags) &&
+	    !netlink_ns_capable(skb, net->user_ns, CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG_ATTR(extack, flags,
+				    "counting connections needs CAP_NET_ADMIN over the network namespace");
+		return -EPERM;
+	}
+	return 0;
+}
+
 static struct rs_backend *lookup_backend(struct nlattr **attrs,
 					 const struct rs_request *req,
 					 struct netlink_ext_ack *extack)
@@ -307,12 +331,13 @@ static struct rs_backend *lookup_backend(struct nlattr **attrs,
  * service that does not exist is ENOENT whatever its backend nest says.
  */
 static int resolve(struct rs_net *rn, const struct rs_cmd *cmd,
-		   struct nlattr **attrs, struct rs_request *req,
-		   struct netlink_ext_ack *extack)
+		   const struct sk_buff *skb, struct nlattr **attrs,
+		   struct rs_request *req, struct netlink_ext_ack *extack)
 {
 	int err;
 
-	err = parse_flags(cmd, attrs, req, extack);
+	err = parse_flags(cmd, attrs, req, extack) ?:
+	      check_perm(cmd, skb, rn->net, attrs, extack);
 	if (!err && cmd->service)
 		err = parse_service(attrs, req, extack);
 	if (err)
@@ -335,8 +360,9 @@ static int resolve(struct rs_net *rn, const struct rs_cmd *cmd,
 	return 0;
 }
 
-int rs_nl_dump_request(struct rs_net *rn, u8 cmd, struct nlattr **attrs,
-		       struct rs_request *req, struct netlink_ext_ack *extack)
+int rs_nl_dump_request(struct rs_net *rn, const struct sk_buff *skb, u8 cmd,
+		       struct nlattr **attrs, struct rs_request *req,
+		       struct netlink_ext_ack *extack)
 {
 	struct rs_cmd dump = rs_cmds[cmd];
 
@@ -344,14 +370,16 @@ int rs_nl_dump_request(struct rs_net *rn, u8 cmd, struct nlattr **attrs,
 	dump.backend = false;
 	dump.resolve_backend = false;
 	memset(req, 0, sizeof(*req));
-	return resolve(rn, &dump, attrs, req, extack);
+	return resolve(rn, &dump, skb, attrs, req, extack);
 }
 
 /*
  * Every doit runs between these two: pre_doit takes the namespace mutex
  * and parses the request into a struct rs_request (info->user_ptr[0]),
  * with the objects it names; post_doit releases both. The namespace
- * itself is genl_info_net(info), cheap to find again.
+ * itself is genl_info_net(info), cheap to find again. BACKEND_GET with
+ * counts drops the mutex while it walks the conntrack table (conns.h) and
+ * resolves the request again once it has it back.
  */
 static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 		    struct genl_info *info)
@@ -365,7 +393,7 @@ static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 	if (!req)
 		return -ENOMEM;
 	mutex_lock(&rn->lock);
-	err = resolve(rn, cmd, info->attrs, req, info->extack);
+	err = resolve(rn, cmd, skb, info->attrs, req, info->extack);
 	if (err) {
 		mutex_unlock(&rn->lock);
 		kfree(req);
@@ -382,19 +410,76 @@ static void post_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 	kfree(info_req(info));
 }
 
-/* The service nest's VNODES and HASH over @conf; false if neither. */
-static bool service_conf(const struct rs_request *req, struct rs_service_conf *conf)
+/*
+ * The service nest's FORWARD, ENCAP and ENCAP_PORT over @conf, which holds
+ * the service's settings (or the defaults for a new one): encap only with
+ * forward tunnel, a port only with encap gue, and forward only as it is
+ * for an existing service @svc.
+ */
+static int forward_conf(const struct rs_request *req, const struct rs_service *svc,
+			struct rs_service_conf *conf, struct netlink_ext_ack *extack)
 {
 	struct nlattr *const *tb = req->service_tb;
+	struct nlattr *mode = tb[RINGSTEER_SERVICE_A_FORWARD];
+	struct nlattr *encap = tb[RINGSTEER_SERVICE_A_ENCAP];
+	struct nlattr *port = tb[RINGSTEER_SERVICE_A_ENCAP_PORT];
+
+	if (mode)
+		conf->fwd.mode = nla_get_u32(mode);
+	if (svc && conf->fwd.mode != svc->fwd.mode) {
+		NL_SET_ERR_MSG_ATTR(extack, mode,
+				    "forward mode is fixed once the service exists: delete and add it");
+		return -EINVAL;
+	}
+	if ((encap || port) && !rs_tunnel(&conf->fwd)) {
+		NL_SET_ERR_MSG_ATTR(extack, encap ?: port,
+				    "encap applies to forward tunnel only");
+		return -EINVAL;
+	}
+	if (encap)
+		conf->fwd.encap = nla_get_u32(encap);
+	if (port && conf->fwd.encap != RINGSTEER_ENCAP_GUE) {
+		NL_SET_ERR_MSG_ATTR(extack, port, "encap port applies to encap gue only");
+		return -EINVAL;
+	}
+	if (port && !nla_get_be16(port)) {
+		NL_SET_ERR_MSG_ATTR(extack, port, "port 0 is not allowed");
+		return -EINVAL;
+	}
+	if (port)
+		conf->fwd.encap_port = nla_get_be16(port);
+	return 0;
+}
+
+/*
+ * The service nest's settings over @conf; -ENODATA if it has none (a set
+ * then has nothing to change), another -errno with its message if bad.
+ */
+static int service_conf(const struct rs_request *req, const struct rs_service *svc,
+			struct rs_service_conf *conf, struct netlink_ext_ack *extack)
+{
+	struct nlattr *const *tb = req->service_tb;
+	int err;
 
 	if (tb[RINGSTEER_SERVICE_A_VNODES])
 		conf->vnodes = nla_get_u32(tb[RINGSTEER_SERVICE_A_VNODES]);
 	if (tb[RINGSTEER_SERVICE_A_HASH])
 		conf->hash = nla_get_u32(tb[RINGSTEER_SERVICE_A_HASH]);
-	return tb[RINGSTEER_SERVICE_A_VNODES] || tb[RINGSTEER_SERVICE_A_HASH];
+	if (tb[RINGSTEER_SERVICE_A_ON_DOWN])
+		conf->on_down = nla_get_u32(tb[RINGSTEER_SERVICE_A_ON_DOWN]);
+	err = forward_conf(req, svc, conf, extack);
+	if (err)
+		return err;
+	return tb[RINGSTEER_SERVICE_A_VNODES] || tb[RINGSTEER_SERVICE_A_HASH] ||
+	       tb[RINGSTEER_SERVICE_A_ON_DOWN] || tb[RINGSTEER_SERVICE_A_FORWARD] ||
+	       tb[RINGSTEER_SERVICE_A_ENCAP] || tb[RINGSTEER_SERVICE_A_ENCAP_PORT] ?
+	       0 : -ENODATA;
 }
 
-/* The backend nest's WEIGHT and STATE over the change; false if neither. */
+/*
+ * The backend nest's WEIGHT, STATE and HEALTH (backend-set only, by its
+ * policy) over the change; false if none.
+ */
 static bool backend_conf(const struct rs_request *req, struct rs_change *c)
 {
 	struct nlattr *const *tb = req->backend_tb;
@@ -403,7 +488,10 @@ static bool backend_conf(const struct rs_request *req, struct rs_change *c)
 		c->weight = nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]);
 	if (tb[RINGSTEER_BACKEND_A_STATE])
 		c->state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
-	return tb[RINGSTEER_BACKEND_A_WEIGHT] || tb[RINGSTEER_BACKEND_A_STATE];
+	if (tb[RINGSTEER_BACKEND_A_HEALTH])
+		c->health = nla_get_u32(tb[RINGSTEER_BACKEND_A_HEALTH]);
+	return tb[RINGSTEER_BACKEND_A_WEIGHT] || tb[RINGSTEER_BACKEND_A_STATE] ||
+	       tb[RINGSTEER_BACKEND_A_HEALTH];
 }
 
 static bool keep_flows(const struct rs_request *req)
@@ -419,9 +507,15 @@ int ringsteer_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info)
 		.ep = req->service_ep,
 		.conf.vnodes = RINGSTEER_DEFAULT_VNODES,
 		.conf.hash = RINGSTEER_HASH_FLOW,
+		.conf.fwd.mode = RINGSTEER_FORWARD_NAT,
+		.conf.fwd.encap = RINGSTEER_ENCAP_IPIP,
+		.conf.fwd.encap_port = htons(RINGSTEER_DEFAULT_GUE_PORT),
 	};
+	int err;
 
-	service_conf(req, &c.conf);
+	err = service_conf(req, NULL, &c.conf, info->extack);
+	if (err && err != -ENODATA)
+		return err;
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
@@ -433,13 +527,19 @@ int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.svc = req->svc,
 		.conf.vnodes = req->svc->vnodes,
 		.conf.hash = req->svc->hash,
+		.conf.on_down = req->svc->on_down,
+		.conf.fwd = req->svc->fwd,
 	};
+	int err;
 
-	if (!service_conf(req, &c.conf)) {
+	err = service_conf(req, req->svc, &c.conf, info->extack);
+	if (err == -ENODATA) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_SERVICE],
-				    "nothing to change: give vnodes or hash");
+				    "nothing to change: give vnodes, hash, on-down, encap or encap port");
 		return -EINVAL;
 	}
+	if (err)
+		return err;
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
@@ -482,6 +582,13 @@ int ringsteer_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 		.state = RINGSTEER_STATE_ACTIVE,
 	};
 
+	/* The packet reaches the backend as the client sent it. */
+	if (rs_tunnel(&req->svc->fwd) && req->backend_ep.port != req->svc->port) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    req->backend_tb[RINGSTEER_BACKEND_A_PORT],
+				    "forward tunnel cannot translate ports: a backend's port must be the VIP's");
+		return -EINVAL;
+	}
 	backend_conf(req, &c);
 	return rs_commit(info_rn(info), &c, info->extack);
 }
@@ -495,11 +602,13 @@ int ringsteer_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.backend = req->backend,
 		.weight = req->backend->member.weight,
 		.state = req->backend->state,
+		.health = req->backend->health,
+		.force = req->flags & RINGSTEER_F_FORCE,
 	};
 
 	if (!backend_conf(req, &c)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_BACKEND],
-				    "nothing to change: give weight or state");
+				    "nothing to change: give weight, state or health");
 		return -EINVAL;
 	}
 	return rs_commit(info_rn(info), &c, info->extack);
@@ -518,26 +627,42 @@ int ringsteer_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return rs_commit(info_rn(info), &c, info->extack);
 }
 
+/* @arg: non-NULL with the backend's counts, where it has them. */
 static int fill_backend(struct sk_buff *skb, struct genl_info *info,
 			const void *arg)
 {
 	struct rs_request *req = info_req(info);
+	const struct rs_backend *b = req->backend;
 
 	return rs_put_service(skb, info_rn(info), req->svc, RS_SERVICE_ID) ?:
-	       rs_put_backend(skb, req->backend, true, arg);
+	       rs_put_backend(skb, b, true, arg && b->counted ? &b->conns : NULL);
 }
 
 int ringsteer_nl_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	static const bool with_conns = true;
 	struct rs_request *req = info_req(info);
-	struct rs_ct_conns conns;
+	struct rs_net *rn = info_rn(info);
 	int err;
 
 	if (!(req->flags & RINGSTEER_F_CONNS))
 		return rs_reply(info, fill_backend, NULL);
-	err = rs_ct_count_conns(genl_info_net(info), req->svc, req->backend,
-				&conns);
-	return err ?: rs_reply(info, fill_backend, &conns);
+	/* A count of 0 would read as "drained" while the flow table still pins flows. */
+	if (rs_tunnel(&req->svc->fwd)) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "forward tunnel keeps no conntrack entries: its connections are not counted");
+		return -EOPNOTSUPP;
+	}
+	/* The mutex may have been dropped: what the request names, again. */
+	err = rs_conns_count(&rn->conns, req->svc, req->backend);
+	if (!err) {
+		memset(req, 0, sizeof(*req));
+		err = resolve(rn, &rs_cmds[RINGSTEER_CMD_BACKEND_GET], skb,
+			      info->attrs, req, info->extack);
+	}
+	if (err == -ENOMEM)
+		NL_SET_ERR_MSG_MOD(info->extack, "out of memory counting connections");
+	return err ?: rs_reply(info, fill_backend, &with_conns);
 }
 
 /* The client's side of a LOOKUP, in the form the hook reads from conntrack. */
@@ -651,7 +776,8 @@ static int fill_net(struct sk_buff *skb, struct genl_info *info,
 	    nla_put_u32(skb, RINGSTEER_NET_A_KEPT, rs_net_kept(rn)) ||
 	    nla_put_u32(skb, RINGSTEER_NET_A_GENERATION, rn->generation) ||
 	    nla_put_u32(skb, RINGSTEER_NET_A_BACKENDS, rs_net_backends(rn)) ||
-	    nla_put_u32(skb, RINGSTEER_NET_A_BACKENDS_MAX, rs_net_backends_max()))
+	    nla_put_u32(skb, RINGSTEER_NET_A_BACKENDS_MAX, rs_net_backends_max()) ||
+	    nla_put_u8(skb, RINGSTEER_NET_A_TUNNEL_HOOKS, rn->tun_hooks.registered))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -32,7 +32,8 @@ struct rs_request {
  * A dump request of @cmd into @req, as pre_doit parses a doit's, and the
  * service it names; under the namespace mutex.
  */
-int rs_nl_dump_request(struct rs_net *rn, u8 cmd, struct nlattr **attrs,
-		       struct rs_request *req, struct netlink_ext_ack *extack);
+int rs_nl_dump_request(struct rs_net *rn, const struct sk_buff *skb, u8 cmd,
+		       struct nlattr **attrs, struct rs_request *req,
+		       struct netlink_ext_ack *extack);
 
 #endif /* _RINGSTEER_NETLINK_H */

@@ -6,7 +6,9 @@
  *
  * Locking: each part of a dump runs under the namespace mutex, like a
  * doit, and resumes from a position kept in cb->ctx; a change between two
- * parts flags the dump NLM_F_DUMP_INTR (cb->seq is the generation).
+ * parts flags the dump NLM_F_DUMP_INTR (cb->seq is the generation). The
+ * first part of a backend dump with counts drops the mutex while it
+ * counts (conns.h).
  */
 
 #include <linux/mm.h>
@@ -14,7 +16,7 @@
 #include <net/sock.h>
 
 #include "uapi/ringsteer.h"
-#include "conntrack.h"
+#include "conns.h"
 #include "netlink.h"
 #include "family.h"
 #include "netlink-gen.h"
@@ -25,8 +27,7 @@
 /* Dump position, kept across the calls of one dump. */
 struct dump_ctx {
 	u32 index;
-	u32 nconns;
-	struct rs_ct_conns *conns;	/* [nconns], counted by the first call */
+	bool counted;		/* the first call made sure of the counts */
 };
 
 static struct dump_ctx *dump_ctx(struct netlink_callback *cb)
@@ -109,31 +110,24 @@ int ringsteer_nl_service_get_dumpit(struct sk_buff *skb,
 }
 
 /*
- * Live connections are counted once per dump, by one walk of the
- * conntrack table when the dump starts, and never per packet.
+ * Live connections are counted when the dump starts (conns.h: at most one
+ * walk of the conntrack table, without the mutex, which is why the service
+ * is looked up again after it), and never per packet.
  */
-static int count_conns(struct rs_net *rn, struct rs_service *svc,
-		       struct dump_ctx *ctx)
+static int count_conns(struct rs_net *rn, struct netlink_callback *cb,
+		       struct rs_request *req)
 {
-	int err;
+	int err = rs_conns_count(&rn->conns, req->svc, NULL);
 
-	ctx->conns = kvcalloc(max(svc->nbackends, 1U), sizeof(*ctx->conns),
-			      GFP_KERNEL_ACCOUNT);
-	if (!ctx->conns)
-		return -ENOMEM;
-	ctx->nconns = svc->nbackends;
-	err = rs_ct_count_conns(rn->net, svc, NULL, ctx->conns);
 	if (err) {
-		kvfree(ctx->conns);
-		ctx->conns = NULL;
+		if (err == -ENOMEM)
+			NL_SET_ERR_MSG_MOD(cb->extack, "out of memory counting connections");
+		return err;
 	}
-	return err;
-}
-
-int ringsteer_nl_backend_get_done(struct netlink_callback *cb)
-{
-	kvfree(dump_ctx(cb)->conns);
-	return 0;
+	dump_ctx(cb)->counted = true;
+	cb->seq = rn->generation ?: 1;
+	return rs_nl_dump_request(rn, cb->skb, RINGSTEER_CMD_BACKEND_GET,
+				  rs_dump_attrs(cb), req, cb->extack);
 }
 
 int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
@@ -149,27 +143,37 @@ int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 	void *hdr;
 
 	rn = dump_lock(skb, cb);
-	err = rs_nl_dump_request(rn, RINGSTEER_CMD_BACKEND_GET, rs_dump_attrs(cb),
-				 &req, cb->extack);
+	err = rs_nl_dump_request(rn, cb->skb, RINGSTEER_CMD_BACKEND_GET,
+				 rs_dump_attrs(cb), &req, cb->extack);
+	if (err == -ENOENT && ctx->index) {
+		/*
+		 * The service went between two parts (only a part that sent
+		 * backends has a next): not the request's fault. End the
+		 * dump; the delete moved the generation, so NLMSG_DONE
+		 * carries NLM_F_DUMP_INTR and the reader retries.
+		 */
+		NL_SET_ERR_MSG_MOD(cb->extack, "service deleted during the dump");
+		err = 0;
+		goto out;
+	}
+	/* As in the doit: a tunnel's backends get no counts rather than 0. */
+	if (!err && rs_tunnel(&req.svc->fwd))
+		req.flags &= ~RINGSTEER_F_CONNS;
+	if (!err && (req.flags & RINGSTEER_F_CONNS) && !ctx->index &&
+	    !ctx->counted)
+		err = count_conns(rn, cb, &req);
 	if (err)
 		goto out;
 	svc = req.svc;
-	if (!ctx->index && !ctx->conns && (req.flags & RINGSTEER_F_CONNS)) {
-		err = count_conns(rn, svc, ctx);
-		if (err)
-			goto out;
-	}
 	list_for_each_entry(b, &svc->backends, node) {
-		/* Counted before a change the dump will be flagged for. */
-		const struct rs_ct_conns *conns = ctx->conns && i < ctx->nconns ?
-						  &ctx->conns[i] : NULL;
-
 		if (i++ < ctx->index)
 			continue;
 		hdr = dump_put(skb, cb, RINGSTEER_CMD_BACKEND_GET);
 		err = hdr ? dump_done_one(skb, hdr,
 					  rs_put_service(skb, rn, svc, RS_SERVICE_ID) ?:
-					  rs_put_backend(skb, b, true, conns)) :
+					  rs_put_backend(skb, b, true,
+							 (req.flags & RINGSTEER_F_CONNS) &&
+							 b->counted ? &b->conns : NULL)) :
 			    -EMSGSIZE;
 		if (err)
 			break;

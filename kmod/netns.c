@@ -50,18 +50,26 @@ u32 rs_net_kept(struct rs_net *rn)
 }
 
 /*
- * Hooks and conntrack are imposed on a namespace only while it has a
- * service or kept flows: other namespaces pay nothing.
+ * The NAT hooks and conntrack are imposed on a namespace only while it has
+ * a NAT service or kept flows, the tunnel hooks (and defragmentation) only
+ * while it has a tunnel service: other namespaces pay nothing, and a
+ * namespace of tunnel services only never gets conntrack or nf_nat.
  */
-int rs_net_hooks_get(struct rs_net *rn)
+int rs_net_hooks_get(struct rs_net *rn, const struct rs_forward *fwd)
 {
+	if (rs_tunnel(fwd))
+		return rs_tun_hooks_register(rn->net, &rn->tun_hooks, &rn->services);
 	return rs_hooks_register(rn->net, &rn->hooks, &rn->services);
 }
 
 void rs_net_hooks_put(struct rs_net *rn)
 {
-	if (!rn->services.count && list_empty(&rn->retired))
+	const struct rs_services *s = &rn->services;
+
+	if (s->count == s->ntunnel && list_empty(&rn->retired))
 		rs_hooks_unregister(rn->net, &rn->hooks);
+	if (!s->ntunnel)
+		rs_tun_hooks_unregister(rn->net, &rn->tun_hooks, &rn->services);
 }
 
 struct rs_retired *rs_retired_alloc(const struct rs_service *svc)
@@ -79,7 +87,7 @@ void rs_net_retire(struct rs_net *rn, struct rs_retired *r)
 {
 	list_add_tail(&r->node, &rn->retired);
 	rn->nkept++;
-	rs_sweep_kept(rn);
+	rs_sweep_kept(&rn->sweep);
 }
 
 static void forget_one(struct rs_net *rn, struct rs_retired *r)
@@ -111,8 +119,9 @@ static void forget_retired(struct rs_net *rn)
 		forget_one(rn, r);
 }
 
-u32 rs_net_kept_targets(struct rs_net *rn, struct rs_ct_target *t)
+static u32 kept_targets(struct rs_sweep *s, struct rs_ct_target *t)
 {
+	struct rs_net *rn = container_of(s, struct rs_net, sweep);
 	struct rs_retired *r;
 	u32 i = 0;
 
@@ -123,8 +132,10 @@ u32 rs_net_kept_targets(struct rs_net *rn, struct rs_ct_target *t)
 	return rn->nkept;
 }
 
-void rs_net_kept_counted(struct rs_net *rn, const u64 *counts)
+/* Records with no flow left go, and maybe the hooks with them. */
+static void kept_counted(struct rs_sweep *s, const u64 *counts)
 {
+	struct rs_net *rn = container_of(s, struct rs_net, sweep);
 	struct rs_retired *r, *tmp;
 
 	list_for_each_entry_safe(r, tmp, &rn->retired, node) {
@@ -134,6 +145,11 @@ void rs_net_kept_counted(struct rs_net *rn, const u64 *counts)
 	rs_net_hooks_put(rn);
 }
 
+static const struct rs_sweep_ops kept_flows = {
+	.kept_targets = kept_targets,
+	.kept_counted = kept_counted,
+};
+
 static int __net_init rs_net_init(struct net *net)
 {
 	struct rs_net *rn = rs_net(net);
@@ -141,7 +157,8 @@ static int __net_init rs_net_init(struct net *net)
 	mutex_init(&rn->lock);
 	rs_services_init(&rn->services);
 	INIT_LIST_HEAD(&rn->retired);
-	rs_sweep_init(rn);
+	rs_sweep_init(&rn->sweep, net, &rn->lock, &kept_flows);
+	rs_conns_init(&rn->conns, net, &rn->lock, &rn->services);
 	get_random_bytes(rn->key, sizeof(rn->key));
 	rn->net = net;
 	return 0;
@@ -159,9 +176,11 @@ static void __net_exit rs_net_pre_exit(struct net *net)
 
 	mutex_lock(&rn->lock);
 	rn->dying = true;
+	rs_sweep_stop(&rn->sweep);
 	rs_hooks_unregister(net, &rn->hooks);
+	rs_tun_hooks_unregister(net, &rn->tun_hooks, &rn->services);
 	mutex_unlock(&rn->lock);
-	rs_sweep_stop(rn);
+	rs_sweep_sync(&rn->sweep);
 }
 
 /*
@@ -192,7 +211,8 @@ static void __net_exit rs_net_exit(struct net *net)
 		rs_service_free(svc);
 	}
 	forget_retired(rn);
-	rs_sweep_free(rn);
+	xa_destroy(&rn->services.ids);
+	rs_sweep_free(&rn->sweep);
 	memzero_explicit(rn->key, sizeof(rn->key));
 	mutex_unlock(&rn->lock);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The state of one network namespace: its key, its services, its hooks,
+ * The state of one network namespace: its key, its services, its hooks
+ * (NAT, and tunnel for forward tunnel services),
  * and the services deleted with keep-flows whose flows still need NAT.
  *
  * Locking: every change and every read of writer fields happens under
@@ -14,16 +15,19 @@
 #include <linux/workqueue.h>
 #include <net/netns/generic.h>
 
+#include "conns.h"
 #include "conntrack.h"
 #include "hook.h"
 #include "steer.h"
 #include "sweep.h"
+#include "tunnel.h"
 
 struct rs_net {
 	struct mutex lock;		/* see above */
 	u8 key[RINGSTEER_KEY_LEN];	/* writer */
 	struct rs_services services;
 	struct rs_hooks hooks;		/* writer */
+	struct rs_tun_hooks tun_hooks;	/* writer */
 	u32 generation;			/* writer: bumped once by every change */
 	bool dying;			/* writer: pre_exit has run */
 	/*
@@ -33,6 +37,7 @@ struct rs_net {
 	struct list_head retired;	/* writer: struct rs_retired */
 	u32 nkept;			/* writer: on retired */
 	struct rs_sweep sweep;		/* writer */
+	struct rs_conns conns;		/* connection counts: conns.h */
 	struct net *net;
 };
 
@@ -56,11 +61,9 @@ u32 rs_net_kept_max(void);
 
 /* rs_net->lock held. */
 u32 rs_net_kept(struct rs_net *rn);
-/* The kept flows' count targets, in record order, into @t if not NULL. */
-u32 rs_net_kept_targets(struct rs_net *rn, struct rs_ct_target *t);
-/* Their counts are in: records with none left go, and maybe the hooks. */
-void rs_net_kept_counted(struct rs_net *rn, const u64 *counts);
-int rs_net_hooks_get(struct rs_net *rn);
+/* The hooks a new service of @fwd needs, before it is linked. */
+int rs_net_hooks_get(struct rs_net *rn, const struct rs_forward *fwd);
+/* Those no service or kept flow needs any more go. */
 void rs_net_hooks_put(struct rs_net *rn);
 /* Allocated ahead, so that retiring a service cannot fail. */
 struct rs_retired *rs_retired_alloc(const struct rs_service *svc);

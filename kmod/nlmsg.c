@@ -38,6 +38,47 @@ static int fingerprint(struct rs_steer *steer, u64 *fp)
 	return 0;
 }
 
+static int put_forward(struct sk_buff *skb, const struct rs_forward *fwd)
+{
+	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_FORWARD, fwd->mode))
+		return -EMSGSIZE;
+	if (!rs_tunnel(fwd))
+		return 0;
+	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_ENCAP, fwd->encap) ||
+	    (fwd->encap == RINGSTEER_ENCAP_GUE &&
+	     nla_put_be16(skb, RINGSTEER_SERVICE_A_ENCAP_PORT, fwd->encap_port)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static const struct {
+	u16 attr;
+	u8 stat;
+} tun_stats[] = {
+	{ RINGSTEER_SERVICE_A_PACKETS, RS_TUN_PACKETS },
+	{ RINGSTEER_SERVICE_A_TABLE_HITS, RS_TUN_TABLE_HITS },
+	{ RINGSTEER_SERVICE_A_TABLE_MISSES, RS_TUN_TABLE_MISSES },
+	{ RINGSTEER_SERVICE_A_NONSYN_MISSES, RS_TUN_NONSYN_MISSES },
+	{ RINGSTEER_SERVICE_A_TOO_BIG, RS_TUN_TOO_BIG },
+	{ RINGSTEER_SERVICE_A_FRAGMENTS, RS_TUN_FRAGMENTS },
+	{ RINGSTEER_SERVICE_A_ENCAP_ERRORS, RS_TUN_ENCAP_ERRORS },
+};
+
+/* forward tunnel's counters; a NAT service has none. */
+static int put_tun_stats(struct sk_buff *skb, const struct rs_service *svc)
+{
+	int i;
+
+	if (!rs_tunnel(&svc->fwd))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(tun_stats); i++)
+		if (nla_put_u64_64bit(skb, tun_stats[i].attr,
+				      rs_tun_stats_sum(svc->tun_stats, tun_stats[i].stat),
+				      RINGSTEER_SERVICE_A_PAD))
+			return -EMSGSIZE;
+	return 0;
+}
+
 int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
 		   struct rs_service *svc, enum rs_service_detail detail)
 {
@@ -57,7 +98,9 @@ int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
 		goto cancel;
 	if (detail >= RS_SERVICE_CONF &&
 	    (nla_put_u32(skb, RINGSTEER_SERVICE_A_VNODES, svc->vnodes) ||
-	     nla_put_u32(skb, RINGSTEER_SERVICE_A_HASH, svc->hash)))
+	     nla_put_u32(skb, RINGSTEER_SERVICE_A_HASH, svc->hash) ||
+	     nla_put_u32(skb, RINGSTEER_SERVICE_A_ON_DOWN, svc->on_down) ||
+	     put_forward(skb, &svc->fwd)))
 		goto cancel;
 	if (detail >= RS_SERVICE_FULL &&
 	    (nla_put_u32(skb, RINGSTEER_SERVICE_A_BACKENDS, svc->nbackends) ||
@@ -72,7 +115,8 @@ int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
 			       RINGSTEER_SERVICE_A_PAD) ||
 	     nla_put_u32(skb, RINGSTEER_SERVICE_A_GENERATION, svc->generation) ||
 	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_FINGERPRINT, fp,
-			       RINGSTEER_SERVICE_A_PAD)))
+			       RINGSTEER_SERVICE_A_PAD) ||
+	     put_tun_stats(skb, svc)))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -91,7 +135,8 @@ int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full,
 	if (put_endpoint(skb, RINGSTEER_BACKEND_A_FAMILY, b->member.family, b->member.addr,
 			 b->member.port) ||
 	    nla_put_u32(skb, RINGSTEER_BACKEND_A_WEIGHT, b->member.weight) ||
-	    nla_put_u32(skb, RINGSTEER_BACKEND_A_STATE, b->state))
+	    nla_put_u32(skb, RINGSTEER_BACKEND_A_STATE, b->state) ||
+	    nla_put_u32(skb, RINGSTEER_BACKEND_A_HEALTH, b->health))
 		goto cancel;
 	if (full &&
 	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_FLOWS,
@@ -103,7 +148,9 @@ int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full,
 	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_CONNS_ESTABLISHED,
 			       conns->established, RINGSTEER_BACKEND_A_PAD) ||
 	     nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_CONNS_OTHER,
-			       conns->other, RINGSTEER_BACKEND_A_PAD)))
+			       conns->other, RINGSTEER_BACKEND_A_PAD) ||
+	     nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_CONNS_CLOSED,
+			       conns->closed, RINGSTEER_BACKEND_A_PAD)))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -12,8 +12,12 @@
 void rs_services_init(struct rs_services *services)
 {
 	hash_init(services->table);
+	xa_init_flags(&services->ids, XA_FLAGS_ALLOC1);
+	services->next_id = 0;
+	RCU_INIT_POINTER(services->ft, NULL);
 	INIT_LIST_HEAD(&services->list);
 	services->count = 0;
+	services->ntunnel = 0;
 	services->npoints = 0;
 }
 
@@ -45,10 +49,13 @@ struct rs_service *rs_service_alloc(const struct rs_endpoint *ep,
 	svc->proto = ep->proto;
 	svc->vnodes = conf->vnodes;
 	svc->hash = conf->hash;
+	svc->on_down = conf->on_down;
+	svc->fwd = conf->fwd;
 	INIT_LIST_HEAD(&svc->backends);
 	svc->new_flows = rs_counter_alloc();
 	svc->no_backend = rs_counter_alloc();
-	if (!svc->new_flows || !svc->no_backend) {
+	svc->tun_stats = rs_tun_stats_alloc();
+	if (!svc->new_flows || !svc->no_backend || !svc->tun_stats) {
 		rs_service_free(svc);
 		return NULL;
 	}
@@ -58,6 +65,7 @@ struct rs_service *rs_service_alloc(const struct rs_endpoint *ep,
 void rs_service_link(struct rs_services *services, struct rs_service *svc)
 {
 	list_add_tail(&svc->node, &services->list);
+	services->ntunnel += rs_tunnel(&svc->fwd);
 	hash_add_rcu(services->table, &svc->hnode,
 		     rs_service_hash(svc->family, &svc->vip, svc->port,
 				     svc->proto));
@@ -68,6 +76,7 @@ void rs_service_unlink(struct rs_services *services, struct rs_service *svc)
 {
 	hash_del_rcu(&svc->hnode);
 	list_del(&svc->node);
+	services->ntunnel -= rs_tunnel(&svc->fwd);
 	services->count--;
 }
 
@@ -98,6 +107,7 @@ void rs_service_free(struct rs_service *svc)
 	rs_steer_free(rcu_dereference_protected(svc->steer, 1));
 	free_percpu(svc->new_flows);
 	free_percpu(svc->no_backend);
+	free_percpu(svc->tun_stats);
 	kfree(svc);
 }
 
@@ -136,7 +146,7 @@ struct rs_backend *rs_backend_find(const struct rs_service *svc,
 }
 
 struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep, u32 weight,
-				    u8 state)
+				    u8 state, bool tunnel)
 {
 	struct rs_backend *b;
 
@@ -146,8 +156,9 @@ struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep, u32 weight,
 	rs_endpoint_to_member(ep, weight, &b->member);
 	b->state = state;
 	b->new_flows = rs_counter_alloc();
-	if (!b->new_flows) {
-		kfree(b);
+	if (!b->new_flows ||
+	    (tunnel && dst_cache_init(&b->dst, GFP_KERNEL_ACCOUNT))) {
+		rs_backend_free(b);
 		return NULL;
 	}
 	return b;
@@ -173,6 +184,8 @@ void rs_backend_unlink(struct rs_service *svc, struct rs_backend *b)
 
 void rs_backend_free(struct rs_backend *b)
 {
+	/* Nothing to do for a cache never initialised (zeroed). */
+	dst_cache_destroy(&b->dst);
 	free_percpu(b->new_flows);
 	kfree(b);
 }

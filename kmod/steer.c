@@ -110,3 +110,51 @@ u64 rs_counter_sum(struct rs_counter __percpu *c)
 	}
 	return sum;
 }
+
+struct rs_tun_stats __percpu *rs_tun_stats_alloc(void)
+{
+	struct rs_tun_stats __percpu *s;
+	int cpu;
+
+	s = alloc_percpu_gfp(struct rs_tun_stats, GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return NULL;
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(s, cpu)->syncp);
+	return s;
+}
+
+/*
+ * Two at once, as most packets count twice (packets and hit or miss);
+ * @b == RS_TUN_NSTATS counts @a alone. Only the tunnel hook writes, in
+ * softirq: no irqsave needed.
+ */
+void rs_tun_stats_add(struct rs_tun_stats __percpu *s, enum rs_tun_stat a,
+		      enum rs_tun_stat b)
+{
+	struct rs_tun_stats *ps = this_cpu_ptr(s);
+
+	u64_stats_update_begin(&ps->syncp);
+	u64_stats_inc(&ps->v[a]);
+	if (b < RS_TUN_NSTATS)
+		u64_stats_inc(&ps->v[b]);
+	u64_stats_update_end(&ps->syncp);
+}
+
+u64 rs_tun_stats_sum(struct rs_tun_stats __percpu *s, enum rs_tun_stat which)
+{
+	unsigned int start;
+	u64 sum = 0, v;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct rs_tun_stats *ps = per_cpu_ptr(s, cpu);
+
+		do {
+			start = u64_stats_fetch_begin(&ps->syncp);
+			v = u64_stats_read(&ps->v[which]);
+		} while (u64_stats_fetch_retry(&ps->syncp, start));
+		sum += v;
+	}
+	return sum;
+}

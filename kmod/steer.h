@@ -19,22 +19,76 @@
 #include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/xarray.h>
 #include <linux/netfilter.h>
+#include <net/dst_cache.h>
 
 #include "ring.h"
+
+struct rs_flow_table;
 
 struct rs_counter {
 	u64_stats_t count;
 	struct u64_stats_sync syncp;
 };
 
+/*
+ * A backend's connections: TCP established (ipvsadm's ActiveConn), the
+ * others that can still carry data (TCP opening or half closed, UDP), and
+ * TCP entries past both FINs (with the others, ipvsadm's InActConn).
+ */
+struct rs_ct_conns {
+	u64 established;
+	u64 other;
+	u64 closed;
+};
+
 struct rs_backend {
 	struct list_head node;		/* writer: svc->backends, identity order */
 	struct rs_member member;	/* identity and weight, in ring form */
-	u8 state;			/* writer: enum ringsteer_backend_state */
+	/*
+	 * enum ringsteer_backend_state and enum ringsteer_backend_health:
+	 * writer, and the flow table reads them without the lock (written
+	 * with WRITE_ONCE()).
+	 */
+	u8 state;
+	u8 health;
+	u32 id;				/* forward tunnel: in rs_services->ids */
+	bool counted;			/* writer: conns holds a count (conns.h) */
 	u64 share;			/* writer: ring positions owned */
+	struct rs_ct_conns conns;	/* writer: at the namespace's last count */
 	struct rs_counter __percpu *new_flows;
+	/*
+	 * forward tunnel: the route to the backend and the source address it
+	 * picked, per CPU (dst_cache revalidates it on every use); allocated
+	 * with the backend, so the packet path only reads and refills it.
+	 */
+	struct dst_cache dst;
 	struct rcu_head rcu;
+};
+
+/* What forward tunnel counts, per service and CPU (tunnel.c). */
+enum rs_tun_stat {
+	RS_TUN_PACKETS,
+	RS_TUN_TABLE_HITS,
+	RS_TUN_TABLE_MISSES,
+	RS_TUN_NONSYN_MISSES,
+	RS_TUN_TOO_BIG,
+	RS_TUN_FRAGMENTS,
+	RS_TUN_ENCAP_ERRORS,
+	RS_TUN_NSTATS
+};
+
+struct rs_tun_stats {
+	u64_stats_t v[RS_TUN_NSTATS];
+	struct u64_stats_sync syncp;
+};
+
+/* How a service forwards: readers take it from the snapshot. */
+struct rs_forward {
+	u8 mode;			/* enum ringsteer_forward_mode */
+	u8 encap;			/* enum ringsteer_encap */
+	__be16 encap_port;		/* the backends' GUE port */
 };
 
 /* What readers see of a service: immutable once published. */
@@ -42,6 +96,7 @@ struct rs_steer {
 	struct rcu_head rcu;
 	struct rs_ring *ring;
 	u8 hash;			/* enum ringsteer_hash_mode */
+	struct rs_forward fwd;
 	bool has_fingerprint;		/* writer: computed when first asked */
 	u64 fingerprint;		/* writer */
 	struct rs_backend *owner[];	/* [ring->nmembers], by member index */
@@ -56,12 +111,16 @@ struct rs_service {
 	u8 proto;			/* IPPROTO_TCP or IPPROTO_UDP */
 	u32 vnodes;			/* writer */
 	u8 hash;			/* writer; readers use steer->hash */
+	/* enum ringsteer_on_down: writer, and the flow table reads it */
+	u8 on_down;
+	struct rs_forward fwd;		/* writer; readers use steer->fwd */
 	u32 nbackends;			/* writer */
 	u32 generation;			/* writer: rings published */
 	struct list_head backends;	/* writer */
 	struct rs_steer __rcu *steer;
 	struct rs_counter __percpu *new_flows;
 	struct rs_counter __percpu *no_backend;
+	struct rs_tun_stats __percpu *tun_stats;
 	struct rcu_head rcu;
 };
 
@@ -70,7 +129,15 @@ struct rs_services {
 	DECLARE_HASHTABLE(table, 8);	/* by (vip, port, proto), RCU */
 	struct list_head list;		/* writer: creation order */
 	u32 count;			/* writer */
+	u32 ntunnel;			/* writer: of them forward tunnel */
 	u64 npoints;			/* writer: ring points of them all */
+	/*
+	 * forward tunnel: its backends by id (RCU readers, writers under the
+	 * mutex), by which flow table entries are revalidated; the table.
+	 */
+	struct xarray ids;
+	u32 next_id;			/* writer */
+	struct rs_flow_table __rcu *ft;
 };
 
 /* rcu_read_lock() held. */
@@ -101,5 +168,33 @@ bool rs_addr_equal(u8 family, const union nf_inet_addr *a,
 struct rs_counter __percpu *rs_counter_alloc(void);
 void rs_counter_inc(struct rs_counter __percpu *c);
 u64 rs_counter_sum(struct rs_counter __percpu *c);
+
+struct rs_tun_stats __percpu *rs_tun_stats_alloc(void);
+/* Softirq (PRE_ROUTING) only. */
+void rs_tun_stats_add(struct rs_tun_stats __percpu *s, enum rs_tun_stat a,
+		      enum rs_tun_stat b);
+u64 rs_tun_stats_sum(struct rs_tun_stats __percpu *s, enum rs_tun_stat which);
+
+/*
+ * Whether a flow table entry naming @b still holds for a packet of @svc
+ * (flowtab.c), with the ring's rule (commit.c's on_ring()): a new flow
+ * (@syn) only on a backend active and up; a flow under way also on a
+ * draining one, and on a down one unless @svc resets on down. Read
+ * without the lock: the writers use WRITE_ONCE().
+ */
+static inline bool rs_backend_cached(const struct rs_service *svc,
+				     const struct rs_backend *b, bool syn)
+{
+	bool up = READ_ONCE(b->health) == RINGSTEER_HEALTH_UP;
+
+	if (syn)
+		return up && READ_ONCE(b->state) == RINGSTEER_STATE_ACTIVE;
+	return up || READ_ONCE(svc->on_down) != RINGSTEER_ON_DOWN_RESET;
+}
+
+static inline bool rs_tunnel(const struct rs_forward *fwd)
+{
+	return fwd->mode == RINGSTEER_FORWARD_TUNNEL;
+}
 
 #endif /* _RINGSTEER_STEER_H */

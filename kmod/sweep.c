@@ -33,7 +33,6 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
-#include "netns.h"
 #include "sweep.h"
 
 #define RS_WALK_BURST	NSEC_PER_SEC
@@ -94,9 +93,14 @@ static void wait_credit(struct rs_sweep *s)
 		schedule_timeout_killable(nsecs_to_jiffies(ns) + 1);
 }
 
-static bool poll_due(struct rs_net *rn)
+static u32 nkept(struct rs_sweep *s)
 {
-	return rn->nkept && time_after_eq(jiffies, rn->sweep.poll_at);
+	return s->ops->kept_targets(s, NULL);
+}
+
+static bool poll_due(struct rs_sweep *s)
+{
+	return nkept(s) && time_after_eq(jiffies, s->poll_at);
 }
 
 static void queue_batch(struct rs_sweep *s, struct rs_sweep_batch *b,
@@ -114,9 +118,8 @@ static void unqueue_batch(struct rs_sweep *s, struct rs_sweep_batch *b)
 }
 
 /* Arm the deferred walk for the first thing due, once credit allows. */
-static void arm(struct rs_net *rn)
+static void arm(struct rs_sweep *s)
 {
-	struct rs_sweep *s = &rn->sweep;
 	struct rs_sweep_batch *b;
 	unsigned long at = 0, wait;
 	bool any = false;
@@ -126,11 +129,11 @@ static void arm(struct rs_net *rn)
 			at = b->due;
 		any = true;
 	}
-	if (rn->nkept && (!any || time_before(s->poll_at, at))) {
+	if (nkept(s) && (!any || time_before(s->poll_at, at))) {
 		at = s->poll_at;
 		any = true;
 	}
-	if (!any || rn->dying)
+	if (!any || s->stopped)
 		return;
 	wait = time_after(at, jiffies) ? at - jiffies : 0;
 	wait = max(wait, nsecs_to_jiffies(owed_ns(s)));
@@ -138,11 +141,11 @@ static void arm(struct rs_net *rn)
 	mod_delayed_work(system_unbound_wq, &s->work, wait);
 }
 
-static bool batch_due(struct rs_net *rn, unsigned long now)
+static bool batch_due(struct rs_sweep *s, unsigned long now)
 {
 	struct rs_sweep_batch *b;
 
-	list_for_each_entry(b, &rn->sweep.queue, node) {
+	list_for_each_entry(b, &s->queue, node) {
 		if (!time_before(now, b->due))
 			return true;
 	}
@@ -153,7 +156,7 @@ static bool batch_due(struct rs_net *rn, unsigned long now)
  * @now's targets, those of the batches due at @j and, with @poll, the
  * kept flows' (last), into @t if not NULL; returns how many.
  */
-static u32 gather(struct rs_net *rn, const struct rs_sweep_batch *now,
+static u32 gather(struct rs_sweep *s, const struct rs_sweep_batch *now,
 		  unsigned long j, bool poll, struct rs_ct_target *t)
 {
 	struct rs_sweep_batch *b;
@@ -164,7 +167,7 @@ static u32 gather(struct rs_net *rn, const struct rs_sweep_batch *now,
 			memcpy(t, now->t, now->n * sizeof(*t));
 		n += now->n;
 	}
-	list_for_each_entry(b, &rn->sweep.queue, node) {
+	list_for_each_entry(b, &s->queue, node) {
 		if (time_before(j, b->due))
 			continue;
 		if (t)
@@ -172,50 +175,49 @@ static u32 gather(struct rs_net *rn, const struct rs_sweep_batch *now,
 		n += b->n;
 	}
 	if (poll)
-		n += rs_net_kept_targets(rn, t ? t + n : NULL);
+		n += s->ops->kept_targets(s, t ? t + n : NULL);
 	return n;
 }
 
 /* Out of memory: what was due is tried again a little later. */
-static void postpone(struct rs_net *rn, unsigned long j)
+static void postpone(struct rs_sweep *s, unsigned long j)
 {
 	struct rs_sweep_batch *b;
 
-	list_for_each_entry(b, &rn->sweep.queue, node) {
+	list_for_each_entry(b, &s->queue, node) {
 		if (!time_before(j, b->due))
 			b->due = j + HZ;
 	}
-	if (poll_due(rn))
-		rn->sweep.poll_at = j + RS_KEPT_POLL;
+	if (poll_due(s))
+		s->poll_at = j + RS_KEPT_POLL;
 }
 
 /*
  * One walk for @now (if not NULL) and everything due. Without the memory
  * to gather them, @now walks alone and the rest waits for the next.
  */
-static void run(struct rs_net *rn, const struct rs_sweep_batch *now)
+static void run(struct rs_sweep *s, const struct rs_sweep_batch *now)
 {
-	struct rs_sweep *s = &rn->sweep;
 	struct rs_sweep_batch *b, *tmp;
 	unsigned long j = jiffies;
-	bool poll = poll_due(rn);
+	bool poll = poll_due(s);
 	struct rs_ct_target *t;
-	u32 n, nkept = 0;
+	u32 n, kept = 0;
 	u64 *counts;
 
-	n = gather(rn, now, j, poll, NULL);
+	n = gather(s, now, j, poll, NULL);
 	t = kvcalloc(max(n, 1U), sizeof(*t), GFP_KERNEL_ACCOUNT);
 	counts = kvcalloc(max(n, 1U), sizeof(*counts), GFP_KERNEL_ACCOUNT);
 	if (!t || !counts) {
 		if (now)
-			charge(s, rs_ct_walk(rn->net, now->t, now->n, NULL));
-		postpone(rn, j);
+			charge(s, rs_ct_walk(s->net, now->t, now->n, NULL));
+		postpone(s, j);
 		goto out;
 	}
 	if (poll)
-		nkept = rn->nkept;
-	gather(rn, now, j, poll, t);
-	charge(s, rs_ct_walk(rn->net, t, n, counts));
+		kept = nkept(s);
+	gather(s, now, j, poll, t);
+	charge(s, rs_ct_walk(s->net, t, n, counts));
 	list_for_each_entry_safe(b, tmp, &s->queue, node) {
 		if (time_before(j, b->due))
 			continue;
@@ -223,7 +225,7 @@ static void run(struct rs_net *rn, const struct rs_sweep_batch *now)
 		rs_sweep_batch_free(b);
 	}
 	if (poll) {
-		rs_net_kept_counted(rn, counts + n - nkept);
+		s->ops->kept_counted(s, counts + n - kept);
 		s->poll_at = jiffies + max_t(unsigned long, RS_KEPT_POLL,
 					     nsecs_to_jiffies(s->cost * RS_KEPT_SHARE));
 	}
@@ -233,37 +235,35 @@ out:
 }
 
 /* Walked once: queued for the second walk, if there is room. */
-static void second_pass(struct rs_net *rn, struct rs_sweep_batch *b)
+static void second_pass(struct rs_sweep *s, struct rs_sweep_batch *b)
 {
-	struct rs_sweep *s = &rn->sweep;
-
 	if (s->nqueued + b->n <= RS_SWEEP_MAX)
 		queue_batch(s, b, jiffies + RS_SECOND_PASS);
 	else
 		rs_sweep_batch_free(b);
-	arm(rn);
+	arm(s);
 }
 
-void rs_sweep_deleted(struct rs_net *rn, struct rs_sweep_batch *b)
+void rs_sweep_deleted(struct rs_sweep *s, struct rs_sweep_batch *b)
 {
+	lockdep_assert_held(s->lock);
 	if (!b->n) {
 		rs_sweep_batch_free(b);
 		return;
 	}
-	wait_credit(&rn->sweep);
+	wait_credit(s);
 	/* Packets that read the old ring have set up their NAT. */
 	synchronize_net();
-	run(rn, b);
-	second_pass(rn, b);
+	run(s, b);
+	second_pass(s, b);
 }
 
-void rs_sweep_added(struct rs_net *rn, struct rs_sweep_batch *b)
+void rs_sweep_added(struct rs_sweep *s, struct rs_sweep_batch *b)
 {
-	struct rs_sweep *s = &rn->sweep;
-
+	lockdep_assert_held(s->lock);
 	if (owed_ns(s) && s->nqueued + b->n <= RS_SWEEP_MAX) {
 		queue_batch(s, b, jiffies);
-		arm(rn);
+		arm(s);
 		return;
 	}
 	/*
@@ -272,8 +272,8 @@ void rs_sweep_added(struct rs_net *rn, struct rs_sweep_batch *b)
 	 * walk's, which saves every new service a grace period.
 	 */
 	wait_credit(s);
-	run(rn, b);
-	second_pass(rn, b);
+	run(s, b);
+	second_pass(s, b);
 }
 
 static bool like_target(const struct rs_ct_target *t,
@@ -288,12 +288,13 @@ static bool like_target(const struct rs_ct_target *t,
 		rs_addr_equal(t->family, &t->backend_addr, &like->backend_addr));
 }
 
-void rs_sweep_forget(struct rs_net *rn, const struct rs_ct_target *like)
+void rs_sweep_forget(struct rs_sweep *s, const struct rs_ct_target *like)
 {
 	struct rs_sweep_batch *b;
 	u32 i;
 
-	list_for_each_entry(b, &rn->sweep.queue, node) {
+	lockdep_assert_held(s->lock);
+	list_for_each_entry(b, &s->queue, node) {
 		for (i = 0; i < b->n; i++) {
 			if (like_target(&b->t[i], like))
 				b->t[i].kind = RS_CT_NONE;
@@ -301,51 +302,60 @@ void rs_sweep_forget(struct rs_net *rn, const struct rs_ct_target *like)
 	}
 }
 
-void rs_sweep_kept(struct rs_net *rn)
+void rs_sweep_kept(struct rs_sweep *s)
 {
+	lockdep_assert_held(s->lock);
 	/* The first: counted in RS_KEPT_POLL. Others join its schedule. */
-	if (rn->nkept == 1)
-		rn->sweep.poll_at = jiffies + RS_KEPT_POLL;
-	arm(rn);
+	if (nkept(s) == 1)
+		s->poll_at = jiffies + RS_KEPT_POLL;
+	arm(s);
 }
 
 static void sweep_work(struct work_struct *work)
 {
-	struct rs_net *rn = container_of(to_delayed_work(work), struct rs_net,
-					 sweep.work);
+	struct rs_sweep *s = container_of(to_delayed_work(work), struct rs_sweep,
+					  work);
 
-	mutex_lock(&rn->lock);
-	if (!rn->dying && !owed_ns(&rn->sweep) &&
-	    (poll_due(rn) || batch_due(rn, jiffies))) {
+	mutex_lock(s->lock);
+	if (!s->stopped && !owed_ns(s) &&
+	    (poll_due(s) || batch_due(s, jiffies))) {
 		/* Deferred first walks need a grace period, as deletes do. */
 		synchronize_net();
-		run(rn, NULL);
+		run(s, NULL);
 	}
-	arm(rn);
-	mutex_unlock(&rn->lock);
+	arm(s);
+	mutex_unlock(s->lock);
 }
 
-void rs_sweep_init(struct rs_net *rn)
+void rs_sweep_init(struct rs_sweep *s, struct net *net, struct mutex *lock,
+		   const struct rs_sweep_ops *ops)
 {
-	struct rs_sweep *s = &rn->sweep;
-
 	INIT_LIST_HEAD(&s->queue);
 	s->credit = RS_WALK_BURST;
 	s->stamp = ktime_get_ns();
+	s->net = net;
+	s->lock = lock;
+	s->ops = ops;
 	INIT_DELAYED_WORK(&s->work, sweep_work);
 }
 
-void rs_sweep_stop(struct rs_net *rn)
+void rs_sweep_stop(struct rs_sweep *s)
 {
-	cancel_delayed_work_sync(&rn->sweep.work);
+	lockdep_assert_held(s->lock);
+	s->stopped = true;
 }
 
-void rs_sweep_free(struct rs_net *rn)
+void rs_sweep_sync(struct rs_sweep *s)
+{
+	cancel_delayed_work_sync(&s->work);
+}
+
+void rs_sweep_free(struct rs_sweep *s)
 {
 	struct rs_sweep_batch *b, *tmp;
 
-	list_for_each_entry_safe(b, tmp, &rn->sweep.queue, node) {
-		unqueue_batch(&rn->sweep, b);
+	list_for_each_entry_safe(b, tmp, &s->queue, node) {
+		unqueue_batch(s, b);
 		rs_sweep_batch_free(b);
 	}
 }

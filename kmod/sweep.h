@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * When the conntrack walks a namespace's changes need run, and what they
- * may cost (sweep.c). Everything here runs under rs_net->lock.
+ * may cost (sweep.c). Everything here runs under the namespace's lock,
+ * which the sweep is handed at init and knows nothing else of.
  */
 #ifndef _RINGSTEER_SWEEP_H
 #define _RINGSTEER_SWEEP_H
@@ -11,7 +12,9 @@
 
 #include "conntrack.h"
 
-struct rs_net;
+struct mutex;
+struct net;
+struct rs_sweep;
 
 /* The targets of one change's walk, allocated by its prepare step. */
 struct rs_sweep_batch {
@@ -21,38 +24,58 @@ struct rs_sweep_batch {
 	struct rs_ct_target t[];
 };
 
+/*
+ * What the namespace that owns a sweep keeps for it: the services deleted
+ * with keep-flows, whose flows the deferred walk counts. Called with the
+ * namespace's lock held.
+ */
+struct rs_sweep_ops {
+	/* The kept flows' count targets, into @t if not NULL; how many. */
+	u32 (*kept_targets)(struct rs_sweep *s, struct rs_ct_target *t);
+	/* Their counts, in the same order, are in. */
+	void (*kept_counted)(struct rs_sweep *s, const u64 *counts);
+};
+
 struct rs_sweep {
 	struct list_head queue;		/* batches waiting for a deferred walk */
 	u32 nqueued;			/* their targets */
+	bool stopped;			/* no walk is started or scheduled */
 	s64 credit;			/* ns of walking allowed now; < 0: owed */
 	u64 stamp;			/* ktime_get_ns() the credit is of */
 	u64 cost;			/* the last walk's, in ns */
 	unsigned long poll_at;		/* jiffies: the kept flows' next count */
 	struct delayed_work work;
+	struct net *net;		/* whose conntrack entries are walked */
+	struct mutex *lock;		/* the namespace's: held by every call */
+	const struct rs_sweep_ops *ops;
 };
 
 struct rs_sweep_batch *rs_sweep_batch_alloc(u32 n);
 void rs_sweep_batch_free(struct rs_sweep_batch *b);
 
-void rs_sweep_init(struct rs_net *rn);
-/* rn->dying set: no walk is started or scheduled any more. */
-void rs_sweep_stop(struct rs_net *rn);
-void rs_sweep_free(struct rs_net *rn);
+/* The namespace's @lock guards the sweep; its deferred walk takes it too. */
+void rs_sweep_init(struct rs_sweep *s, struct net *net, struct mutex *lock,
+		   const struct rs_sweep_ops *ops);
+/* No walk is started or scheduled any more (the lock held). */
+void rs_sweep_stop(struct rs_sweep *s);
+/* After rs_sweep_stop(), without the lock: a running walk has ended. */
+void rs_sweep_sync(struct rs_sweep *s);
+void rs_sweep_free(struct rs_sweep *s);
 
 /*
  * After a delete is published: walk for @b's targets before returning,
  * and once more later. Takes @b. May sleep, for the namespace's budget.
  */
-void rs_sweep_deleted(struct rs_net *rn, struct rs_sweep_batch *b);
+void rs_sweep_deleted(struct rs_sweep *s, struct rs_sweep_batch *b);
 /* After a service is published: walk for @b's now or soon. Takes @b. */
-void rs_sweep_added(struct rs_net *rn, struct rs_sweep_batch *b);
+void rs_sweep_added(struct rs_sweep *s, struct rs_sweep_batch *b);
 /*
  * What is published again must not be swept: queued targets like @like
  * (kind, VIP, port, protocol, and backend unless @like is any backend's)
  * are forgotten.
  */
-void rs_sweep_forget(struct rs_net *rn, const struct rs_ct_target *like);
+void rs_sweep_forget(struct rs_sweep *s, const struct rs_ct_target *like);
 /* The kept flows changed: their count is due in RS_KEPT_POLL at most. */
-void rs_sweep_kept(struct rs_net *rn);
+void rs_sweep_kept(struct rs_sweep *s);
 
 #endif /* _RINGSTEER_SWEEP_H */

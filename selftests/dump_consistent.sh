@@ -65,7 +65,23 @@ else
 	bad=1
 fi
 
-# 3. ringctl save while the service is replaced: every recvmsg() of ringctl
+# 3. The service is deleted under the dump. The request was good when it
+#    came, so the dump ends without an error, flagged: the reader retries
+#    and then learns that the service is gone. (It used to end with ENOENT
+#    in the middle of the list.)
+fill
+lb "$PY" "$LIBDIR/dump_intr.py" "$SVC" DELETE >"$W/delete" || die "dump_intr.py DELETE failed"
+echo "delete: $(cat "$W/delete")"
+read -r _ got _ intr _ done _ parts <"$W/delete"
+[ "$got" -gt 5 ] || die "the dump returned only $got backends before the delete; the test needs more than 5"
+if [ "$done" != 0 ] || [ "$intr" != 1 ]; then
+	echo "FAIL: service deleted under the dump: error $done, NLM_F_DUMP_INTR $intr (want 0 and 1)" >&2
+	bad=1
+else
+	pass "service deleted under the dump: $got messages, ended cleanly, flagged"
+fi
+
+# 4. ringctl save while the service is replaced: every recvmsg() of ringctl
 #    waits, so the replacement lands in the middle of its backend dump.
 #    The file must be the whole old list, or a state the replacement went
 #    through (no old backend, 0 to 5 new ones: the replacement is several
@@ -99,5 +115,5 @@ for delay in 0.6 1.2 1.8; do
 		echo "ok: whole list"
 	fi
 done
-[ $bad = 0 ] || die "an interrupted dump went unflagged (see FAIL lines above)"
+[ $bad = 0 ] || die "an interrupted dump was not ended as it should be (see FAIL lines above)"
 pass "ringctl save: whole lists only, or failure"

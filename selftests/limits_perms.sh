@@ -3,6 +3,11 @@
 #
 # What a user who may read a load balancer but not configure it gets, and
 # the limits a configuration meets when they change at run time:
+#  - counting connections (BACKEND_GET with flag conns) walks the host's
+#    whole conntrack table: it needs CAP_NET_ADMIN over the namespace, so
+#    nobody gets EPERM (doit and dump, with a message), the owner of a
+#    user+net namespace counts its own; `ringctl show` as nobody still
+#    works, without the counts, and says so (text and -j);
 #  - max_points_per_netns lowered below what the namespace holds: a change
 #    that adds no points (drain, delete, a lower weight, a new key, fewer
 #    vnodes, a draining backend) passes, one that adds points gets E2BIG;
@@ -20,6 +25,7 @@
 #  | 10.0.0.1:80/tcp (budget)   nobody without CAP_NET_ADMIN         |
 #  +----------------------------------------------------------------+
 #  + cgroup rs-lp (memory.max 8M): one over-budget request
+#  + a user+net namespace that nobody owns (unshare -Urn)
 #
 # Every check runs, and the script fails at the end if one did.
 
@@ -68,6 +74,74 @@ expect_raw()
 
 V4="svc=$SVC4/tcp"
 cmd_ok rctl key set "$KEY"
+
+# --- Connection counts need CAP_NET_ADMIN -----------------------------------
+cmd_ok rctl service add "$SVC4"
+cmd_ok rctl backend add "$SVC4" "$(be4 1)"
+cmd_ok rctl backend add "$SVC4" "$(be4 2)" weight 2
+expect_raw "nobody: BACKEND_GET flags=conns" '^EPERM [^-].*CAP_NET_ADMIN.* @flags$' \
+	"$(raw_nobody BACKEND_GET "$V4" "be=$(be4 1)" flags=u32:2)"
+expect_raw "nobody: BACKEND_GET dump flags=conns" '^EPERM [^-].*CAP_NET_ADMIN' \
+	"$(raw_nobody --dump BACKEND_GET "$V4" flags=u32:2)"
+# Positive twins: reading without counts needs nothing, root counts.
+expect_raw "nobody: BACKEND_GET" '^OK$' "$(raw_nobody BACKEND_GET "$V4" "be=$(be4 1)")"
+expect_raw "nobody: BACKEND_GET dump" '^OK$' "$(raw_nobody --dump BACKEND_GET "$V4")"
+expect_raw "root: BACKEND_GET flags=conns" '^OK$' "$(raw BACKEND_GET "$V4" "be=$(be4 1)" flags=u32:2)"
+expect_raw "root: BACKEND_GET dump flags=conns" '^OK$' "$(raw --dump BACKEND_GET "$V4" flags=u32:2)"
+
+# show -j as nobody: no counts, a reason instead; the rest as root sees it.
+rctl show -j >"$W/root.json"
+rc=0
+nb "$RINGCTL" -j show >"$W/nobody.json" 2>"$W/nobody.err" || rc=$?
+if [ $rc != 0 ]; then
+	fail "ringctl -j show as nobody: exit $rc, $(cat "$W/nobody.err")"
+else
+	"$PY" - "$W/root.json" "$W/nobody.json" <<'EOF' || fail "ringctl -j show as nobody (see above)"
+import json, sys
+root, nobody = (json.load(open(p)) for p in sys.argv[1:])
+bad = []
+for s in root["services"]:
+    for b in s["backends"]:
+        if any(k not in b for k in ("conns_established", "conns_other", "conns_closed")):
+            bad.append("root's show -j has no counts for %s" % b["addr"])
+if "conns_unavailable" in root:
+    bad.append("root's show -j says counts are unavailable")
+for s in nobody["services"]:
+    for b in s["backends"]:
+        for k in ("conns_established", "conns_other", "conns_closed"):
+            if k in b:
+                bad.append("nobody's show -j has %s for %s" % (k, b["addr"]))
+why = nobody.get("conns_unavailable", "")
+if "CAP_NET_ADMIN" not in why:
+    bad.append("nobody's show -j does not say why counts are missing: %r" % why)
+nobody.pop("conns_unavailable", None)
+for s in root["services"]:
+    for b in s["backends"]:
+        b.pop("conns_established", None)
+        b.pop("conns_other", None)
+        b.pop("conns_closed", None)
+if root != nobody:
+    bad.append("nobody's show -j differs beyond the counts:\n%s\n%s" % (root, nobody))
+for line in bad:
+    print("FAIL: " + line, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+fi
+rc=0
+nb "$RINGCTL" show >"$W/nobody.txt" 2>&1 || rc=$?
+if [ $rc != 0 ] || ! grep -q "not counted.*CAP_NET_ADMIN" "$W/nobody.txt"; then
+	fail "ringctl show as nobody: exit $rc, no note that counts need CAP_NET_ADMIN: $(cat "$W/nobody.txt")"
+fi
+rctl show >"$W/root.txt"
+grep -q "not counted" "$W/root.txt" && fail "root's show says counts are not counted"
+# The owner of a user+net namespace counts its own connections.
+rc=0
+unshare -Urn sh -c "$RINGCTL service add 10.0.0.101:80 && $RINGCTL backend add 10.0.0.101:80 10.2.1.2:8080 && $RINGCTL -j show" \
+	>"$W/own.json" 2>&1 || rc=$?
+[ $rc = 0 ] && grep -q '"conns_established":0' "$W/own.json" ||
+	fail "own user+net namespace: exit $rc, no counts: $(cat "$W/own.json")"
+[ $bad = 1 ] || pass "counts: EPERM for nobody (doit, dump), show without them says so, root and a namespace's owner count"
+cmd_ok rctl flush
 
 # --- The point budget lowered at run time -------------------------------------
 B1=10.2.1.2:8080 B2=10.2.2.2:8080 B3=10.2.3.2:8080 B4=10.2.4.2:8080

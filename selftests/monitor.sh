@@ -77,17 +77,21 @@ cmd_ok a backend del 10.0.0.1:80 10.1.0.1:8080
 cmd_fail a backend del 10.0.0.1:80 10.1.0.1:8080
 cmd_ok a service set 10.0.0.1:80 vnodes 64 hash source
 cmd_ok a service add [2001:db8::1]:443 proto udp
+cmd_ok a service add 10.0.0.2:80 proto udp forward tunnel encap gue port 6080
+cmd_ok a service add [2001:db8::2]:80 forward tunnel
 cmd_ok a service del 10.0.0.1:80
 cmd_ok a flush
 
 cat >"$W/want" <<'EOF'
-service add 10.0.0.1:80 proto tcp vnodes 256 hash flow
+service add 10.0.0.1:80 proto tcp vnodes 256 hash flow on-down keep
 backend add 10.0.0.1:80 10.1.0.1:8080 proto tcp weight 2 state active
-backend set 10.0.0.1:80 10.1.0.1:8080 proto tcp weight 2 state draining
+backend set 10.0.0.1:80 10.1.0.1:8080 proto tcp weight 2 state draining health up
 backend del 10.0.0.1:80 10.1.0.1:8080 proto tcp
-service set 10.0.0.1:80 proto tcp vnodes 64 hash source
-service add [2001:db8::1]:443 proto udp vnodes 256 hash flow
-service del 10.0.0.1:80 proto tcp vnodes 64 hash source
+service set 10.0.0.1:80 proto tcp vnodes 64 hash source on-down keep
+service add [2001:db8::1]:443 proto udp vnodes 256 hash flow on-down keep
+service add 10.0.0.2:80 proto udp vnodes 256 hash flow on-down keep forward tunnel encap gue port 6080
+service add [2001:db8::2]:80 proto tcp vnodes 256 hash flow on-down keep forward tunnel encap ipip
+service del 10.0.0.1:80 proto tcp vnodes 64 hash source on-down keep
 flush
 EOF
 # "drained" lines (monitor_drained.sh) follow "state draining" only if the
@@ -111,17 +115,35 @@ wait_lines "$W/b" 1
 [ "$(cat "$W/b")" = "key set" ] || die "mon-b: want 'key set', got: $(cat "$W/b")"
 pass "events stay in their namespace; the key is never announced"
 
-# JSON: one object per line.
-ip netns exec mon-a "$RINGCTL" monitor -j count 1 >"$W/j" &
-PIDS+=($!)
-sleep 1
+# JSON: one object per line. Subscribed before the change, as above: a
+# fixed sleep before it lost the event on a loaded machine.
+start_monitor mon-a "$W/j" -j
 cmd_ok a service add 10.0.0.9:53 proto udp hash source
-wait_lines "$W/j" 1
+cmd_ok a service add 10.0.0.10:53 proto udp forward tunnel encap gue port 6080
+wait_lines "$W/j" 2
 python3 -c '
 import json, sys
 e = json.loads(open(sys.argv[1]).readline())
 assert e["event"] == "service-add", e
 s = e["service"]
 assert (s["vip"], s["port"], s["proto"], s["hash"]) == ("10.0.0.9", 53, "udp", "source"), s
+assert s["forward"] == "nat" and "encap" not in s, s
+e = json.loads(open(sys.argv[1]).readlines()[1])
+s = e["service"]
+assert (s["vip"], s["forward"], s["encap"], s["encap_port"]) == ("10.0.0.10", "tunnel", "gue", 6080), s
 ' "$W/j" || die "monitor -j: unexpected output: $(cat "$W/j")"
 pass "monitor -j"
+
+# count N: exits by itself after N events, however long they take to come.
+ip netns exec mon-b "$RINGCTL" monitor count 2 >"$W/c" &
+cpid=$!
+PIDS+=("$cpid")
+for i in $(seq 1 300); do
+	kill -0 "$cpid" 2>/dev/null || break
+	ip netns exec mon-b "$RINGCTL" key set random
+	sleep 0.1
+done
+! kill -0 "$cpid" 2>/dev/null || die "monitor count 2 still running after 300 events"
+wait "$cpid" || die "monitor count 2: exit status $?"
+[ "$(wc -l <"$W/c")" = 2 ] || die "monitor count 2 printed: $(cat "$W/c")"
+pass "monitor count 2 exits after two events"

@@ -141,3 +141,38 @@ wait_line "$W/mon4" "$(drained 3)" 20 >/dev/null
 pass "drained: with nf_conntrack_events=0, by counting"
 stop_monitor
 hold_stop
+
+# 5. Connections closed by the client, FINs both ways: conntrack keeps
+#    them in TIME_WAIT for two minutes, but they carry no more data. So
+#    drained and drain wait come as soon as they close (they came two
+#    minutes later, with the entries' destroy events), and show counts
+#    them apart (conns_closed).
+lb sysctl -qw net.netfilter.nf_conntrack_events=2
+lb conntrack -F >/dev/null 2>&1 || true
+for i in 1 2 3; do
+	cmd_ok rctl backend set "$SVC4" "$(be4 "$i")" state active
+done
+start_monitor "$W/mon5"
+hold_start 34000-34029 >"$W/open"
+no_failures "$W/open" "opening held connections"
+n=$(held_on 1)
+[ "$n" -gt 0 ] || die "no held connection on b1"
+cmd_ok rctl backend set "$SVC4" "$(be4 1)" state draining
+wait_line "$W/mon5" '"event": *"backend-set"' 30 >/dev/null
+sleep 1
+grep -q "$(drained 1)" "$W/mon5" && die "drained printed with $n connections held"
+hold_close
+wait_line "$W/mon5" "$(drained 1)" 30 >/dev/null
+closed=$(lb conntrack -L -p tcp -r 10.2.1.2 --state TIME_WAIT 2>/dev/null | grep -c . || true)
+[ "$closed" -gt 0 ] || die "no TIME_WAIT entry left for b1: nothing shown"
+cmd_ok rctl backend drain "$SVC4" "$(be4 1)" wait 10
+lb "$RINGCTL" -j show >"$W/show5.json"
+python3 - "$W/show5.json" <<'PY' || die "show -j does not count the closed connections apart: $(cat "$W/show5.json")"
+import json, sys
+svc = json.load(open(sys.argv[1]))["services"][0]
+b = [b for b in svc["backends"] if b["addr"] == "10.2.1.2"][0]
+assert b["conns_established"] == 0 and b["conns_other"] == 0, b
+assert b["conns_closed"] >= 1, b
+PY
+pass "drained: $n connections closed by the client, $closed TIME_WAIT entries left and not waited for"
+stop_monitor

@@ -40,11 +40,11 @@ done
 # back unchanged.
 cat >"$W/conf" <<EOF
 key $KEY
-service $SVC4 proto tcp vnodes 40 hash flow
+service $SVC4 proto tcp vnodes 40 hash flow on-down keep
 	backend $(be4 1) weight 3 state active
 	backend $(be4 2) weight 1 state active
 	backend $(be4 4) weight 1 state active
-service $SVC6 proto tcp vnodes 50 hash source
+service $SVC6 proto tcp vnodes 50 hash source on-down reset
 	backend $(be6 1) weight 1 state active
 	backend $(be6 2) weight 2 state draining
 	backend $(be6 3) weight 1 state active

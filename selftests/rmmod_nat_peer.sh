@@ -38,7 +38,8 @@ done
 # Unanswered UDP entries would pile up: let them go quickly.
 lb sysctl -qw net.netfilter.nf_conntrack_udp_timeout=5
 
-cli "$PY" "$LIBDIR/udp_send.py" --seconds 600 --count-file "$W/sent" \
+# Until killed: hundreds of rounds (make check-debug) outlast any fixed time.
+cli "$PY" "$LIBDIR/udp_send.py" --seconds 0 --count-file "$W/sent" \
 	"$VIP4" "$VPORT" "$VIP6" "$VPORT" &
 SENDER=$!
 SERVERS+=($SENDER)

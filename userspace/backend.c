@@ -16,7 +16,7 @@ void cmd_backend_usage(FILE *f)
 "Usage: ringctl backend add VIP:PORT BACKEND:PORT [proto tcp|udp] [weight W]\n"
 "                           [state active|draining]\n"
 "       ringctl backend set VIP:PORT BACKEND:PORT [proto tcp|udp] [weight W]\n"
-"                           [state active|draining]\n"
+"                           [state active|draining] [health up|down [force]]\n"
 "       ringctl backend drain VIP:PORT BACKEND:PORT [proto tcp|udp]\n"
 "                           [wait [TIMEOUT] [delete]]\n"
 "       ringctl backend activate VIP:PORT BACKEND:PORT [proto tcp|udp]\n"
@@ -29,7 +29,11 @@ void cmd_backend_usage(FILE *f)
 "backend's connection tracking entries (their next packets are steered\n"
 "afresh) unless keep-flows is given. 'drain ... wait' then shows the\n"
 "backend's connections until none is left (exit 0) or TIMEOUT seconds\n"
-"pass (exit %d); 'delete' deletes the backend once drained.\n",
+"pass (exit %d); 'delete' deletes the backend once drained (not for a\n"
+"forward tunnel service: no connections are counted there). health is a\n"
+"health checker's finding, apart from the state: a backend is on the ring\n"
+"when it is active and up. Marking down the service's last backend on the\n"
+"ring needs 'force'.\n",
 		RINGSTEER_MAX_WEIGHT, CLI_EXIT_TIMEOUT);
 }
 
@@ -37,7 +41,8 @@ enum op { OP_ADD, OP_SET, OP_DRAIN, OP_ACTIVATE, OP_DEL };
 
 static const unsigned int allowed[] = {
 	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE,
-	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE,
+	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE |
+		   PARSE_KW_HEALTH | PARSE_KW_FORCE,
 	[OP_DRAIN] = PARSE_KW_PROTO,
 	[OP_ACTIVATE] = PARSE_KW_PROTO,
 	[OP_DEL] = PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS,
@@ -51,6 +56,9 @@ static int request(struct nl_conn *nl, enum op op, const struct rc_service *s,
 	if (op == OP_DEL)
 		return nl_backend_del(nl, s, b, a->seen & PARSE_KW_KEEP_FLOWS ?
 				      RINGSTEER_F_KEEP_FLOWS : 0);
+	if (b->has & RC_HAS_HEALTH)
+		return nl_backend_health(nl, s, b, b->health,
+					 a->seen & PARSE_KW_FORCE);
 	return nl_backend_set(nl, s, b);
 }
 
@@ -77,8 +85,11 @@ static int run(enum op op, int argc, char **argv)
 	err = parse_backend_args(ctx, argc - 1, argv + 1, allowed[op], &s, &b, &a);
 	if (err)
 		return err;
-	if (op == OP_SET && !(b.has & (RC_HAS_WEIGHT | RC_HAS_STATE)))
-		return cli_error("%s: nothing to change (give weight and/or state)", ctx);
+	if (op == OP_SET && !(b.has & (RC_HAS_WEIGHT | RC_HAS_STATE | RC_HAS_HEALTH)))
+		return cli_error("%s: nothing to change (give weight and/or state, or health)",
+				 ctx);
+	if ((a.seen & PARSE_KW_FORCE) && !(b.has & RC_HAS_HEALTH))
+		return cli_error("%s: force goes with health down", ctx);
 	if (op == OP_DRAIN || op == OP_ACTIVATE) {
 		b.state = op == OP_DRAIN ? RINGSTEER_STATE_DRAINING : RINGSTEER_STATE_ACTIVE;
 		b.has |= RC_HAS_STATE;
@@ -86,6 +97,11 @@ static int run(enum op op, int argc, char **argv)
 	err = cli_nl_open(&nl);
 	if (err)
 		return err;
+	err = w.wait ? cmd_drain_wait_check(&nl, &s) : 0;
+	if (err) {
+		nl_close(&nl);
+		return err;
+	}
 	err = request(&nl, op, &s, &b, &a);
 	if (err) {
 		rc_endpoint_format(be, &b.ep);
@@ -125,7 +141,7 @@ static int del(int argc, char **argv)
 
 static const struct cli_cmd cmds[] = {
 	{ "add", add, cmd_backend_usage, "add a backend to a service" },
-	{ "set", set, cmd_backend_usage, "change a backend's weight or state" },
+	{ "set", set, cmd_backend_usage, "change a backend's weight, state or health" },
 	{ "drain", drain, cmd_backend_usage, "send a backend no new flows" },
 	{ "activate", activate, cmd_backend_usage, "undo drain" },
 	{ "undrain", activate, cmd_backend_usage, NULL },

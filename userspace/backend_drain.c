@@ -74,6 +74,25 @@ static void pause_until(double t)
 		;
 }
 
+int cmd_drain_wait_check(struct nl_conn *nl, const struct rc_service *s)
+{
+	char name[RC_SERVICE_NAME_LEN];
+	struct rc_service got = { .vip = s->vip, .proto = s->proto };
+	uint32_t forward;
+	int err;
+
+	err = nl_service_get(nl, &got);
+	forward = rc_service_forward(&got);
+	rc_service_free(&got);
+	if (err)
+		return cli_nl_error(err, nl->ext_msg, "backend drain %s",
+				    rc_service_name(name, s));
+	if (forward == RINGSTEER_FORWARD_TUNNEL)
+		return cli_error("backend drain %s: wait: forward tunnel keeps no conntrack entries, so its connections are not counted; drain without wait: its flows leave the flow table after 5 minutes without a packet",
+				 rc_service_name(name, s));
+	return 0;
+}
+
 int cmd_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 		   const struct rc_backend *b, const struct cmd_drain_wait *w)
 {
@@ -92,8 +111,10 @@ int cmd_drain_wait(struct nl_conn *nl, const struct rc_service *s,
 		if (err)
 			return cli_nl_error(err, nl->ext_msg, "backend drain %s", who);
 		t = pace_monotonic() - start;
-		progress(tty, who, &got, t);
-		if (!got.conns_established && !got.conns_other)
+		/* No count yet (the backend is newer than the kernel's): again. */
+		if (got.has_conns)
+			progress(tty, who, &got, t);
+		if (got.has_conns && !got.conns_established && !got.conns_other)
 			break;
 		if (w->timeout && t >= w->timeout) {
 			if (tty)

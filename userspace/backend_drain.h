@@ -19,6 +19,14 @@ struct cmd_drain_wait {
 int cmd_drain_wait_parse(int argc, char **argv, struct cmd_drain_wait *w);
 
 /*
+ * Before the drain: whether its connections can be waited for. A forward
+ * tunnel service keeps no conntrack entries, and the wait's count of 0
+ * would say "drained" while its flow table still sends the backend its
+ * flows. 0, or -errno after printing why not.
+ */
+int cmd_drain_wait_check(struct nl_conn *nl, const struct rc_service *s);
+
+/*
  * Show the backend's connections once a second until none is left (then
  * delete it if asked): 0, CLI_EXIT_TIMEOUT when the timeout passed first,
  * or -errno after printing an error.

@@ -29,6 +29,7 @@ CMD(fingerprint);
 CMD(stats);
 CMD(simulate);
 CMD(version);
+CMD(health);
 
 #undef CMD
 

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
 #include "json.h"
 #include "parse.h"
 #include "preview.h"
@@ -31,7 +30,9 @@ void cmd_fingerprint_usage(FILE *f)
 "the members and vnodes) and its hash mode: two load balancers with\n"
 "equal fingerprints steer every new flow of the service alike. 'file'\n"
 "computes them offline from a configuration file (the format of 'save'),\n"
-"with its key or the one given.\n");
+"with its key or the one given. A forward tunnel service's line ends in\n"
+"its forward mode and encapsulation: they decide how a packet reaches its\n"
+"backend, not which backend, so they stay out of the digest.\n");
 }
 
 static void print(const struct rc_config *c)
@@ -49,7 +50,9 @@ static void print(const struct rc_config *c)
 		print_fingerprint(fp, s->fingerprint);
 		if (!cli_json) {
 			rc_endpoint_format(ep, &s->vip);
-			printf("%s %s %s\n", ep, rc_proto_name(s->proto), fp);
+			printf("%s %s %s", ep, rc_proto_name(s->proto), fp);
+			print_forward_text(stdout, s);
+			putchar('\n');
 			continue;
 		}
 		json_obj_begin(&j, NULL);
@@ -58,6 +61,7 @@ static void print(const struct rc_config *c)
 		json_u64(&j, "port", s->vip.port);
 		json_str(&j, "proto", rc_proto_name(s->proto));
 		json_str(&j, "fingerprint", fp);
+		print_forward_json(&j, s);
 		json_obj_end(&j);
 	}
 	if (cli_json) {

@@ -17,6 +17,7 @@
 #include "nl_ops.h"
 #include "monitor_drainwatch.h"
 #include "pace.h"
+#include "print.h"
 
 struct monitor {
 	uint32_t left;		/* events still to print; 0: no limit */
@@ -72,10 +73,18 @@ static void print_text(const struct rc_event *ev, const char *verb)
 		printf(" proto %s", rc_proto_name(ev->s.proto));
 	if (ev->s.has & RC_HAS_VNODES)
 		printf(" vnodes %u hash %s", ev->s.vnodes, rc_hash_name(ev->s.hash));
+	if (ev->s.has & RC_HAS_ON_DOWN)
+		printf(" on-down %s", rc_on_down_name(ev->s.on_down));
+	/* Fixed once the service exists: an add's line must carry it. */
+	if (ev->s.has & RC_HAS_FORWARD)
+		print_forward_text(stdout, &ev->s);
 	/* The kernel announces them for every backend change but a delete. */
 	if (ev->has_backend && (ev->b.has & RC_HAS_WEIGHT) && ev->cmd != RINGSTEER_CMD_BACKEND_DEL)
 		printf(" weight %u state %s", ev->b.weight,
 		       rc_state_name(ev->b.state));
+	/* A new backend is up: only a set can say otherwise. */
+	if (ev->has_backend && (ev->b.has & RC_HAS_HEALTH) && ev->cmd == RINGSTEER_CMD_BACKEND_SET)
+		printf(" health %s", rc_health_name(ev->b.health));
 	putchar('\n');
 }
 
@@ -101,7 +110,11 @@ static void print_json(struct json *j, const struct rc_event *ev,
 		if (ev->s.has & RC_HAS_VNODES) {
 			json_u64(j, "vnodes", ev->s.vnodes);
 			json_str(j, "hash", rc_hash_name(ev->s.hash));
+			if (ev->s.has & RC_HAS_ON_DOWN)
+				json_str(j, "on_down", rc_on_down_name(ev->s.on_down));
 		}
+		if (ev->s.has & RC_HAS_FORWARD)
+			print_forward_json(j, &ev->s);
 		json_obj_end(j);
 	}
 	if (ev->has_backend) {
@@ -113,6 +126,8 @@ static void print_json(struct json *j, const struct rc_event *ev,
 			json_u64(j, "weight", ev->b.weight);
 			json_str(j, "state", rc_state_name(ev->b.state));
 		}
+		if (ev->b.has & RC_HAS_HEALTH)
+			json_str(j, "health", rc_health_name(ev->b.health));
 		json_obj_end(j);
 	}
 	json_obj_end(j);

@@ -35,6 +35,7 @@ typedef void (*cmd_drained_t)(const struct rc_service *s, const struct rc_backen
 struct cmd_drainwatch {
 	struct nl_conn *query;	/* requests only: no notification on it */
 	bool blind;		/* no connection-end events */
+	bool denied;		/* no counts: no CAP_NET_ADMIN (EPERM) */
 	struct cmd_drainwatch_entry *e;
 	size_t n, cap;
 };

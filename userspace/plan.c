@@ -34,7 +34,8 @@ void cmd_plan_usage(FILE *f)
 "go elsewhere otherwise. Where a backend keeps part of its hash space,\n"
 "its share of the moving connections is an estimate (connections spread\n"
 "like hash positions). A key or hash mode change draws every flow's\n"
-"position anew: the moved fraction is then an expectation.\n");
+"position anew: the moved fraction is then an expectation. A forward\n"
+"tunnel service's connections are not counted (no conntrack entries).\n");
 }
 
 static const struct {
@@ -208,6 +209,19 @@ static const char *conns_effect(const struct rc_preview_req *r)
 	return r->op == RC_PREVIEW_BACKEND_DEL && !r->keep_flows ? "reset" : "pinned";
 }
 
+/*
+ * A tunnel's open flows are in its flow table, per host: there they stay
+ * on their backend (a deleted one's are dropped at once); on another LB,
+ * or past the table's capacity, the ring decides, and those in the moving
+ * part move.
+ */
+static const char *tunnel_effect(const struct rc_preview_req *r)
+{
+	return r->op == RC_PREVIEW_BACKEND_DEL ?
+	       "flows of the deleted backend move at once (TCP: reset); the rest in the moving part stay where this host's flow table holds them, and move where it does not" :
+	       "flows in the moving part stay on their backend where this host's flow table holds them, and move where it does not (another LB, an entry evicted)";
+}
+
 static uint32_t count_in(const struct rc_preview *p, bool after)
 {
 	uint32_t i, n = 0;
@@ -251,6 +265,11 @@ static void print_text(const struct rc_preview_req *r, const struct rc_service *
 			       100 * pb->leaves, 100 * pb->arrives);
 		}
 	}
+	if (rc_service_forward(s) == RINGSTEER_FORWARD_TUNNEL) {
+		printf("  connections: not counted (forward tunnel keeps no conntrack entries); %s\n",
+		       tunnel_effect(r));
+		return;
+	}
 	printf("  connections open now in the moving part: %.*f%s (%s)\n",
 	       p->conns_exact ? 0 : 1, p->conns_moving,
 	       p->conns_exact ? "" : " (estimate)", conns_effect(r));
@@ -269,6 +288,7 @@ static void print_text(const struct rc_preview_req *r, const struct rc_service *
 static void print_json(struct json *j, const struct rc_preview_req *r,
 		       const struct rc_service *s, const struct rc_preview *p)
 {
+	bool tunnel = rc_service_forward(s) == RINGSTEER_FORWARD_TUNNEL;
 	char addr[RC_ADDR_LEN];
 	uint32_t i;
 
@@ -286,9 +306,14 @@ static void print_json(struct json *j, const struct rc_preview_req *r,
 		json_double(j, "collateral", p->collateral);
 		json_u64(j, "collateral_positions", p->collateral_exact);
 	}
-	json_double(j, "connections_moving", p->conns_moving);
-	json_bool(j, "connections_exact", p->conns_exact);
-	json_str(j, "connections_effect", conns_effect(r));
+	json_bool(j, "connections_counted", !tunnel);
+	if (tunnel) {
+		json_str(j, "connections_effect", tunnel_effect(r));
+	} else {
+		json_double(j, "connections_moving", p->conns_moving);
+		json_bool(j, "connections_exact", p->conns_exact);
+		json_str(j, "connections_effect", conns_effect(r));
+	}
 	json_arr_begin(j, "backends");
 	for (i = 0; i < p->nb; i++) {
 		const struct rc_preview_backend *pb = &p->b[i];
@@ -301,9 +326,11 @@ static void print_json(struct json *j, const struct rc_preview_req *r,
 		json_double(j, "share_after", pb->share_after);
 		json_double(j, "leaves", pb->leaves);
 		json_double(j, "arrives", pb->arrives);
-		json_u64(j, "connections", pb->conns);
-		json_double(j, "connections_moving", pb->conns_moving);
-		json_bool(j, "connections_exact", pb->conns_exact);
+		if (!tunnel) {
+			json_u64(j, "connections", pb->conns);
+			json_double(j, "connections_moving", pb->conns_moving);
+			json_bool(j, "connections_exact", pb->conns_exact);
+		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -32,6 +32,8 @@ static const struct cli_cmd commands[] = {
 	{ "stats", cmd_stats, cmd_stats_usage, "print counters in the Prometheus text format" },
 	{ "simulate", cmd_simulate, cmd_simulate_usage,
 	  "compute ring shares, moves and owners offline" },
+	{ "health", cmd_health, cmd_health_usage,
+	  "mark backends up and down from health probes" },
 	{ "version", cmd_version, cmd_version_usage, "show ringctl's and the kernel module's versions" },
 };
 

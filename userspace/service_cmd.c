@@ -13,23 +13,36 @@ void cmd_service_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl service add VIP:PORT [proto tcp|udp] [vnodes N] [hash flow|source]\n"
+"                           [on-down keep|reset] [forward nat|tunnel]\n"
+"                           [encap ipip|gue [port N]]\n"
 "       ringctl service set VIP:PORT [proto tcp|udp] [vnodes N] [hash flow|source]\n"
+"                           [on-down keep|reset] [encap ipip|gue [port N]]\n"
 "       ringctl service del VIP:PORT [proto tcp|udp] [keep-flows]\n"
 "\n"
 "VIP is a.b.c.d or [IPv6]; proto defaults to tcp. vnodes is the number of\n"
 "ring points per unit of backend weight (1..%u, default %u); hash flow\n"
 "(default) hashes the whole connection tuple, hash source the client\n"
-"address only. 'set' re-places every point: new flows may move between all\n"
-"backends, established ones stay. 'del' also deletes the service's\n"
-"connection tracking entries unless keep-flows is given.\n",
-		RINGSTEER_MAX_VNODES, RINGSTEER_DEFAULT_VNODES);
+"address only. 'set' of vnodes or hash re-places every point: new flows may\n"
+"move between all backends, established ones stay. 'del' also deletes the\n"
+"service's connection tracking entries unless keep-flows is given. on-down\n"
+"reset deletes a backend's connections when it is marked down (health); keep\n"
+"(default) lets them go on, as after a drain.\n"
+"\n"
+"forward nat (default) DNATs each new flow through connection tracking;\n"
+"forward tunnel encapsulates every packet to its backend, which replies to\n"
+"the client directly (its backends have the VIP's port). encap ipip\n"
+"(default; ip6ip6 for IPv6) or gue, to UDP port N (default %u). A\n"
+"service keeps its forward mode: delete and add it to change that.\n",
+		RINGSTEER_MAX_VNODES, RINGSTEER_DEFAULT_VNODES, RINGSTEER_DEFAULT_GUE_PORT);
 }
 
 enum op { OP_ADD, OP_SET, OP_DEL };
 
 static const unsigned int allowed[] = {
-	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH,
-	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH,
+	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH | PARSE_KW_ON_DOWN |
+		   PARSE_KW_FORWARD | PARSE_KW_ENCAP,
+	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH | PARSE_KW_ON_DOWN |
+		   PARSE_KW_FORWARD | PARSE_KW_ENCAP,
 	[OP_DEL] = PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS,
 };
 
@@ -44,10 +57,14 @@ static int run(enum op op, int argc, char **argv)
 
 	snprintf(ctx, sizeof(ctx), "service %s", argv[0]);
 	err = parse_service_args(ctx, argc - 1, argv + 1, allowed[op], &s, &a);
+	if (!err && op == OP_ADD)
+		err = parse_check_new_service(ctx, &s);
 	if (err)
 		return err;
-	if (op == OP_SET && !(s.has & (RC_HAS_VNODES | RC_HAS_HASH)))
-		return cli_error("%s: nothing to change (give vnodes and/or hash)", ctx);
+	if (op == OP_SET &&
+	    !(s.has & (RC_HAS_VNODES | RC_HAS_HASH | RC_HAS_ON_DOWN | RC_HAS_ENCAP)))
+		return cli_error("%s: nothing to change (give vnodes, hash, on-down or encap)",
+				 ctx);
 	err = cli_nl_open(&nl);
 	if (err)
 		return err;
@@ -81,7 +98,7 @@ static int del(int argc, char **argv)
 
 static const struct cli_cmd cmds[] = {
 	{ "add", add, cmd_service_usage, "add a service" },
-	{ "set", set, cmd_service_usage, "change a service's vnodes or hash" },
+	{ "set", set, cmd_service_usage, "change a service's vnodes, hash or on-down" },
 	{ "del", del, cmd_service_usage, "delete a service" },
 	{ "delete", del, cmd_service_usage, NULL },
 	{ "show", cmd_show, cmd_show_usage, NULL },

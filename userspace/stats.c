@@ -36,6 +36,11 @@ static int read_config(struct rc_config *c, bool conns)
 	err = nl_config_get(&nl, c, NULL, false);
 	if (!err && conns) {
 		err = nl_config_conns(&nl, c);
+		/* Without CAP_NET_ADMIN: every metric but the counts. */
+		if (err == -EPERM) {
+			c->conns_unavailable = "counting connections needs CAP_NET_ADMIN over this network namespace";
+			err = 0;
+		}
 		if (err)
 			rc_config_free(c);
 	}

@@ -86,6 +86,14 @@
  */
 #include "ringsteer_genl.h"
 
+/*
+ * Connection counts (BACKEND_GET with RINGSTEER_F_CONNS) walk the host's
+ * conntrack table: a namespace's is walked again no sooner than this many
+ * times the last walk's duration after that walk started; requests in
+ * between are answered with the counts of the last walk.
+ */
+#define RINGSTEER_CONNS_GAP		10
+
 /* Sizes of the canonical byte strings hashed above. */
 #define RINGSTEER_ID_LEN		19
 #define RINGSTEER_VNODE_LEN		23

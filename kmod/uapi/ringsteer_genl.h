@@ -31,6 +31,44 @@ enum ringsteer_hash_mode {
 	RINGSTEER_HASH_MAX = (__RINGSTEER_HASH_MAX - 1)
 };
 
+#define RINGSTEER_DEFAULT_GUE_PORT	6080
+
+/**
+ * enum ringsteer_forward_mode - How a service's packets reach the backend the
+ *   ring picks.
+ * @RINGSTEER_FORWARD_NAT: The first packet of a flow is DNATed through
+ *   conntrack and nf_nat; later packets follow the conntrack entry, replies
+ *   come back through the host.
+ * @RINGSTEER_FORWARD_TUNNEL: Every packet is encapsulated to the backend
+ *   (encap) before conntrack sees it, and the backend replies to the client
+ *   directly; the host keeps no conntrack state for the service.
+ */
+enum ringsteer_forward_mode {
+	RINGSTEER_FORWARD_NAT,
+	RINGSTEER_FORWARD_TUNNEL,
+
+	/* private: */
+	__RINGSTEER_FORWARD_MAX,
+	RINGSTEER_FORWARD_MAX = (__RINGSTEER_FORWARD_MAX - 1)
+};
+
+/**
+ * enum ringsteer_encap - The encapsulation of forward tunnel.
+ * @RINGSTEER_ENCAP_IPIP: IPv4 in IPv4 (IPPROTO_IPIP), IPv6 in IPv6
+ *   (IPPROTO_IPV6).
+ * @RINGSTEER_ENCAP_GUE: The same inside UDP to encap-port with a 4-byte GUE
+ *   header (version 0, proto the inner protocol), as "ip fou add port N gue"
+ *   decapsulates; the UDP source port comes from the flow's keyed hash.
+ */
+enum ringsteer_encap {
+	RINGSTEER_ENCAP_IPIP,
+	RINGSTEER_ENCAP_GUE,
+
+	/* private: */
+	__RINGSTEER_ENCAP_MAX,
+	RINGSTEER_ENCAP_MAX = (__RINGSTEER_ENCAP_MAX - 1)
+};
+
 /**
  * enum ringsteer_backend_state - Whether a backend owns points on the ring.
  * @RINGSTEER_STATE_ACTIVE: The backend owns its points on the ring.
@@ -48,22 +86,62 @@ enum ringsteer_backend_state {
 };
 
 /**
+ * enum ringsteer_backend_health - What a health checker last found, apart from
+ *   the operator's state: a backend is on the ring exactly when it is active
+ *   and up.
+ * @RINGSTEER_HEALTH_UP: The backend serves (every backend starts up).
+ * @RINGSTEER_HEALTH_DOWN: The backend failed its checks: it owns no points, as
+ *   if draining, and its established flows go on. Up again (and active)
+ *   restores the exact previous mapping.
+ */
+enum ringsteer_backend_health {
+	RINGSTEER_HEALTH_UP,
+	RINGSTEER_HEALTH_DOWN,
+
+	/* private: */
+	__RINGSTEER_HEALTH_MAX,
+	RINGSTEER_HEALTH_MAX = (__RINGSTEER_HEALTH_MAX - 1)
+};
+
+/**
+ * enum ringsteer_on_down - What a backend marked down does with its
+ *   established connections.
+ * @RINGSTEER_ON_DOWN_KEEP: They go on, as after a drain: a backend that failed
+ *   a check may still serve them (the default).
+ * @RINGSTEER_ON_DOWN_RESET: Their conntrack entries are deleted, as by
+ *   backend-del: the next packet of each is steered afresh (a TCP connection
+ *   resets), for backends whose failure loses them anyway.
+ */
+enum ringsteer_on_down {
+	RINGSTEER_ON_DOWN_KEEP,
+	RINGSTEER_ON_DOWN_RESET,
+
+	/* private: */
+	__RINGSTEER_ON_DOWN_MAX,
+	RINGSTEER_ON_DOWN_MAX = (__RINGSTEER_ON_DOWN_MAX - 1)
+};
+
+/**
  * enum ringsteer_flags - Options: keep-flows of service-del, backend-del and
- *   flush; conns of backend-get. A flag a command gives no meaning to is
- *   rejected.
+ *   flush; conns of backend-get; force of backend-set. A flag a command gives
+ *   no meaning to is rejected.
  * @RINGSTEER_F_KEEP_FLOWS: On delete or flush, keep the conntrack entries
  *   steered by what is deleted (by default they are deleted, so their next
  *   packets are steered afresh).
  * @RINGSTEER_F_CONNS: On backend-get, count each backend's live connections
- *   (conns-established, conns-other): one walk of the namespace's conntrack
- *   table per request or dump, never any per-packet work.
+ *   (conns-established, conns-other, conns-closed): one walk of the
+ *   namespace's conntrack table per request or dump, never any per-packet
+ *   work.
+ * @RINGSTEER_F_FORCE: On backend-set, mark down even the last backend of the
+ *   service that is active and up (EBUSY without it), emptying its ring.
  */
 enum ringsteer_flags {
 	RINGSTEER_F_KEEP_FLOWS = 1,
 	RINGSTEER_F_CONNS = 2,
+	RINGSTEER_F_FORCE = 4,
 
 	/* private: */
-	RINGSTEER_F_MASK = 3,
+	RINGSTEER_F_MASK = 7,
 };
 
 enum ringsteer_attr {
@@ -96,6 +174,17 @@ enum ringsteer_service_attr {
 	RINGSTEER_SERVICE_A_PAD,
 	RINGSTEER_SERVICE_A_GENERATION,
 	RINGSTEER_SERVICE_A_FINGERPRINT,
+	RINGSTEER_SERVICE_A_ON_DOWN,
+	RINGSTEER_SERVICE_A_FORWARD,
+	RINGSTEER_SERVICE_A_ENCAP,
+	RINGSTEER_SERVICE_A_ENCAP_PORT,
+	RINGSTEER_SERVICE_A_PACKETS,
+	RINGSTEER_SERVICE_A_TABLE_HITS,
+	RINGSTEER_SERVICE_A_TABLE_MISSES,
+	RINGSTEER_SERVICE_A_NONSYN_MISSES,
+	RINGSTEER_SERVICE_A_TOO_BIG,
+	RINGSTEER_SERVICE_A_FRAGMENTS,
+	RINGSTEER_SERVICE_A_ENCAP_ERRORS,
 
 	__RINGSTEER_SERVICE_A_LAST,
 	RINGSTEER_SERVICE_A_MAX = (__RINGSTEER_SERVICE_A_LAST - 1)
@@ -107,11 +196,13 @@ enum ringsteer_backend_attr {
 	RINGSTEER_BACKEND_A_PORT,
 	RINGSTEER_BACKEND_A_WEIGHT,
 	RINGSTEER_BACKEND_A_STATE,
+	RINGSTEER_BACKEND_A_HEALTH,
 	RINGSTEER_BACKEND_A_FLOWS,
 	RINGSTEER_BACKEND_A_SHARE,
 	RINGSTEER_BACKEND_A_PAD,
 	RINGSTEER_BACKEND_A_CONNS_ESTABLISHED,
 	RINGSTEER_BACKEND_A_CONNS_OTHER,
+	RINGSTEER_BACKEND_A_CONNS_CLOSED,
 
 	__RINGSTEER_BACKEND_A_LAST,
 	RINGSTEER_BACKEND_A_MAX = (__RINGSTEER_BACKEND_A_LAST - 1)
@@ -135,6 +226,7 @@ enum ringsteer_net_attr {
 	RINGSTEER_NET_A_PAD,
 	RINGSTEER_NET_A_BACKENDS,
 	RINGSTEER_NET_A_BACKENDS_MAX,
+	RINGSTEER_NET_A_TUNNEL_HOOKS,
 
 	__RINGSTEER_NET_A_LAST,
 	RINGSTEER_NET_A_MAX = (__RINGSTEER_NET_A_LAST - 1)

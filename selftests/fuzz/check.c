@@ -42,12 +42,24 @@ void check_service(struct fuzz *f, const struct model *m,
 		fail(f, "kernel reports a service the model does not have");
 	}
 	if (r->svc.vnodes != s->vnodes || r->svc.hash != s->hash ||
+	    r->svc.on_down != s->on_down ||
 	    r->backends != s->nb || r->active != m_active(s) ||
 	    r->points != m_points(s, s->vnodes))
 		fail(f, "service differs: kernel vnodes %u hash %u backends %u active %u points %u, model %u %u %u %u %llu",
 		     r->svc.vnodes, r->svc.hash, r->backends, r->active, r->points,
 		     s->vnodes, s->hash, s->nb, m_active(s),
 		     (unsigned long long)m_points(s, s->vnodes));
+	/* encap only for forward tunnel, its port only for encap gue. */
+	if (r->svc.forward != s->forward ||
+	    !(r->svc.present & B(RINGSTEER_SERVICE_A_ENCAP)) != (s->forward != RINGSTEER_FORWARD_TUNNEL) ||
+	    (s->forward == RINGSTEER_FORWARD_TUNNEL && r->svc.encap != s->encap) ||
+	    !(r->svc.present & B(RINGSTEER_SERVICE_A_ENCAP_PORT)) !=
+	    !(s->forward == RINGSTEER_FORWARD_TUNNEL && s->encap == RINGSTEER_ENCAP_GUE) ||
+	    ((r->svc.present & B(RINGSTEER_SERVICE_A_ENCAP_PORT)) &&
+	     r->svc.encap_port != s->encap_port))
+		fail(f, "service forwards otherwise: kernel forward %u encap %u port %u, model %u %u %u",
+		     r->svc.forward, r->svc.encap, r->svc.encap_port, s->forward, s->encap,
+		     s->encap_port);
 }
 
 const struct m_be *check_backend(struct fuzz *f, const struct m_svc *s,
@@ -67,11 +79,13 @@ const struct m_be *check_backend(struct fuzz *f, const struct m_svc *s,
 
 		if (b->port != r->be.port || memcmp(b->addr, r->be.addr, m_alen(s->family)))
 			continue;
-		if (b->weight != r->be.weight || b->state != r->be.state)
-			fail(f, "backend differs: kernel weight %u state %u, model %u %u",
-			     r->be.weight, r->be.state, b->weight, b->state);
-		if (b->state != RINGSTEER_STATE_ACTIVE && r->share)
-			fail(f, "draining backend owns ring positions");
+		if (b->weight != r->be.weight || b->state != r->be.state ||
+		    b->health != r->be.health)
+			fail(f, "backend differs: kernel weight %u state %u health %u, model %u %u %u",
+			     r->be.weight, r->be.state, r->be.health, b->weight, b->state,
+			     b->health);
+		if (!m_on_ring(b) && r->share)
+			fail(f, "draining or down backend owns ring positions");
 		return b;
 	}
 	fail(f, "kernel reports a backend the model does not have");
@@ -143,7 +157,7 @@ static const struct rs_member *ring_owner(struct fuzz *f, const struct m_svc *s,
 		rs_ring_free(cache.ring);
 		mb = calloc(s->nb + 1, sizeof(*mb));
 		for (i = 0; i < s->nb; i++) {
-			if (s->b[i].state != RINGSTEER_STATE_ACTIVE)
+			if (!m_on_ring(&s->b[i]))
 				continue;
 			mb[n].family = s->family;
 			memcpy(mb[n].addr, s->b[i].addr, 16);
@@ -175,8 +189,8 @@ static void check_lookup(struct fuzz *f, struct model *m, const struct fz_req *q
 	const struct rs_member *owner;
 	struct rs_key key;
 
-	if (b->state != RINGSTEER_STATE_ACTIVE)
-		fail(f, "LOOKUP answers a draining backend");
+	if (!m_on_ring(b))
+		fail(f, "LOOKUP answers a draining or down backend");
 	memcpy(fl.saddr, q->flow_addr_b, q->flow_alen);
 	memcpy(fl.daddr, s->addr, m_alen(s->family));
 	fl.sport = htons(q->flow_port_v);
@@ -189,6 +203,21 @@ static void check_lookup(struct fuzz *f, struct model *m, const struct fz_req *q
 	if (owner->port != htons(r->be.port) ||
 	    memcmp(owner->addr, r->be.addr, m_alen(s->family)))
 		fail(f, "LOOKUP owner differs from a full build of the documented ring");
+}
+
+/* BACKEND_GET: the backends, with their counts exactly when asked for. */
+static void check_conns(struct fuzz *f, const struct fz_req *q, const struct fz_reply *r,
+			uint32_t n)
+{
+	bool want = q->flags & RINGSTEER_F_CONNS;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!q->dump)
+			check_backend(f, m_find_svc(&f->m, &q->svc), &r[i]);
+		if (r[i].has_conns != want)
+			fail(f, "backend reply %s connection counts", want ? "without" : "with");
+	}
 }
 
 /*
@@ -217,7 +246,7 @@ void judge(struct fuzz *f, const struct fz_req *q, const struct answer *a,
 			fail(f, "kernel refused with %s, the uapi allows only mask 0x%x",
 			     strerror(a->err), expect);
 		/* The family explains every refusal of its own. */
-		if (!a->msg && (bit & (FZ_ENOENT | FZ_EEXIST | FZ_E2BIG |
+		if (!a->msg && (bit & (FZ_ENOENT | FZ_EEXIST | FZ_E2BIG | FZ_EBUSY |
 				       FZ_EAFNOSUPPORT | FZ_EPROTONOSUPPORT)))
 			fail(f, "refusal (%s) without an extended ack message",
 			     strerror(a->err));
@@ -237,7 +266,7 @@ void judge(struct fuzz *f, const struct fz_req *q, const struct answer *a,
 		if (q->cmd == RINGSTEER_CMD_SERVICE_GET)
 			check_service(f, &f->m, &f->rep[0]);
 		else if (q->cmd == RINGSTEER_CMD_BACKEND_GET)
-			check_backend(f, m_find_svc(&f->m, &q->svc), &f->rep[0]);
+			check_conns(f, q, f->rep, 1);
 		else if (q->cmd == RINGSTEER_CMD_LOOKUP)
 			check_lookup(f, &f->m, q, &f->rep[0]);
 		else
@@ -282,6 +311,8 @@ void exchange(struct fuzz *f, struct sock *s)
 					  m_find_svc(&f->m, &q.svc) : NULL;
 
 		check_dump_all(f, &f->m, q.cmd, svc, f->rep, f->nrep);
+		if (svc)
+			check_conns(f, &q, f->rep, f->nrep);
 	}
 	if (q.dump && a.intr_part)
 		fail(f, "NLM_F_DUMP_INTR on a dump nothing interrupted");

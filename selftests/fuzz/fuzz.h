@@ -31,15 +31,23 @@
 struct m_be {
 	uint8_t addr[16];
 	uint16_t port;
-	uint32_t weight, state;
+	uint32_t weight, state, health;
 };
+
+/* On the ring, as the uapi says: active and up. */
+static inline bool m_on_ring(const struct m_be *b)
+{
+	return b->state == RINGSTEER_STATE_ACTIVE && b->health == RINGSTEER_HEALTH_UP;
+}
 
 struct m_svc {
 	uint16_t family;
 	uint8_t addr[16];
 	uint16_t port;
 	uint8_t proto;
-	uint32_t vnodes, hash;
+	uint32_t vnodes, hash, on_down;
+	uint32_t forward, encap;
+	uint16_t encap_port;
 	struct m_be *b;
 	uint32_t nb, cap;
 };
@@ -78,7 +86,7 @@ struct stats {
 	uint64_t msgs, acked, refused, maybe_refused, dumps, episodes, intr,
 		 raw_mutated, attr_mutated, no_msg, abandoned, multipart,
 		 max_services, max_backends, lookups;
-	uint64_t by_errno[9];
+	uint64_t by_errno[FZ_NERRNOS];
 };
 
 struct fuzz {

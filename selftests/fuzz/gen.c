@@ -126,6 +126,9 @@ static struct m_be *pick_be(struct gen *g, const struct target *svc,
 		  svc->family == AF_INET ? AF_INET6 : AF_INET, 1,
 		  1 + fz_below(g->r, 12));
 	t->port = PICK(g->r, ports);
+	/* A tunnel service's backends have its port, but now and then. */
+	if (s && s->forward == RINGSTEER_FORWARD_TUNNEL && fz_chance(g->r, 900))
+		t->port = svc->port;
 	return NULL;
 }
 
@@ -192,7 +195,7 @@ static uint32_t g_value(struct gen *g, bool vnodes, const struct m_svc *s,
 	if (!s || !v || v > (vnodes ? RINGSTEER_MAX_VNODES : RINGSTEER_MAX_WEIGHT))
 		return v;
 	pts = vnodes ? m_points(s, v) :
-	      m_points(s, s->vnodes) - (b && !b->state ? b->weight * s->vnodes : 0) +
+	      m_points(s, s->vnodes) - (b && m_on_ring(b) ? b->weight * s->vnodes : 0) +
 	      (uint64_t)v * s->vnodes;
 	/* Over the limit is fine: the kernel refuses before hashing. */
 	return pts > POINT_BUDGET && pts <= RINGSTEER_MAX_POINTS ? 1 : v;
@@ -200,11 +203,14 @@ static uint32_t g_value(struct gen *g, bool vnodes, const struct m_svc *s,
 
 static void g_flags_attr(struct gen *g, unsigned int permille)
 {
-	static const uint32_t bad[] = { 2, 3, UINT32_MAX };
+	/* Each flag alone, meant for one command or another; then junk. */
+	static const uint32_t one[] = { 0, RINGSTEER_F_KEEP_FLOWS, RINGSTEER_F_CONNS,
+					RINGSTEER_F_FORCE };
+	static const uint32_t bad[] = { 3, 8, UINT32_MAX };
 
 	if (fz_chance(g->r, permille))
 		g_u32(g, RINGSTEER_A_FLAGS, fz_chance(g->r, 30) ? PICK(g->r, bad) :
-			fz_below(g->r, 2));
+			PICK(g->r, one));
 }
 
 /* Attributes placed where they do not belong. */
@@ -228,6 +234,23 @@ static void g_misplaced(struct gen *g, bool top)
 	g_attr(g, type, junk, n);
 }
 
+/* FORWARD mostly as it is or tunnel, ENCAP and ENCAP_PORT now and then. */
+static void g_forward(struct gen *g, const struct m_svc *s)
+{
+	static const uint16_t ports[] = { 6080, 0, 65535 };
+	uint16_t port = htons(PICK(g->r, ports));
+
+	if (fz_chance(g->r, 300))
+		g_u32(g, RINGSTEER_SERVICE_A_FORWARD,
+		      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) :
+		      s && fz_chance(g->r, 900) ? s->forward : fz_below(g->r, 2));
+	if (fz_chance(g->r, 200))
+		g_u32(g, RINGSTEER_SERVICE_A_ENCAP,
+		      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
+	if (fz_chance(g->r, 100))
+		g_attr(g, RINGSTEER_SERVICE_A_ENCAP_PORT, &port, 2);
+}
+
 static void g_service(struct gen *g, const struct target *t, struct m_svc *s,
 		      bool conf, unsigned int conf_permille)
 {
@@ -240,6 +263,10 @@ static void g_service(struct gen *g, const struct target *t, struct m_svc *s,
 		if (fz_chance(g->r, 400))
 			g_u32(g, RINGSTEER_SERVICE_A_HASH,
 			      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
+		if (fz_chance(g->r, 200))
+			g_u32(g, RINGSTEER_SERVICE_A_ON_DOWN,
+			      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
+		g_forward(g, s);
 	}
 	g_misplaced(g, false);
 	fz_nest_end(&g->f->req, nest);
@@ -258,6 +285,10 @@ static void g_backend(struct gen *g, const struct target *svc, struct m_svc *s,
 			g_u32(g, RINGSTEER_BACKEND_A_WEIGHT, g_value(g, false, s, b));
 		if (fz_chance(g->r, 400))
 			g_u32(g, RINGSTEER_BACKEND_A_STATE,
+			      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
+		/* backend-set's only; backend-new's policy refuses it. */
+		if (fz_chance(g->r, 300))
+			g_u32(g, RINGSTEER_BACKEND_A_HEALTH,
 			      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
 	}
 	g_misplaced(g, false);
@@ -337,14 +368,16 @@ static void g_request(struct gen *g, uint8_t cmd, uint16_t flags)
 	case RINGSTEER_CMD_BACKEND_SET:
 		g_service(g, &t, s, false, 20);
 		g_backend(g, &t, s, true, 0);
-		g_flags_attr(g, 10);
+		/* SET's flag force: down even the last backend on the ring. */
+		g_flags_attr(g, cmd == RINGSTEER_CMD_BACKEND_SET ? 200 : 10);
 		break;
 	case RINGSTEER_CMD_BACKEND_DEL:
 	case RINGSTEER_CMD_BACKEND_GET:
 		g_service(g, &t, s, false, 20);
 		if (!dump || fz_chance(g->r, 50))
 			g_backend(g, &t, s, false, 20);
-		g_flags_attr(g, cmd == RINGSTEER_CMD_BACKEND_DEL ? 500 : 10);
+		/* GET's flag conns: counted as root, EPERM as nobody. */
+		g_flags_attr(g, cmd == RINGSTEER_CMD_BACKEND_DEL ? 500 : 150);
 		break;
 	case RINGSTEER_CMD_LOOKUP:
 		g_service(g, &t, s, false, 20);

@@ -61,7 +61,7 @@ uint64_t m_points(const struct m_svc *s, uint32_t vnodes)
 	uint32_t i;
 
 	for (i = 0; i < s->nb; i++)
-		if (s->b[i].state == RINGSTEER_STATE_ACTIVE)
+		if (m_on_ring(&s->b[i]))
 			n += (uint64_t)s->b[i].weight * vnodes;
 	return n;
 }
@@ -71,7 +71,7 @@ uint32_t m_active(const struct m_svc *s)
 	uint32_t i, n = 0;
 
 	for (i = 0; i < s->nb; i++)
-		n += s->b[i].state == RINGSTEER_STATE_ACTIVE;
+		n += m_on_ring(&s->b[i]);
 	return n;
 }
 
@@ -134,6 +134,7 @@ static uint32_t predict_backend(const struct m_svc *s, const struct fz_req *q)
 	uint32_t w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : 1;
 	uint32_t st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : 0;
 	const struct m_be *b = m_find_be(s, e);
+	uint32_t h;
 	uint64_t pts = m_points(s, s->vnodes);
 
 	switch (q->cmd) {
@@ -152,14 +153,46 @@ static uint32_t predict_backend(const struct m_svc *s, const struct fz_req *q)
 			return FZ_EINVAL;
 		w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : b->weight;
 		st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : b->state;
-		if (b->state == RINGSTEER_STATE_ACTIVE)
+		h = e->present & B(RINGSTEER_BACKEND_A_HEALTH) ? e->health : b->health;
+		/* The last backend on the ring goes down only with force. */
+		if (h == RINGSTEER_HEALTH_DOWN && m_on_ring(b) && m_active(s) == 1 &&
+		    !(q->flags & RINGSTEER_F_FORCE))
+			return FZ_EBUSY;
+		if (m_on_ring(b))
 			pts -= (uint64_t)b->weight * s->vnodes;
-		if (st == RINGSTEER_STATE_ACTIVE &&
+		if (st == RINGSTEER_STATE_ACTIVE && h == RINGSTEER_HEALTH_UP &&
 		    pts + (uint64_t)w * s->vnodes > RINGSTEER_MAX_POINTS)
 			return FZ_E2BIG;
 		return 0;
 	}
 	return b ? 0 : FZ_ENOENT;
+}
+
+/*
+ * FORWARD, ENCAP and ENCAP_PORT of a service-new (@s NULL) or service-set
+ * of @s (uapi service-new, service-set): encap only with forward tunnel, a
+ * port only with encap gue and never 0, forward never changed.
+ */
+static uint32_t fwd_errs(const struct m_svc *s, const struct fz_ep *e)
+{
+	uint32_t mode = s ? s->forward : RINGSTEER_FORWARD_NAT;
+	uint32_t encap = s ? s->encap : RINGSTEER_ENCAP_IPIP;
+	uint32_t err = 0;
+
+	if (e->present & B(RINGSTEER_SERVICE_A_FORWARD)) {
+		if (s && e->forward != s->forward)
+			err |= FZ_EINVAL;
+		mode = e->forward;
+	}
+	if ((e->present & (B(RINGSTEER_SERVICE_A_ENCAP) | B(RINGSTEER_SERVICE_A_ENCAP_PORT))) &&
+	    mode != RINGSTEER_FORWARD_TUNNEL)
+		err |= FZ_EINVAL;
+	if (e->present & B(RINGSTEER_SERVICE_A_ENCAP))
+		encap = e->encap;
+	if ((e->present & B(RINGSTEER_SERVICE_A_ENCAP_PORT)) &&
+	    (encap != RINGSTEER_ENCAP_GUE || !e->encap_port))
+		err |= FZ_EINVAL;
+	return err;
 }
 
 /*
@@ -191,13 +224,17 @@ uint32_t m_predict(struct model *m, const struct fz_req *q)
 	}
 	switch (q->cmd) {
 	case RINGSTEER_CMD_SERVICE_NEW:
+		if (svc && !serr)
+			err |= fwd_errs(NULL, &q->svc);
 		if (s)
 			err |= FZ_EEXIST;
 		else if (svc && !serr && m->ns >= RINGSTEER_MAX_SERVICES)
 			err |= FZ_E2BIG;
 		return err;
 	case RINGSTEER_CMD_SERVICE_SET:
-		if (!(q->svc.present & SVC_CONF))
+		if (s)
+			err |= fwd_errs(s, &q->svc);
+		if (!(q->svc.present & (SVC_CONF | SVC_FWD)))
 			err |= FZ_EINVAL;
 		else if (s && m_points(s, q->svc.present & B(RINGSTEER_SERVICE_A_VNODES) ?
 				       q->svc.vnodes : s->vnodes) > RINGSTEER_MAX_POINTS)
@@ -230,6 +267,10 @@ uint32_t m_predict(struct model *m, const struct fz_req *q)
 	if (s && !ep_errs(&q->be, false) && q->be.family == s->family &&
 	    q->be.port == s->port && !memcmp(q->be.addr, s->addr, 16))
 		return err | FZ_EINVAL;
+	/* forward tunnel cannot translate ports (uapi backend-new). */
+	if (q->cmd == RINGSTEER_CMD_BACKEND_NEW && s && !ep_errs(&q->be, false) &&
+	    s->forward == RINGSTEER_FORWARD_TUNNEL && q->be.port != s->port)
+		return err | FZ_EINVAL;
 	if (s && !ep_errs(&q->be, false) && q->be.family == s->family)
 		err |= predict_backend(s, q);
 	return err;
@@ -250,6 +291,7 @@ static void m_add_be(struct m_svc *s, const struct fz_ep *e)
 	b->port = e->port;
 	b->weight = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : 1;
 	b->state = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : 0;
+	b->health = RINGSTEER_HEALTH_UP;
 }
 
 static bool m_set_be(struct m_be *b, const struct fz_ep *e)
@@ -260,6 +302,8 @@ static bool m_set_be(struct m_be *b, const struct fz_ep *e)
 		b->weight = e->weight;
 	if (e->present & B(RINGSTEER_BACKEND_A_STATE))
 		b->state = e->state;
+	if (e->present & B(RINGSTEER_BACKEND_A_HEALTH))
+		b->health = e->health;
 	return memcmp(&old, b, sizeof(old));
 }
 
@@ -275,6 +319,13 @@ static void m_add_svc(struct model *m, const struct fz_ep *e)
 	s->vnodes = e->present & B(RINGSTEER_SERVICE_A_VNODES) ? e->vnodes :
 		    RINGSTEER_DEFAULT_VNODES;
 	s->hash = e->present & B(RINGSTEER_SERVICE_A_HASH) ? e->hash : RINGSTEER_HASH_FLOW;
+	s->on_down = e->present & B(RINGSTEER_SERVICE_A_ON_DOWN) ? e->on_down :
+		     RINGSTEER_ON_DOWN_KEEP;
+	s->forward = e->present & B(RINGSTEER_SERVICE_A_FORWARD) ? e->forward :
+		     RINGSTEER_FORWARD_NAT;
+	s->encap = e->present & B(RINGSTEER_SERVICE_A_ENCAP) ? e->encap : RINGSTEER_ENCAP_IPIP;
+	s->encap_port = e->present & B(RINGSTEER_SERVICE_A_ENCAP_PORT) ? e->encap_port :
+			RINGSTEER_DEFAULT_GUE_PORT;
 }
 
 static void m_del_svc(struct model *m, struct m_svc *s)
@@ -305,6 +356,17 @@ void m_apply(struct model *m, const struct fz_req *q)
 			s->vnodes = q->svc.vnodes;
 		if (q->svc.present & B(RINGSTEER_SERVICE_A_HASH))
 			s->hash = q->svc.hash;
+		if (q->svc.present & B(RINGSTEER_SERVICE_A_ON_DOWN))
+			s->on_down = q->svc.on_down;
+		if ((q->svc.present & B(RINGSTEER_SERVICE_A_ENCAP)) && s->encap != q->svc.encap) {
+			s->encap = q->svc.encap;
+			changed = true;
+		}
+		if ((q->svc.present & B(RINGSTEER_SERVICE_A_ENCAP_PORT)) &&
+		    s->encap_port != q->svc.encap_port) {
+			s->encap_port = q->svc.encap_port;
+			changed = true;
+		}
 		break;
 	case RINGSTEER_CMD_SERVICE_DEL:
 		m_del_svc(m, s);

@@ -12,7 +12,7 @@ static uint32_t fz_align(uint32_t n)
 
 const int fz_errnos[FZ_NERRNOS] = {
 	EINVAL, ERANGE, EAFNOSUPPORT, EPROTONOSUPPORT, ENOENT, EEXIST, E2BIG,
-	EPERM, EOPNOTSUPP,
+	EPERM, EOPNOTSUPP, EBUSY,
 };
 
 uint32_t fz_errbit(int err)
@@ -161,6 +161,8 @@ static uint32_t fz_flags_ok(uint8_t cmd)
 		return RINGSTEER_F_KEEP_FLOWS;
 	case RINGSTEER_CMD_BACKEND_GET:
 		return RINGSTEER_F_CONNS;
+	case RINGSTEER_CMD_BACKEND_SET:
+		return RINGSTEER_F_FORCE;
 	}
 	return 0;
 }
@@ -170,11 +172,19 @@ static bool fz_u32_ok(uint8_t cmd, int nest, int type, uint32_t v)
 {
 	if (nest == 0)
 		return !(v & ~fz_flags_ok(cmd));
+	if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_FORWARD)
+		return v <= RINGSTEER_FORWARD_MAX;
+	if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_ENCAP)
+		return v <= RINGSTEER_ENCAP_MAX;
 	if (nest == RINGSTEER_A_SERVICE)
 		return type == RINGSTEER_SERVICE_A_VNODES ?
-		       v >= 1 && v <= RINGSTEER_MAX_VNODES : v <= RINGSTEER_HASH_MAX;
+		       v >= 1 && v <= RINGSTEER_MAX_VNODES :
+		       type == RINGSTEER_SERVICE_A_HASH ? v <= RINGSTEER_HASH_MAX :
+		       v <= RINGSTEER_ON_DOWN_MAX;
 	return type == RINGSTEER_BACKEND_A_WEIGHT ?
-	       v >= 1 && v <= RINGSTEER_MAX_WEIGHT : v <= RINGSTEER_STATE_MAX;
+	       v >= 1 && v <= RINGSTEER_MAX_WEIGHT :
+	       type == RINGSTEER_BACKEND_A_STATE ? v <= RINGSTEER_STATE_MAX :
+	       v <= RINGSTEER_HEALTH_MAX;
 }
 
 static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
@@ -222,12 +232,22 @@ static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 				e->proto = d[0];
 			else if (type == RINGSTEER_SERVICE_A_VNODES)
 				e->vnodes = v32;
-			else
+			else if (type == RINGSTEER_SERVICE_A_FORWARD)
+				e->forward = v32;
+			else if (type == RINGSTEER_SERVICE_A_ENCAP)
+				e->encap = v32;
+			else if (type == RINGSTEER_SERVICE_A_ENCAP_PORT)
+				e->encap_port = ntohs(v16);
+			else if (type == RINGSTEER_SERVICE_A_HASH)
 				e->hash = v32;
+			else
+				e->on_down = v32;
 		} else if (type == RINGSTEER_BACKEND_A_WEIGHT) {
 			e->weight = v32;
-		} else {
+		} else if (type == RINGSTEER_BACKEND_A_STATE) {
 			e->state = v32;
+		} else {
+			e->health = v32;
 		}
 	}
 }
@@ -383,6 +403,14 @@ void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
 	fz_parse_attrs(q, msg, msg + NLMSG_HDRLEN + GENL_HDRLEN,
 		       h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, 0,
 		       spec->top, spec->top_tol, spec);
+	/*
+	 * Counting connections walks the host's conntrack table: flag conns
+	 * needs CAP_NET_ADMIN, checked once the attributes are valid and
+	 * before what they name is looked up (the family's doc).
+	 */
+	if (!priv && !q->policy && q->cmd == RINGSTEER_CMD_BACKEND_GET &&
+	    (q->flags & RINGSTEER_F_CONNS))
+		q->policy = FZ_EPERM;
 }
 
 /* ---- Replies -------------------------------------------------------------- */
@@ -444,6 +472,10 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 		case RINGSTEER_SERVICE_A_PROTO: e->proto = v; break;
 		case RINGSTEER_SERVICE_A_VNODES: e->vnodes = v; break;
 		case RINGSTEER_SERVICE_A_HASH: e->hash = v; break;
+		case RINGSTEER_SERVICE_A_ON_DOWN: e->on_down = v; break;
+		case RINGSTEER_SERVICE_A_FORWARD: e->forward = v; break;
+		case RINGSTEER_SERVICE_A_ENCAP: e->encap = v; break;
+		case RINGSTEER_SERVICE_A_ENCAP_PORT: e->encap_port = ntohs((uint16_t)v); break;
 		case RINGSTEER_SERVICE_A_BACKENDS: r->backends = v; break;
 		case RINGSTEER_SERVICE_A_ACTIVE: r->active = v; break;
 		case RINGSTEER_SERVICE_A_POINTS: r->points = v; break;
@@ -455,9 +487,12 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 		switch (type) {
 		case RINGSTEER_BACKEND_A_WEIGHT: e->weight = v; break;
 		case RINGSTEER_BACKEND_A_STATE: e->state = v; break;
+		case RINGSTEER_BACKEND_A_HEALTH: e->health = v; break;
 		case RINGSTEER_BACKEND_A_FLOWS: r->be_flows = v; break;
 		case RINGSTEER_BACKEND_A_SHARE: r->share = v; break;
 		}
+		r->has_conns = (e->present & B(RINGSTEER_BACKEND_A_CONNS_ESTABLISHED)) &&
+			       (e->present & B(RINGSTEER_BACKEND_A_CONNS_OTHER));
 	}
 }
 
@@ -547,7 +582,8 @@ const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
 	case RINGSTEER_CMD_SERVICE_GET:
 		if (!r->has_svc || r->has_be || r->has_key || r->has_pos)
 			return "SERVICE_GET reply is not one service";
-		need = SVC_ID | SVC_CONF | B(RINGSTEER_SERVICE_A_BACKENDS) |
+		need = SVC_ID | SVC_CONF | B(RINGSTEER_SERVICE_A_FORWARD) |
+		       B(RINGSTEER_SERVICE_A_BACKENDS) |
 		       B(RINGSTEER_SERVICE_A_ACTIVE) | B(RINGSTEER_SERVICE_A_POINTS) |
 		       B(RINGSTEER_SERVICE_A_RING_BYTES) | B(RINGSTEER_SERVICE_A_FLOWS) |
 		       B(RINGSTEER_SERVICE_A_NO_BACKEND);

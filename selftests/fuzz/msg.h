@@ -42,8 +42,9 @@ enum {
 	FZ_E2BIG = 1U << 6,
 	FZ_EPERM = 1U << 7,
 	FZ_EOPNOTSUPP = 1U << 8,
+	FZ_EBUSY = 1U << 9,
 };
-#define FZ_NERRNOS 9	/* one errno per FZ_E* bit */
+#define FZ_NERRNOS 10	/* one errno per FZ_E* bit */
 
 /* Netlink's attribute validation answers EINVAL or ERANGE by case. */
 #define FZ_POLICY (FZ_EINVAL | FZ_ERANGE)
@@ -104,8 +105,10 @@ struct fz_ep {
 	uint8_t alen;
 	uint16_t port;		/* host order */
 	uint8_t proto;
-	uint32_t vnodes, hash;	/* service */
-	uint32_t weight, state;	/* backend */
+	uint32_t vnodes, hash, on_down;	/* service */
+	uint32_t forward, encap; /* service */
+	uint16_t encap_port;	/* service, host order */
+	uint32_t weight, state, health;	/* backend */
 };
 
 struct fz_req {
@@ -136,10 +139,15 @@ struct fz_req {
 
 #define SVC_ID (B(RINGSTEER_SERVICE_A_FAMILY) | B(RINGSTEER_SERVICE_A_ADDR) | \
 		B(RINGSTEER_SERVICE_A_PORT) | B(RINGSTEER_SERVICE_A_PROTO))
-#define SVC_CONF (B(RINGSTEER_SERVICE_A_VNODES) | B(RINGSTEER_SERVICE_A_HASH))
+#define SVC_CONF (B(RINGSTEER_SERVICE_A_VNODES) | B(RINGSTEER_SERVICE_A_HASH) | \
+		  B(RINGSTEER_SERVICE_A_ON_DOWN))
+/* How the service forwards: what else service-new and service-set take. */
+#define SVC_FWD (B(RINGSTEER_SERVICE_A_FORWARD) | B(RINGSTEER_SERVICE_A_ENCAP) | \
+		 B(RINGSTEER_SERVICE_A_ENCAP_PORT))
 #define BE_ID (B(RINGSTEER_BACKEND_A_FAMILY) | B(RINGSTEER_BACKEND_A_ADDR) | \
 	       B(RINGSTEER_BACKEND_A_PORT))
-#define BE_CONF (B(RINGSTEER_BACKEND_A_WEIGHT) | B(RINGSTEER_BACKEND_A_STATE))
+#define BE_CONF (B(RINGSTEER_BACKEND_A_WEIGHT) | B(RINGSTEER_BACKEND_A_STATE) | \
+		 B(RINGSTEER_BACKEND_A_HEALTH))
 #define T_SVC B(RINGSTEER_A_SERVICE)
 #define T_BE B(RINGSTEER_A_BACKEND)
 #define T_FLOW B(RINGSTEER_A_FLOW)
@@ -161,6 +169,7 @@ void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
 /* A decoded reply entry: service and/or backend nests, position, key. */
 struct fz_reply {
 	bool has_svc, has_be, has_pos, has_key;
+	bool has_conns;		/* both connection counts */
 	struct fz_ep svc, be;
 	uint32_t backends, active, points;
 	uint64_t ring_bytes, flows, no_backend;

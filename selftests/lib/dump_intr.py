@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""dump_intr.py SERVICE AHEAD|REPLACE
+"""dump_intr.py SERVICE AHEAD|REPLACE|DELETE
 
 Reads a BACKEND_GET dump of SERVICE (ADDR:PORT/PROTO) one part at a time
 and changes the service between two parts, from a second socket, as
@@ -14,7 +14,10 @@ NLM_F_DUMP_INTR, the error NLMSG_DONE ended with). The change:
   AHEAD    delete one backend that the dump has not reached yet;
   REPLACE  delete the service and create it again with 5 backends
            (10.4.0.1-5:80), fewer than the dump has already returned, so
-           the rest of the dump has nothing left to send.
+           the rest of the dump has nothing left to send;
+  DELETE   delete the service: the rest of the dump has no service to
+           send from, which is no error of the request's (it named a
+           service that existed), so the dump must end, flagged.
 
 Either way what the reader got is no state the service was ever in, so
 the kernel must flag the dump as interrupted.
@@ -57,6 +60,8 @@ def change(how, svc):
         # The backends are 10.3.I/250.1+I%250:80 in identity order; the
         # last one is far ahead of the first parts.
         cmds = [["BACKEND_DEL", "svc=" + svc, "be=10.3.7.200:80"]]
+    elif how == "DELETE":
+        cmds = [["SERVICE_DEL", "svc=" + svc]]
     else:
         cmds = [["SERVICE_DEL", "svc=" + svc],
                 ["SERVICE_NEW", "svc=" + svc, "service.vnodes=u32:1"]]

@@ -17,7 +17,9 @@ the next SYN of the same tuple as a new connection.
 --hold keeps the flows open after the first answers and the line ".".
 Then, on stdin, "ping" sends one more request on every flow that answered
 and prints "SPORT NAME" for each, then "."; "quit" (or EOF) resets them all
-and exits. A summary of failures goes to stderr.
+and exits; "close" closes TCP flows as an application does (FIN, then the
+server's FIN, leaving TIME_WAIT behind) and exits. A summary of failures
+goes to stderr.
 """
 
 import argparse
@@ -197,9 +199,41 @@ def main():
             print(".", flush=True)
         elif cmd == "quit":
             break
+        elif cmd == "close":
+            close_gracefully([f for f in flows if f.sock is not None])
+            return
     for f in flows:
         if f.sock is not None:
             f.sock.close()
+
+
+def close_gracefully(flows, timeout=10.0):
+    """FIN each flow, wait for the server's FIN, then close with lingering
+    back to normal, so that the kernel sends no RST."""
+    sel = selectors.DefaultSelector()
+    for f in flows:
+        try:
+            f.sock.shutdown(socket.SHUT_WR)
+            sel.register(f.sock, selectors.EVENT_READ, f)
+        except OSError:
+            pass
+    deadline = time.monotonic() + timeout
+    while sel.get_map() and time.monotonic() < deadline:
+        for key, _ in sel.select(max(0.0, deadline - time.monotonic())):
+            try:
+                data = key.fileobj.recv(4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                sel.unregister(key.fileobj)
+    for f in flows:
+        f.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                          b"\x00\x00\x00\x00\x00\x00\x00\x00")
+        f.sock.close()
+    if sel.get_map():
+        sys.exit("close: %d flows got no FIN from the server" % len(sel.get_map()))
 
 
 if __name__ == "__main__":

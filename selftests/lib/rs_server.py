@@ -31,6 +31,10 @@ def main():
     udp = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
     udp.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
     udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+    # Answer from the address each datagram was sent to: behind a tunnel
+    # load balancer that is the VIP (on lo), not the address the route
+    # back to the client would pick.
+    udp.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_RECVPKTINFO, 1)
     udp.bind(("::", port))
     udp.setblocking(False)
     sel.register(udp, selectors.EVENT_READ, "udp")
@@ -52,11 +56,15 @@ def main():
             elif key.data == "udp":
                 while True:
                     try:
-                        _, peer = sock.recvfrom(2048)
+                        _, anc, _, peer = sock.recvmsg(2048, socket.CMSG_SPACE(20))
                     except BlockingIOError:
                         break
+                    # in6_pktinfo: the address, then an ifindex the route chooses.
+                    info = [(socket.IPPROTO_IPV6, socket.IPV6_PKTINFO, d[:16] + bytes(4))
+                            for lvl, typ, d in anc
+                            if lvl == socket.IPPROTO_IPV6 and typ == socket.IPV6_PKTINFO]
                     try:
-                        sock.sendto(answer, peer)
+                        sock.sendmsg([answer], info, 0, peer)
                     except OSError:
                         pass
             else:

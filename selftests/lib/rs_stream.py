@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """rs_stream.py server PORT READYFILE
-   rs_stream.py client [--seconds S] [--rate B] SRC DST DPORT SPORTS
+   rs_stream.py client [--seconds S] [--rate B] [--bytes N] SRC DST DPORT SPORTS
 
 Long-lived TCP connections carrying checked data. The server echoes every
 byte back (IPv4 and IPv6, one process). The client opens one connection
 from SRC:SPORT to DST:DPORT per port of SPORTS ("5000-5007,6000"), and for
 S seconds streams a pseudo-random byte sequence seeded by SPORT on each,
 at about B bytes a second (default 65536), checking every echoed byte
-against what it sent, with at most 64 KiB in flight per connection. Then it half-closes, reads the rest of the echo and
+against what it sent, with at most 64 KiB in flight per connection
+(with --bytes N instead: N bytes a connection, as fast as they go). Then it half-closes, reads the rest of the echo and
 prints one line per connection:
 
   SPORT ok BYTES SHA256        every byte came back, in order
@@ -103,11 +104,13 @@ def client(a):
         c.sock = s
         sel.register(s, selectors.EVENT_READ | selectors.EVENT_WRITE, c)
     start = time.monotonic()
-    end = start + a.seconds
+    end = start + a.seconds if not a.bytes else float("inf")
     live = [c for c in conns if not c.done]
     while live:
         now = time.monotonic()
-        budget = a.rate * (min(now, end) - start)
+        budget = a.bytes or a.rate * (min(now, end) - start)
+        if a.bytes and now < end and all(c.sent >= a.bytes for c in live if not c.done):
+            end = now
         for c in live:
             want = (not c.closing and now <= end and c.sent < budget and
                     len(c.pending) < WINDOW)
@@ -197,6 +200,7 @@ def main():
     p.add_argument("mode")
     p.add_argument("--seconds", type=float, default=10)
     p.add_argument("--rate", type=float, default=65536)
+    p.add_argument("--bytes", type=int, default=0)
     p.add_argument("src")
     p.add_argument("dst")
     p.add_argument("dport", type=int)

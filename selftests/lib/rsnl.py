@@ -223,16 +223,16 @@ class Genl:
                 off += (ln + 3) & ~3
                 if seq != self.seq:
                     continue
-                if typ == NLMSG_DONE:
-                    return 0, None, None, replies
-                if typ != NLMSG_ERROR:
+                if typ not in (NLMSG_ERROR, NLMSG_DONE):
                     replies.append(body)
                     continue
-                err = -struct.unpack_from("=i", body)[0]
+                # A dump that fails after it started ends with an
+                # NLMSG_DONE carrying the errno, then the TLVs.
+                err = -struct.unpack_from("=i", body)[0] if body else 0
                 msgtext, bad, miss, nest = None, None, None, None
                 if fl & NLM_F_ACK_TLVS:
                     # Capped: the error, then the 16-byte request header.
-                    tl = body[4 + 16:]
+                    tl = body[4 + (16 if typ == NLMSG_ERROR else 0):]
                     while len(tl) >= 4:
                         alen, atype = struct.unpack_from("HH", tl)
                         val = tl[4:alen]
@@ -252,7 +252,7 @@ class Genl:
                     if msgtext is None and miss is not None:
                         msgtext = "(missing attribute %d%s)" % (
                             miss, " in " + nest if nest else "")
-                if err or not (flags & NLM_F_DUMP):
+                if err or typ == NLMSG_DONE or not (flags & NLM_F_DUMP):
                     return err, msgtext, bad, replies
 
     def resolve(self):

@@ -283,7 +283,8 @@ field()
 
 # hold_start [-6] [-u] SPORTS: open flows and keep them (coprocess HOLD);
 # prints the first answers like traffic. hold_ping: one more request on
-# each flow, prints "SPORT NAME". hold_stop: reset them all.
+# each flow, prints "SPORT NAME". hold_stop: reset them all. hold_close:
+# close them as applications do (FINs both ways, TIME_WAIT left behind).
 hold_start()
 {
 	local src=$CLI4 dst=$VIP4 opts=(--hold) line
@@ -319,6 +320,12 @@ hold_stop()
 {
 	echo quit >&"${HOLD[1]}"
 	wait "$HOLD_PID" 2>/dev/null || true
+}
+
+hold_close()
+{
+	echo close >&"${HOLD[1]}"
+	wait "$HOLD_PID" || die "held flows did not close cleanly"
 }
 
 # backends SHOW SERVICE: "bN WEIGHT STATE FLOWS SHARE" per backend of

@@ -67,10 +67,13 @@ expect_only 'ringctl backend ' add set del drain activate help
 expect_only 'ringctl backend d' del drain
 expect 'ringctl -' -j -h -V
 expect 'ringctl -j ' show lookup
-expect_only 'ringctl service add 1.2.3.4:80 ' proto vnodes hash
+expect_only 'ringctl service add 1.2.3.4:80 ' proto vnodes hash on-down forward encap port
 # Addresses are one word: the colons of [v6]:port do not start a new one.
 expect_only 'ringctl service add [2001:db8::10]:53 proto ' tcp udp
-expect_only 'ringctl service add 1.2.3.4:80 proto udp ' vnodes hash
+expect_only 'ringctl service add 1.2.3.4:80 proto udp ' vnodes hash on-down forward encap port
+expect_only 'ringctl service add 1.2.3.4:80 forward ' nat tunnel
+expect_only 'ringctl service add 1.2.3.4:80 forward tunnel encap ' ipip gue
+expect_only 'ringctl service add 1.2.3.4:80 forward tunnel on-down ' keep reset
 expect_only 'ringctl service add 1.2.3.4:80 hash ' flow source
 expect_only 'ringctl service del 1.2.3.4:80 ' proto keep-flows
 # No keyword before the addresses it follows.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # install.sh KVER: `make install DESTDIR=...` installs exactly ringctl, its man page, its bash
-# completion, the systemd unit (paths filled in), the private configuration
+# completion, the example BIRD configuration for a fleet, the systemd units (paths filled in),
+# the private configuration
 # directory and the module; PREFIX moves them; `make uninstall` removes them.
 
 set -euo pipefail
@@ -33,6 +34,14 @@ expect_unit()
 		die "$1: ExecStart does not run $2/ringctl on $3/ringsteer/ringsteer.conf"
 }
 
+# expect_health_unit UNIT SBINDIR SYSCONFDIR: the same for the checker's unit.
+expect_health_unit()
+{
+	! grep -n '@[A-Z]*@' "$1" || die "$1: placeholder left"
+	grep -qx "ExecStart=$2/ringctl health run $3/ringsteer/health.conf" "$1" ||
+		die "$1: ExecStart does not run $2/ringctl health run on $3/ringsteer/health.conf"
+}
+
 make -s install KVER="$kver" DESTDIR="$tmp/a" >"$tmp/install.log" 2>&1 || {
 	cat "$tmp/install.log"
 	die "make install"
@@ -40,9 +49,13 @@ make -s install KVER="$kver" DESTDIR="$tmp/a" >"$tmp/install.log" 2>&1 || {
 got=$(files "$tmp/a")
 echo "$got"
 want="lib/modules/$kver/MODDIR/kmod/ringsteer.ko
+usr/local/lib/systemd/system/ringsteer-health.service
 usr/local/lib/systemd/system/ringsteer.service
 usr/local/sbin/ringctl
+usr/local/sbin/ringsteer-backend
 usr/local/share/bash-completion/completions/ringctl
+usr/local/share/doc/ringsteer/examples/bird/lb.conf
+usr/local/share/doc/ringsteer/examples/bird/router.md
 usr/local/share/man/man8/ringctl.8"
 # The kernel decides the module directory (extra/ or updates/) and
 # whether modules_install compresses.
@@ -51,10 +64,14 @@ usr/local/share/man/man8/ringctl.8"
 [ -d "$tmp/a/etc/ringsteer" ] || die "no /etc/ringsteer"
 expect_mode 700 "$tmp/a/etc/ringsteer"
 expect_mode 755 "$tmp/a/usr/local/sbin/ringctl"
+expect_mode 755 "$tmp/a/usr/local/sbin/ringsteer-backend"
 expect_mode 644 "$tmp/a/usr/local/lib/systemd/system/ringsteer.service"
 expect_mode 644 "$tmp/a/usr/local/share/bash-completion/completions/ringctl"
 expect_mode 644 "$tmp/a/usr/local/share/man/man8/ringctl.8"
+expect_mode 644 "$tmp/a/usr/local/share/doc/ringsteer/examples/bird/lb.conf"
 expect_unit "$tmp/a/usr/local/lib/systemd/system/ringsteer.service" /usr/local/sbin /etc
+expect_mode 644 "$tmp/a/usr/local/lib/systemd/system/ringsteer-health.service"
+expect_health_unit "$tmp/a/usr/local/lib/systemd/system/ringsteer-health.service" /usr/local/sbin /etc
 "$tmp/a/usr/local/sbin/ringctl" --version | grep -qx "ringctl $(ringsteer_version)" ||
 	die "installed ringctl is not version $(ringsteer_version)"
 pass "make install DESTDIR: $(wc -l <<<"$got") files, modes, unit paths"
@@ -68,12 +85,17 @@ pass "make uninstall removes everything but the configuration"
 
 # Debian's own layout: PREFIX=/usr puts the unit in /lib/systemd/system.
 make -s install-files DESTDIR="$tmp/b" PREFIX=/usr >/dev/null
-want="lib/systemd/system/ringsteer.service
+want="lib/systemd/system/ringsteer-health.service
+lib/systemd/system/ringsteer.service
 usr/sbin/ringctl
+usr/sbin/ringsteer-backend
 usr/share/bash-completion/completions/ringctl
+usr/share/doc/ringsteer/examples/bird/lb.conf
+usr/share/doc/ringsteer/examples/bird/router.md
 usr/share/man/man8/ringctl.8"
 [ "$(files "$tmp/b")" = "$want" ] || die "PREFIX=/usr: got $(files "$tmp/b")"
 expect_unit "$tmp/b/lib/systemd/system/ringsteer.service" /usr/sbin /etc
+expect_health_unit "$tmp/b/lib/systemd/system/ringsteer-health.service" /usr/sbin /etc
 pass "PREFIX=/usr: unit in /lib/systemd/system, ringctl in /usr/sbin"
 
 make -s uninstall DESTDIR="$tmp/b" PREFIX=/usr >/dev/null

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `systemd-analyze verify` accepts ringsteer.service as `make install`
+# `systemd-analyze verify` accepts ringsteer.service and
+# ringsteer-health.service as `make install`
 # writes it: syntax, known keys and values, dependencies that exist, every
 # Exec binary present and executable, the man page of Documentation= found.
 # systemd need not be running. The install goes to a temporary PREFIX (not
@@ -55,3 +56,26 @@ grep -qx 'ExecStartPre=/sbin/modprobe ringsteer' "$unit" || die "no modprobe"
 grep -qx 'Before=network-pre.target shutdown.target' "$unit" ||
 	die "not ordered before the network"
 pass "oneshot, modprobe, reload = start, no ExecStop, before network-pre"
+
+# The health checker's unit: verify (it requires ringsteer.service, which
+# must be found beside it), then the choices ringctl(8) and the unit's
+# comments document.
+health=$tmp/usr/lib/systemd/system/ringsteer-health.service
+[ -f "$health" ] || die "make install-files wrote no $health"
+verify "$health" || die "systemd-analyze verify rejects the health unit"
+pass "systemd-analyze verify ringsteer-health.service: clean"
+sed 's/^Type=notify$/Type=notifyy/' "$health" >"$tmp/bad/ringsteer-health.service"
+cp "$unit" "$tmp/bad/ringsteer.service"
+! verify "$tmp/bad/ringsteer-health.service" >/dev/null || die "verify accepts a bad Type in the health unit"
+pass "verify rejects a bad Type in the health unit"
+grep -qx 'Type=notify' "$health" || die "the health unit is not Type=notify"
+grep -qx 'NotifyAccess=main' "$health" || die "notifications not limited to the main process"
+grep -qE '^WatchdogSec=[1-9]' "$health" || die "no watchdog"
+grep -qx 'Requires=ringsteer.service' "$health" || die "does not require ringsteer.service"
+grep -q '^After=ringsteer.service' "$health" || die "not ordered after ringsteer.service"
+grep -qx 'Restart=on-failure' "$health" || die "a watchdog kill is not restarted"
+[ "$(sed -n 's/^ExecStartPre=.*ringctl health check //p' "$health")" = \
+  "$(sed -n 's/^ExecStart=.*ringctl health run //p' "$health")" ] ||
+	die "ExecStartPre does not check the file ExecStart runs"
+! grep -q '^ExecStop' "$health" || die "stopping the checker must leave the kernel as it is"
+pass "notify, watchdog, restarted, requires ringsteer.service, file checked first, no ExecStop"

@@ -14,37 +14,10 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "stderr_capture.h"
 #include "parse.h"
 #include "print.h"
 #include "endpoint.h"
-#include "parse.h"
-
-/* stderr of the code under test, captured so messages can be checked. */
-static char errbuf[4096];
-static int saved_stderr = -1;
-static FILE *errfile;
-
-static void capture(void)
-{
-	fflush(stderr);
-	errfile = tmpfile();
-	saved_stderr = dup(STDERR_FILENO);
-	dup2(fileno(errfile), STDERR_FILENO);
-}
-
-static const char *captured(void)
-{
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_stderr, STDERR_FILENO);
-	close(saved_stderr);
-	rewind(errfile);
-	n = fread(errbuf, 1, sizeof(errbuf) - 1, errfile);
-	errbuf[n] = '\0';
-	fclose(errfile);
-	return errbuf;
-}
 
 static int ep_arg(const char *s, struct rc_endpoint *ep)
 {
@@ -436,6 +409,8 @@ TEST(config_round_trip)
 	add_backend(&c, "10.1.0.1:8080", 1, RINGSTEER_STATE_ACTIVE);
 	add_backend(&c, "10.1.0.2:8080", 7, RINGSTEER_STATE_DRAINING);
 	add_service(&c, "10.0.0.1:80", IPPROTO_UDP, 1, RINGSTEER_HASH_SOURCE);
+	c.s[c.ns - 1].on_down = RINGSTEER_ON_DOWN_RESET;
+	c.s[c.ns - 1].has |= RC_HAS_ON_DOWN;
 	add_service(&c, "[2001:db8::1]:443", IPPROTO_TCP, 4096, RINGSTEER_HASH_SOURCE);
 	add_backend(&c, "[2001:db8::10]:443", 256, RINGSTEER_STATE_ACTIVE);
 	add_backend(&c, "[2001:db8::a00:1]:1", 1000, RINGSTEER_STATE_DRAINING);
@@ -452,7 +427,8 @@ TEST(config_round_trip)
 		ASSERT_EQ(0, rc_service_cmp(&c.s[i], &d.s[i]));
 		ASSERT_EQ(c.s[i].vnodes, d.s[i].vnodes);
 		ASSERT_EQ(c.s[i].hash, d.s[i].hash);
-		ASSERT_EQ(RC_HAS_VNODES | RC_HAS_HASH, d.s[i].has);
+		ASSERT_EQ(rc_service_on_down(&c.s[i]), d.s[i].on_down);
+		ASSERT_EQ(RC_HAS_VNODES | RC_HAS_HASH | RC_HAS_ON_DOWN, d.s[i].has);
 		ASSERT_EQ(c.s[i].nb, d.s[i].nb);
 		for (k = 0; k < c.s[i].nb; k++) {
 			ASSERT_EQ(0, rc_endpoint_cmp(&c.s[i].b[k].ep, &d.s[i].b[k].ep));

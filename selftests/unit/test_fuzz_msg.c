@@ -116,6 +116,57 @@ TEST(flaws_the_kernel_must_refuse)
 	EXPECT_EQ(0U, q.policy);
 }
 
+static void be_nest(void)
+{
+	uint8_t addr[4] = { 10, 1, 0, 1 };
+	uint16_t family = AF_INET, port = htons(8080);
+	uint32_t nest = fz_nest_start(&b, RINGSTEER_A_BACKEND | NLA_F_NESTED);
+
+	fz_attr(&b, RINGSTEER_BACKEND_A_FAMILY, &family, 2);
+	fz_attr(&b, RINGSTEER_BACKEND_A_ADDR, addr, 4);
+	fz_attr(&b, RINGSTEER_BACKEND_A_PORT, &port, 2);
+	fz_nest_end(&b, nest);
+}
+
+/* Counting connections needs CAP_NET_ADMIN; reading backends does not. */
+TEST(conns_need_cap_net_admin)
+{
+	uint32_t conns = RINGSTEER_F_CONNS, none = 0;
+	struct fz_req q;
+
+	begin(RINGSTEER_CMD_BACKEND_GET, NLM_F_DUMP);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	fz_attr(&b, RINGSTEER_A_FLAGS, &conns, 4);
+	parse(&q, true);
+	EXPECT_EQ(0U, q.policy);
+	EXPECT_EQ((uint32_t)RINGSTEER_F_CONNS, q.flags);
+	EXPECT_FALSE(q.maybe);
+	parse(&q, false);
+	EXPECT_EQ((uint32_t)FZ_EPERM, q.policy);
+
+	begin(RINGSTEER_CMD_BACKEND_GET, 0);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	be_nest();
+	fz_attr(&b, RINGSTEER_A_FLAGS, &conns, 4);
+	parse(&q, true);
+	EXPECT_EQ(0U, q.policy);
+	parse(&q, false);
+	EXPECT_EQ((uint32_t)FZ_EPERM, q.policy);
+
+	begin(RINGSTEER_CMD_BACKEND_GET, NLM_F_DUMP);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	fz_attr(&b, RINGSTEER_A_FLAGS, &none, 4);
+	parse(&q, false);
+	EXPECT_EQ(0U, q.policy);
+
+	/* A flaw of the request itself comes first. */
+	begin(RINGSTEER_CMD_BACKEND_GET, NLM_F_DUMP);
+	svc_nest(RINGSTEER_A_SERVICE, AF_INET, 4);
+	fz_attr(&b, RINGSTEER_A_FLAGS, &conns, 4);
+	parse(&q, false);
+	EXPECT_EQ((uint32_t)FZ_POLICY, q.policy);
+}
+
 TEST(repeated_nest_replaces_the_first)
 {
 	uint8_t proto = 99;
@@ -234,6 +285,10 @@ static void make_service_reply(int skip, int extra)
 		else
 			fz_attr(&b, t, &v64, 8);
 	}
+	if (skip != RINGSTEER_SERVICE_A_ON_DOWN)
+		fz_attr(&b, RINGSTEER_SERVICE_A_ON_DOWN, &v32, 4);
+	if (skip != RINGSTEER_SERVICE_A_FORWARD)
+		fz_attr(&b, RINGSTEER_SERVICE_A_FORWARD, &v64, 4);
 	if (extra)
 		fz_attr(&b, extra, &v32, 4);
 	fz_nest_end(&b, nest);
@@ -252,6 +307,8 @@ TEST(validator_replies)
 	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
 
 	make_service_reply(RINGSTEER_SERVICE_A_POINTS, 0);
+	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_SERVICE_GET, &r));
+	make_service_reply(RINGSTEER_SERVICE_A_ON_DOWN, 0);
 	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_SERVICE_GET, &r));
 	make_service_reply(0, 30);
 	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_SERVICE_GET, &r));

@@ -379,7 +379,7 @@ TEST(show_prints_the_namespace_state)
 	f = open_memstream(&o, &l);
 	print_show_json(f, &c);
 	fclose(f);
-	EXPECT_STREQ("{\"hooks\":true,\"points\":1234567,\"points_max\":4194304,"
+	EXPECT_STREQ("{\"hooks\":true,\"tunnel_hooks\":false,\"points\":1234567,\"points_max\":4194304,"
 		     "\"kept\":1,\"generation\":17,\"services\":[]}\n", o);
 	free(o);
 
@@ -412,10 +412,49 @@ TEST(show_prints_the_namespace_state)
 	f = open_memstream(&o, &l);
 	print_show_json(f, &c);
 	fclose(f);
-	EXPECT_STREQ("{\"hooks\":false,\"points\":256,\"points_max\":4194304,"
+	EXPECT_STREQ("{\"hooks\":false,\"tunnel_hooks\":false,\"points\":256,\"points_max\":4194304,"
 		     "\"backends\":3,\"backends_max\":65536,\"kept\":0,"
 		     "\"generation\":0,\"services\":[]}\n", o);
 	free(o);
+}
+
+/* Without CAP_NET_ADMIN, show has no counts and says why. */
+TEST(show_without_counts_says_so)
+{
+	struct rc_config c = { 0 };
+	struct rc_service s;
+	char *o = NULL;
+	size_t l;
+	FILE *f;
+
+	three(&s, 3);
+	rc_config_add_service(&c, &s);
+	rc_service_add_backend(&c.s[0], &s.b[0]);
+	c.s[0].b[0].has_conns = false;
+	c.conns_unavailable = "counting connections needs CAP_NET_ADMIN";
+	f = open_memstream(&o, &l);
+	print_show_json(f, &c);
+	fclose(f);
+	EXPECT_NE(NULL, strstr(o, "{\"conns_unavailable\":\"counting connections needs CAP_NET_ADMIN\",\"services\":["));
+	EXPECT_EQ(NULL, strstr(o, "conns_established"));
+	free(o);
+	f = open_memstream(&o, &l);
+	print_show_text(f, &c);
+	fclose(f);
+	EXPECT_EQ(0, strncmp(o, "connections: not counted (counting connections needs CAP_NET_ADMIN)\nProt ",
+			     strlen("connections: not counted (counting connections needs CAP_NET_ADMIN)\nProt ")));
+	free(o);
+	/* With counts, neither. */
+	c.conns_unavailable = NULL;
+	c.s[0].b[0].has_conns = true;
+	f = open_memstream(&o, &l);
+	print_show_json(f, &c);
+	fclose(f);
+	EXPECT_EQ(NULL, strstr(o, "conns_unavailable"));
+	EXPECT_NE(NULL, strstr(o, "\"conns_established\":"));
+	free(o);
+	rc_config_free(&c);
+	rc_service_free(&s);
 }
 
 TEST_HARNESS_MAIN

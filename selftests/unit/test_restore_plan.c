@@ -206,13 +206,30 @@ static int replay(struct rc_config *c, const struct rc_op *op)
 		s = &c->s[c->ns - 1];
 		s->vnodes = rc_service_vnodes(&op->s);
 		s->hash = rc_service_hash(&op->s);
-		s->has = RC_HAS_VNODES | RC_HAS_HASH;
+		s->on_down = rc_service_on_down(&op->s);
+		s->forward = rc_service_forward(&op->s);
+		s->encap = rc_service_encap(&op->s);
+		s->encap_port = rc_service_encap_port(&op->s);
+		s->has = RC_HAS_VNODES | RC_HAS_HASH | RC_HAS_ON_DOWN | RC_HAS_FORWARD |
+			 RC_HAS_ENCAP | RC_HAS_ENCAP_PORT;
 		return 0;
 	case RC_OP_SERVICE_SET:
 		if (!s || !op->s.has)
 			return -1;
 		s->vnodes = op->s.has & RC_HAS_VNODES ? op->s.vnodes : s->vnodes;
 		s->hash = op->s.has & RC_HAS_HASH ? op->s.hash : s->hash;
+		s->on_down = op->s.has & RC_HAS_ON_DOWN ? op->s.on_down : s->on_down;
+		/* The kernel's rules: forward as it is, a port only for gue. */
+		if ((op->s.has & RC_HAS_FORWARD) && op->s.forward != s->forward)
+			return -1;
+		if ((op->s.has & (RC_HAS_ENCAP | RC_HAS_ENCAP_PORT)) &&
+		    s->forward != RINGSTEER_FORWARD_TUNNEL)
+			return -1;
+		s->encap = op->s.has & RC_HAS_ENCAP ? op->s.encap : s->encap;
+		if ((op->s.has & RC_HAS_ENCAP_PORT) && s->encap != RINGSTEER_ENCAP_GUE)
+			return -1;
+		s->encap_port = op->s.has & RC_HAS_ENCAP_PORT ? op->s.encap_port : s->encap_port;
+		s->has |= op->s.has & (RC_HAS_ON_DOWN | RC_HAS_ENCAP | RC_HAS_ENCAP_PORT);
 		return 0;
 	case RC_OP_SERVICE_DEL:
 		if (!s)
@@ -267,6 +284,18 @@ static void random_config(struct rc_config *c, uint64_t *x)
 			continue;
 		s = svc(c, vips[i % 3], i < 3 ? IPPROTO_TCP : IPPROTO_UDP);
 		settings(s, 1 + rnd(x) % 3, rnd(x) % 2 ? RINGSTEER_HASH_FLOW : RINGSTEER_HASH_SOURCE);
+		s->on_down = rnd(x) % 2 ? RINGSTEER_ON_DOWN_KEEP : RINGSTEER_ON_DOWN_RESET;
+		s->has |= RC_HAS_ON_DOWN;
+		/* One VIP is forward tunnel in every configuration. */
+		if (i % 3 == 1) {
+			s->forward = RINGSTEER_FORWARD_TUNNEL;
+			s->encap = rnd(x) % 2 ? RINGSTEER_ENCAP_IPIP : RINGSTEER_ENCAP_GUE;
+			s->has |= RC_HAS_FORWARD | RC_HAS_ENCAP;
+			if (s->encap == RINGSTEER_ENCAP_GUE) {
+				s->encap_port = rnd(x) % 2 ? RINGSTEER_DEFAULT_GUE_PORT : 7000;
+				s->has |= RC_HAS_ENCAP_PORT;
+			}
+		}
 		for (k = 0; k < 6; k++) {
 			if (rnd(x) % 2)
 				continue;
@@ -288,7 +317,14 @@ static bool same_settings(const struct rc_config *a, struct rc_config *b)
 	for (i = 0; i < a->ns; i++) {
 		s = rc_config_find_service(b, &a->s[i]);
 		if (!s || s->nb != a->s[i].nb || s->vnodes != a->s[i].vnodes ||
-		    s->hash != a->s[i].hash)
+		    s->hash != a->s[i].hash ||
+		    rc_service_on_down(s) != rc_service_on_down(&a->s[i]) ||
+		    rc_service_forward(s) != rc_service_forward(&a->s[i]))
+			return false;
+		if (rc_service_forward(s) == RINGSTEER_FORWARD_TUNNEL &&
+		    (rc_service_encap(s) != rc_service_encap(&a->s[i]) ||
+		     (rc_service_encap(s) == RINGSTEER_ENCAP_GUE &&
+		      rc_service_encap_port(s) != rc_service_encap_port(&a->s[i]))))
 			return false;
 		for (k = 0; k < a->s[i].nb; k++, nb++) {
 			x = rc_service_find_backend(s, &a->s[i].b[k].ep);

@@ -6,9 +6,10 @@
 # generated netlink code against its spec, ringctl's layering, sparse, the
 # package list and the kernel-less Makefile checks, packaging (install,
 # completion, systemd unit, dkms), host unit tests, then the VM selftests on
-# each kernel and on the debug kernel. Every step and every test case is one KTAP result; the last
-# line is the total. A "==> [N/M]" line starts each phase; phase 1
-# (packages) is the Makefile's. --host-only stops after the host unit tests
+# each kernel and on the debug kernel. Every step and every test case is
+# one KTAP result; the last line is the total. A "==> [N/M]" line starts
+# each phase, with the time since the start; phase 1 (packages) is the
+# Makefile's. --host-only stops after the host unit tests
 # (make check-host: no VM).
 
 set -uo pipefail
@@ -21,9 +22,16 @@ kvers=("$@")
 logdir=build/check
 phases=$((5 + ${#kvers[@]}))
 [ -z "$host_only" ] || phases=4
+# "M min S s" since the start.
+elapsed()
+{
+	echo "$((SECONDS / 60)) min $((SECONDS % 60)) s"
+}
+# Each phase line says when it started, so that a run cut off by CI's
+# limit still tells where the time went.
 phase()
 {
-	echo "==> [$1/$phases] $2"
+	echo "==> [$1/$phases] $2 (at $(elapsed))"
 }
 rm -rf "$logdir"
 mkdir -p "$logdir"
@@ -111,14 +119,21 @@ summary()
 		echo "# failed:"
 		printf '#   %s\n' "${failures[@]}"
 	fi
+	echo "# took $(elapsed)"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	[ $failed -eq 0 ]
 }
 [ -z "$host_only" ] || { summary; exit; }
 
+# One suite after the other: side by side (a 2-vCPU guest each on 2
+# cores) each took twice as long, 3,202 s and 3,169 s, so nothing was
+# gained, and one cut off by a time limit would leave both unfinished.
+# Each scenario has its own 900 s limit in the guest; the run's own limit
+# only catches a guest that hangs. The fuzzer sends 100,000 messages here
+# (about 2 min); make check-debug sends 1,000,000 on the debug kernel.
 n=5
 for k in "${kvers[@]}"; do
-	phase $n "VM tests on $k under QEMU (TCG: 15 min or more on a busy machine)"
+	phase $n "VM tests on $k under QEMU (TCG: 25 min or more)"
 	n=$((n + 1))
 	[ "$k" != "${kvers[0]}" ] || ktap_step "vm harness" bash selftests/vm/harness-selftest.sh "$k"
 	ko=build/kernel/$k/kmod/ringsteer.ko
@@ -126,26 +141,21 @@ for k in "${kvers[@]}"; do
 		record fail "vm $k (module did not build)"
 		continue
 	fi
-	# Each scenario has its own 900 s limit in the guest; the run's own
-	# limit only catches a guest that hangs, and must leave room for all of
-	# them on a loaded 2-core machine (a boot alone took 5 min there).
-	# The fuzzer sends 100,000 messages here (about 2 min each); the debug
-	# kernel's run below is where make check-debug sends 1,000,000.
-	ktap_step "vm $k" bash selftests/vm/run.sh -k "$k" -m "$ko" -t 3600 \
+	ktap_step "vm $k" bash selftests/vm/run.sh -k "$k" -m "$ko" -t 5400 \
 		-e RS_FUZZ_MESSAGES=100000 -- bash selftests/vm/ktap-run.sh
 done
 
 # The 6.1 debug kernel (KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN,
 # DEBUG_PREEMPT): any report fails the run. The kernel is built once
 # (25 to 45 minutes on 2 cores) and cached outside the clone. Under KASAN
-# and TCG the whole suite does not fit CI's time (a scenario takes 3 to 10
-# minutes there): make check runs those that exercise lifetimes and
-# locking (module load/unload, rmmod with live DNAT flows and with another
-# NAT user under traffic, confirmed flows, dumps under change, the fuzzer
-# at 5,000 messages, connection counts racing their ends); make check-debug runs every scenario and the fuzzer
-# at 1,000,000 (RS_DEBUG_TESTS=all).
-debug_tests=(module.sh rmmod_flows.sh confirmed_flow.sh dump_consistent.sh
-	     rmmod_nat_peer.sh fuzz.sh monitor_drained.sh)
+# and TCG it boots in about 7 minutes and a scenario takes 1 to 10, so
+# make check runs only the cheap ones that exercise lifetimes: module
+# load/unload, rmmod with live DNAT flows and with another NAT user under
+# traffic, the fuzzer at 5,000 messages. With the two stock suites that is
+# about 75 minutes, inside CI's 90 (the eight scenarios it ran before did
+# not fit). make check-debug runs every scenario, and the fuzzer at
+# 1,000,000 (RS_DEBUG_TESTS=all).
+debug_tests=(module.sh rmmod_flows.sh rmmod_nat_peer.sh fuzz.sh)
 debug_env=(-e RS_FUZZ_MESSAGES=5000 -e RS_RMMOD_ROUNDS=3)
 if [ "${RS_DEBUG_TESTS:-}" = all ]; then
 	debug_tests=()

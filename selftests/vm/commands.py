@@ -29,6 +29,8 @@ WRAPPERS = {
     "command": (set(), 0),
     "builtin": (set(), 0),
     "nohup": (set(), 0),
+    "nice": ({"-n", "--adjustment"}, 0),
+    "stdbuf": (set(), 0),
     "setsid": (set(), 0),
     "env": ({"-u", "-C"}, 0),
     "xargs": ({"-n", "-I", "-d", "-P", "-L", "-s", "-a", "-E"}, 0),

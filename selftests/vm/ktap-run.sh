@@ -22,10 +22,12 @@ for t in "${tests[@]}"; do
 	n=$((n + 1))
 	name="$RSVM_KVER:${t%.sh}"
 	log=$(mktemp)
+	start=$SECONDS
 	timeout -k 5 "$per_test_timeout" bash "./$t" >"$log" 2>&1
 	rc=$?
 	sed 's/^/# /' "$log"
 	rm -f "$log"
+	echo "# $name took $((SECONDS - start)) s"
 	case $rc in
 	0) echo "ok $n $name" ;;
 	4) echo "ok $n $name # SKIP" ;;

@@ -12,7 +12,8 @@
 # - what the VM harness (run.sh) says went wrong with the guest, a panic, a
 #   kernel report, a module that stayed loaded or a timeout, is a failure
 #   of its own, whatever the cases said: a panic after a failed case is
-#   still a panic;
+#   still a panic, and the panic's report (run.sh-console: lines) is
+#   printed again under it;
 # - any other non-zero exit is a failure when no case failed, and a zero
 #   exit with no case passed is one too.
 
@@ -41,6 +42,8 @@ ktap_tally()
 		record fail "$name: $reason"
 	done < <(sed -n 's/^run\.sh: [^:]*: //p' "$clean" |
 		 grep -v -e '^command exited with status' -e '^full log:' | sort -u)
+	# A crash report, again, next to the verdict it explains.
+	grep '^run\.sh-console: ' "$clean" | sed 's/^run\.sh-console: /#   console: /'
 	if [ "$rc" -ne 0 ] && [ $n_fail -eq 0 ] && [ $harness -eq 0 ]; then
 		record fail "$name (exit status $rc, log $log)"
 	elif [ "$rc" -eq 0 ] && [ $n_ok -eq 0 ]; then

@@ -133,9 +133,14 @@ fail()
 
 # A panic is its own failure, whatever else the guest managed to report:
 # the cases after it never ran, and the ones before it may have passed.
+# The report itself goes to the output, whole (registers, stack, trace up
+# to the panic line), prefixed "run.sh-console: " so that make check can
+# repeat it beside its verdict: a CI log may be all there is of a crash.
 if grep -qE 'Kernel panic - not syncing|PANIC: double fault' "$run/console.log"; then
-	grep -E -m 20 'Kernel panic|PANIC:|RIP:|BUG:|Oops|Call Trace|last unloaded' \
-		"$run/console.log" | sed 's/^/  /' >&2
+	tr -d '\r' <"$run/console.log" | awk '
+		!on && /PANIC:|BUG:|Oops|general protection fault|stack guard page|traps:|Kernel panic/ { on = 1 }
+		on && n < 120 { print "run.sh-console: " $0; n++ }
+		on && /end Kernel panic/ { exit }' >&2
 	fail "guest kernel panicked"
 	exit 125
 fi

@@ -7,10 +7,14 @@
  *	# comment
  *	key HEX32
  *	service VIP:PORT [proto tcp|udp] [vnodes N] [hash flow|source]
+ *		[on-down keep|reset] [forward nat|tunnel] [encap ipip|gue [port N]]
  *		backend ADDR:PORT [weight W] [state active|draining]
  *
  * A backend line belongs to the service line above it; indentation is
  * free. The key line is optional (restore then keeps the current key).
+ * A backend of a forward tunnel service has the service's port. Saved
+ * files name forward only for tunnel services: a NAT service's line is
+ * what it was before forward existed.
  */
 
 #include <errno.h>
@@ -52,7 +56,9 @@ static int service_line(const char *ctx, int argc, char **argv,
 	int err;
 
 	err = parse_service_args(ctx, argc - 1, argv + 1,
-				 PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH, &s, &a);
+				 PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH |
+				 PARSE_KW_ON_DOWN | PARSE_KW_FORWARD | PARSE_KW_ENCAP, &s, &a) ?:
+	      parse_check_new_service(ctx, &s);
 	if (err)
 		return err;
 	dup = rc_config_find_service(c, &s);
@@ -83,6 +89,11 @@ static int backend_line(const char *ctx, int argc, char **argv, struct rc_config
 	if (err)
 		return err;
 	rc_service_name(name, cur);
+	if (rc_service_forward(cur) == RINGSTEER_FORWARD_TUNNEL && b.ep.port != cur->vip.port) {
+		rc_endpoint_format(ep, &b.ep);
+		return cli_error("%s: backend %s: forward tunnel cannot translate ports, give the VIP's port %u",
+				 ctx, ep, cur->vip.port);
+	}
 	if (rc_service_find_backend(cur, &b.ep)) {
 		rc_endpoint_format(ep, &b.ep);
 		return cli_error("%s: backend %s given twice for service %s", ctx, ep, name);
@@ -136,9 +147,12 @@ void print_config(FILE *f, const struct rc_config *c)
 		const struct rc_service *s = &c->s[i];
 
 		rc_endpoint_format(ep, &s->vip);
-		fprintf(f, "service %s proto %s vnodes %u hash %s\n", ep,
+		fprintf(f, "service %s proto %s vnodes %u hash %s on-down %s", ep,
 			rc_proto_name(s->proto), rc_service_vnodes(s),
-			rc_hash_name(rc_service_hash(s)));
+			rc_hash_name(rc_service_hash(s)),
+			rc_on_down_name(rc_service_on_down(s)));
+		print_forward_text(f, s);
+		fputc('\n', f);
 		for (k = 0; k < s->nb; k++) {
 			const struct rc_backend *b = &s->b[k];
 

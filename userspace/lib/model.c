@@ -128,10 +128,34 @@ const char *rc_hash_name(uint32_t hash)
 	       hash == RINGSTEER_HASH_FLOW ? "flow" : "?";
 }
 
+const char *rc_forward_name(uint32_t forward)
+{
+	return forward == RINGSTEER_FORWARD_TUNNEL ? "tunnel" :
+	       forward == RINGSTEER_FORWARD_NAT ? "nat" : "?";
+}
+
+const char *rc_encap_name(uint32_t encap)
+{
+	return encap == RINGSTEER_ENCAP_GUE ? "gue" :
+	       encap == RINGSTEER_ENCAP_IPIP ? "ipip" : "?";
+}
+
 const char *rc_state_name(uint32_t state)
 {
 	return state == RINGSTEER_STATE_DRAINING ? "draining" :
 	       state == RINGSTEER_STATE_ACTIVE ? "active" : "?";
+}
+
+const char *rc_health_name(uint32_t health)
+{
+	return health == RINGSTEER_HEALTH_DOWN ? "down" :
+	       health == RINGSTEER_HEALTH_UP ? "up" : "?";
+}
+
+const char *rc_on_down_name(uint32_t on_down)
+{
+	return on_down == RINGSTEER_ON_DOWN_RESET ? "reset" :
+	       on_down == RINGSTEER_ON_DOWN_KEEP ? "keep" : "?";
 }
 
 const char *rc_family_name(uint8_t family)
@@ -157,6 +181,37 @@ uint32_t rc_service_hash(const struct rc_service *s)
 uint32_t rc_backend_state(const struct rc_backend *b)
 {
 	return b->has & RC_HAS_STATE ? b->state : RINGSTEER_STATE_ACTIVE;
+}
+
+uint32_t rc_service_on_down(const struct rc_service *s)
+{
+	return s->has & RC_HAS_ON_DOWN ? s->on_down : RINGSTEER_ON_DOWN_KEEP;
+}
+
+uint32_t rc_backend_health(const struct rc_backend *b)
+{
+	return b->has & RC_HAS_HEALTH ? b->health : RINGSTEER_HEALTH_UP;
+}
+
+bool rc_backend_on_ring(const struct rc_backend *b)
+{
+	return rc_backend_state(b) == RINGSTEER_STATE_ACTIVE &&
+	       rc_backend_health(b) == RINGSTEER_HEALTH_UP;
+}
+
+uint32_t rc_service_forward(const struct rc_service *s)
+{
+	return s->has & RC_HAS_FORWARD ? s->forward : RINGSTEER_FORWARD_NAT;
+}
+
+uint32_t rc_service_encap(const struct rc_service *s)
+{
+	return s->has & RC_HAS_ENCAP ? s->encap : RINGSTEER_ENCAP_IPIP;
+}
+
+uint16_t rc_service_encap_port(const struct rc_service *s)
+{
+	return s->has & RC_HAS_ENCAP_PORT ? s->encap_port : RINGSTEER_DEFAULT_GUE_PORT;
 }
 
 const char *rc_service_name(char buf[RC_SERVICE_NAME_LEN], const struct rc_service *s)

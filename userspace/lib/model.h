@@ -19,19 +19,27 @@
 #define RC_HAS_HASH	(1U << 1)
 #define RC_HAS_WEIGHT	(1U << 2)
 #define RC_HAS_STATE	(1U << 3)
+#define RC_HAS_HEALTH	(1U << 4)
+#define RC_HAS_ON_DOWN	(1U << 5)
+#define RC_HAS_FORWARD	(1U << 6)
+#define RC_HAS_ENCAP	(1U << 7)
+#define RC_HAS_ENCAP_PORT (1U << 8)
 
 struct rc_backend {
 	struct rc_endpoint ep;
 	uint32_t weight;
 	uint32_t state;		/* enum ringsteer_backend_state */
-	unsigned int has;	/* RC_HAS_WEIGHT, RC_HAS_STATE */
+	/* enum ringsteer_backend_health: the checker's, never in a file. */
+	uint32_t health;
+	unsigned int has;	/* RC_HAS_WEIGHT, RC_HAS_STATE, RC_HAS_HEALTH */
 	/* Reported by the kernel. */
 	uint64_t flows;
 	uint64_t share;		/* positions owned, of 2^64 */
 	/* Connection tracking entries DNATed to it now (RINGSTEER_F_CONNS). */
 	bool has_conns;
 	uint64_t conns_established;
-	uint64_t conns_other;
+	uint64_t conns_other;	/* the rest that can still carry data */
+	uint64_t conns_closed;	/* TCP past both FINs: not waited for */
 };
 
 struct rc_service {
@@ -39,7 +47,12 @@ struct rc_service {
 	uint8_t proto;		/* IPPROTO_TCP or IPPROTO_UDP */
 	uint32_t vnodes;
 	uint32_t hash;		/* enum ringsteer_hash_mode */
-	unsigned int has;	/* RC_HAS_VNODES, RC_HAS_HASH */
+	uint32_t on_down;	/* enum ringsteer_on_down */
+	uint32_t forward;	/* enum ringsteer_forward_mode */
+	uint32_t encap;		/* enum ringsteer_encap, forward tunnel */
+	uint16_t encap_port;	/* encap gue */
+	/* RC_HAS_VNODES, _HASH, _ON_DOWN, _FORWARD, _ENCAP, _ENCAP_PORT */
+	unsigned int has;
 	/* Reported by the kernel. */
 	uint32_t nconfigured;
 	uint32_t nactive;
@@ -47,6 +60,10 @@ struct rc_service {
 	uint64_t ring_bytes;
 	uint64_t flows;
 	uint64_t no_backend;
+	/* forward tunnel's counters (RINGSTEER_SERVICE_A_PACKETS ...). */
+	bool has_tunnel_stats;
+	uint64_t packets, table_hits, table_misses, nonsyn_misses;
+	uint64_t too_big, fragments, encap_errors;
 	bool has_fingerprint;	/* kernels before it report neither */
 	uint32_t generation;	/* rings published for the service */
 	uint64_t fingerprint;	/* rs_ring_fingerprint() of its ring */
@@ -75,6 +92,7 @@ struct rc_net {
 	bool has_backends;	/* modules before the backend limit: neither */
 	uint32_t backends;	/* of every service, draining ones too */
 	uint32_t backends_max;	/* the namespace's limit */
+	bool tunnel_hooks;	/* tunnel hooks registered */
 };
 
 struct rc_config {
@@ -83,6 +101,8 @@ struct rc_config {
 	/* Read by "show"; kernels before NET_GET report none. */
 	bool has_net;
 	struct rc_net net;
+	/* Why show has no connection counts (no CAP_NET_ADMIN), or NULL. */
+	const char *conns_unavailable;
 	struct rc_service *s;
 	uint32_t ns, caps;
 };
@@ -105,12 +125,24 @@ void rc_config_free(struct rc_config *c);
 const char *rc_proto_name(uint8_t proto);
 const char *rc_hash_name(uint32_t hash);
 const char *rc_state_name(uint32_t state);
+const char *rc_health_name(uint32_t health);
+const char *rc_on_down_name(uint32_t on_down);
 const char *rc_family_name(uint8_t family);
+const char *rc_forward_name(uint32_t forward);
+const char *rc_encap_name(uint32_t encap);
 /* Effective values: the request's, else the kernel's defaults. */
 uint32_t rc_service_vnodes(const struct rc_service *s);
 uint32_t rc_backend_weight(const struct rc_backend *b);
 uint32_t rc_service_hash(const struct rc_service *s);
 uint32_t rc_backend_state(const struct rc_backend *b);
+uint32_t rc_service_on_down(const struct rc_service *s);
+/* Up unless RC_HAS_HEALTH says down. */
+uint32_t rc_backend_health(const struct rc_backend *b);
+/* On the ring, as the kernel decides it: active and up. */
+bool rc_backend_on_ring(const struct rc_backend *b);
+uint32_t rc_service_forward(const struct rc_service *s);
+uint32_t rc_service_encap(const struct rc_service *s);
+uint16_t rc_service_encap_port(const struct rc_service *s);
 
 #define RC_SERVICE_NAME_LEN 64
 /* "10.0.0.1:80 tcp", for messages. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_conntrack_tcp.h>
 #include <linux/netfilter/nfnetlink_conntrack.h>
 #include <netinet/in.h>
 
@@ -21,7 +22,8 @@
 
 int nl_ct_open(struct nl_ct *ct)
 {
-	unsigned int group = NFNLGRP_CONNTRACK_DESTROY;
+	unsigned int destroy = NFNLGRP_CONNTRACK_DESTROY;
+	unsigned int update = NFNLGRP_CONNTRACK_UPDATE;
 	int size = NL_CT_RCVBUF, fd, err;
 
 	ct->sock = mnl_socket_open(NETLINK_NETFILTER);
@@ -33,8 +35,10 @@ int nl_ct_open(struct nl_ct *ct)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) ||
 	    mnl_socket_bind(ct->sock, 0, MNL_SOCKET_AUTOPID) ||
-	    mnl_socket_setsockopt(ct->sock, NETLINK_ADD_MEMBERSHIP, &group,
-				  sizeof(group))) {
+	    mnl_socket_setsockopt(ct->sock, NETLINK_ADD_MEMBERSHIP, &destroy,
+				  sizeof(destroy)) ||
+	    mnl_socket_setsockopt(ct->sock, NETLINK_ADD_MEMBERSHIP, &update,
+				  sizeof(update))) {
 		err = -errno;
 		nl_ct_close(ct);
 		return err;
@@ -108,23 +112,60 @@ struct reader {
 	void *data;
 };
 
-static int destroy_cb(const struct nlmsghdr *nlh, void *data)
+/* CTA_PROTOINFO's TCP state, or TCP_CONNTRACK_MAX if it has none. */
+static uint8_t tcp_state(const struct nlattr *protoinfo)
 {
-	const struct nlattr *a, *orig = NULL, *reply = NULL;
+	const struct nlattr *tcp, *a;
+
+	mnl_attr_for_each_nested(tcp, protoinfo) {
+		if (mnl_attr_get_type(tcp) != CTA_PROTOINFO_TCP)
+			continue;
+		mnl_attr_for_each_nested(a, tcp) {
+			if (mnl_attr_get_type(a) == CTA_PROTOINFO_TCP_STATE &&
+			    mnl_attr_get_payload_len(a) == 1)
+				return mnl_attr_get_u8(a);
+		}
+	}
+	return TCP_CONNTRACK_MAX;
+}
+
+/*
+ * A connection ends for "drained" when its entry goes, or when TCP is
+ * past both FINs (the kernel counts those apart, conns-closed): conntrack
+ * keeps such an entry for minutes, but it carries no more data.
+ */
+static bool ended(const struct nlmsghdr *nlh, const struct nlattr *protoinfo)
+{
+	uint8_t state;
+
+	if (nlh->nlmsg_type == ((NFNL_SUBSYS_CTNETLINK << 8) | IPCTNL_MSG_CT_DELETE))
+		return true;
+	if (nlh->nlmsg_type != ((NFNL_SUBSYS_CTNETLINK << 8) | IPCTNL_MSG_CT_NEW) ||
+	    !protoinfo)
+		return false;
+	state = tcp_state(protoinfo);
+	return state == TCP_CONNTRACK_LAST_ACK || state == TCP_CONNTRACK_TIME_WAIT ||
+	       state == TCP_CONNTRACK_CLOSE;
+}
+
+static int event_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a, *orig = NULL, *reply = NULL, *protoinfo = NULL;
 	const struct reader *r = data;
 	struct nl_ct_end end;
 	uint8_t reply_proto = 0;
 
-	if (nlh->nlmsg_type != ((NFNL_SUBSYS_CTNETLINK << 8) | IPCTNL_MSG_CT_DELETE) ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct nfgenmsg))
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(struct nfgenmsg))
 		return MNL_CB_OK;
 	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
 		if (mnl_attr_get_type(a) == CTA_TUPLE_ORIG)
 			orig = a;
 		else if (mnl_attr_get_type(a) == CTA_TUPLE_REPLY)
 			reply = a;
+		else if (mnl_attr_get_type(a) == CTA_PROTOINFO)
+			protoinfo = a;
 	}
-	if (!orig || !reply)
+	if (!orig || !reply || !ended(nlh, protoinfo))
 		return MNL_CB_OK;
 	memset(&end, 0, sizeof(end));
 	get_tuple(orig, false, &end.proto, &end.vip);
@@ -149,7 +190,7 @@ int nl_ct_read(struct nl_ct *ct, nl_ct_cb_t cb, void *data)
 		len = mnl_socket_recvfrom(ct->sock, buf, sizeof(buf));
 		if (len < 0)
 			return errno == EAGAIN ? 0 : -errno;
-		if (mnl_cb_run(buf, len, 0, 0, destroy_cb, &r) < 0)
+		if (mnl_cb_run(buf, len, 0, 0, event_cb, &r) < 0)
 			return -errno;
 	}
 	return 0;

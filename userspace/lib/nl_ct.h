@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The netlink layer (prefix nl_), conntrack half: connection-end
- * notifications from ctnetlink (NFNLGRP_CONNTRACK_DESTROY), reduced to
+ * notifications from ctnetlink (NFNLGRP_CONNTRACK_DESTROY, and the updates
+ * of NFNLGRP_CONNTRACK_UPDATE that take TCP past both FINs), reduced to
  * what "monitor" needs: the service a connection was addressed to and the
  * backend it was DNATed to. No printing.
  *
@@ -27,7 +28,7 @@ struct nl_ct {
 	struct mnl_socket *sock;
 };
 
-/* Join the destroy group. -EPERM without CAP_NET_ADMIN in the namespace. */
+/* Join the destroy and update groups. -EPERM without CAP_NET_ADMIN in the namespace. */
 int nl_ct_open(struct nl_ct *ct);
 void nl_ct_close(struct nl_ct *ct);
 int nl_ct_fd(const struct nl_ct *ct);

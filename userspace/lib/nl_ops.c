@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -27,6 +28,14 @@ static void put_service_id(struct nlmsghdr *nlh, const struct rc_service *s,
 		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_VNODES, s->vnodes);
 	if (settings && (s->has & RC_HAS_HASH))
 		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_HASH, s->hash);
+	if (settings && (s->has & RC_HAS_ON_DOWN))
+		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_ON_DOWN, s->on_down);
+	if (settings && (s->has & RC_HAS_FORWARD))
+		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_FORWARD, s->forward);
+	if (settings && (s->has & RC_HAS_ENCAP))
+		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_ENCAP, s->encap);
+	if (settings && (s->has & RC_HAS_ENCAP_PORT))
+		mnl_attr_put_u16(nlh, RINGSTEER_SERVICE_A_ENCAP_PORT, htons(s->encap_port));
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -43,6 +52,8 @@ static void put_backend(struct nlmsghdr *nlh, const struct rc_backend *b)
 		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_WEIGHT, b->weight);
 	if (b->has & RC_HAS_STATE)
 		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_STATE, b->state);
+	if (b->has & RC_HAS_HEALTH)
+		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_HEALTH, b->health);
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -128,6 +139,52 @@ static int get_endpoint(const struct nlattr *fam, const struct nlattr *addr,
 	return 0;
 }
 
+static int get_u16_be(const struct nlattr *a, uint16_t *v)
+{
+	if (!a)
+		return 0;
+	if (!len_is(a, 2))
+		return -EPROTO;
+	*v = ntohs(mnl_attr_get_u16(a));
+	return 0;
+}
+
+static const struct {
+	unsigned int attr;
+	size_t off;
+} tunnel_stats[] = {
+	{ RINGSTEER_SERVICE_A_PACKETS, offsetof(struct rc_service, packets) },
+	{ RINGSTEER_SERVICE_A_TABLE_HITS, offsetof(struct rc_service, table_hits) },
+	{ RINGSTEER_SERVICE_A_TABLE_MISSES, offsetof(struct rc_service, table_misses) },
+	{ RINGSTEER_SERVICE_A_NONSYN_MISSES, offsetof(struct rc_service, nonsyn_misses) },
+	{ RINGSTEER_SERVICE_A_TOO_BIG, offsetof(struct rc_service, too_big) },
+	{ RINGSTEER_SERVICE_A_FRAGMENTS, offsetof(struct rc_service, fragments) },
+	{ RINGSTEER_SERVICE_A_ENCAP_ERRORS, offsetof(struct rc_service, encap_errors) },
+};
+
+/* FORWARD, ENCAP, ENCAP_PORT and forward tunnel's counters. */
+static int get_forward(const struct nlattr **tb, struct rc_service *s)
+{
+	size_t i;
+
+	if (tb[RINGSTEER_SERVICE_A_FORWARD])
+		s->has |= RC_HAS_FORWARD;
+	if (tb[RINGSTEER_SERVICE_A_ENCAP])
+		s->has |= RC_HAS_ENCAP;
+	if (tb[RINGSTEER_SERVICE_A_ENCAP_PORT])
+		s->has |= RC_HAS_ENCAP_PORT;
+	if (get_u32(tb[RINGSTEER_SERVICE_A_FORWARD], &s->forward) ||
+	    get_u32(tb[RINGSTEER_SERVICE_A_ENCAP], &s->encap) ||
+	    get_u16_be(tb[RINGSTEER_SERVICE_A_ENCAP_PORT], &s->encap_port))
+		return -EPROTO;
+	s->has_tunnel_stats = tb[RINGSTEER_SERVICE_A_PACKETS];
+	for (i = 0; i < sizeof(tunnel_stats) / sizeof(tunnel_stats[0]); i++)
+		if (get_u64(tb[tunnel_stats[i].attr],
+			    (uint64_t *)((char *)s + tunnel_stats[i].off)))
+			return -EPROTO;
+	return 0;
+}
+
 static int get_service(const struct nlattr *nest, struct rc_service *s)
 {
 	const struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
@@ -145,8 +202,11 @@ static int get_service(const struct nlattr *nest, struct rc_service *s)
 		s->has |= RC_HAS_VNODES;
 	if (tb[RINGSTEER_SERVICE_A_HASH])
 		s->has |= RC_HAS_HASH;
+	if (tb[RINGSTEER_SERVICE_A_ON_DOWN])
+		s->has |= RC_HAS_ON_DOWN;
 	if (get_u32(tb[RINGSTEER_SERVICE_A_VNODES], &s->vnodes) ||
 	    get_u32(tb[RINGSTEER_SERVICE_A_HASH], &s->hash) ||
+	    get_u32(tb[RINGSTEER_SERVICE_A_ON_DOWN], &s->on_down) ||
 	    get_u32(tb[RINGSTEER_SERVICE_A_BACKENDS], &s->nconfigured) ||
 	    get_u32(tb[RINGSTEER_SERVICE_A_ACTIVE], &s->nactive) ||
 	    get_u32(tb[RINGSTEER_SERVICE_A_POINTS], &s->points) ||
@@ -154,7 +214,8 @@ static int get_service(const struct nlattr *nest, struct rc_service *s)
 	    get_u64(tb[RINGSTEER_SERVICE_A_FLOWS], &s->flows) ||
 	    get_u64(tb[RINGSTEER_SERVICE_A_NO_BACKEND], &s->no_backend) ||
 	    get_u32(tb[RINGSTEER_SERVICE_A_GENERATION], &s->generation) ||
-	    get_u64(tb[RINGSTEER_SERVICE_A_FINGERPRINT], &s->fingerprint))
+	    get_u64(tb[RINGSTEER_SERVICE_A_FINGERPRINT], &s->fingerprint) ||
+	    get_forward(tb, s))
 		return -EPROTO;
 	s->has_fingerprint = tb[RINGSTEER_SERVICE_A_FINGERPRINT];
 	return 0;
@@ -176,12 +237,16 @@ static int get_backend(const struct nlattr *nest, struct rc_backend *b)
 		b->has |= RC_HAS_WEIGHT;
 	if (tb[RINGSTEER_BACKEND_A_STATE])
 		b->has |= RC_HAS_STATE;
+	if (tb[RINGSTEER_BACKEND_A_HEALTH])
+		b->has |= RC_HAS_HEALTH;
 	if (get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT], &b->weight) ||
 	    get_u32(tb[RINGSTEER_BACKEND_A_STATE], &b->state) ||
+	    get_u32(tb[RINGSTEER_BACKEND_A_HEALTH], &b->health) ||
 	    get_u64(tb[RINGSTEER_BACKEND_A_FLOWS], &b->flows) ||
 	    get_u64(tb[RINGSTEER_BACKEND_A_SHARE], &b->share) ||
 	    get_u64(tb[RINGSTEER_BACKEND_A_CONNS_ESTABLISHED], &b->conns_established) ||
-	    get_u64(tb[RINGSTEER_BACKEND_A_CONNS_OTHER], &b->conns_other))
+	    get_u64(tb[RINGSTEER_BACKEND_A_CONNS_OTHER], &b->conns_other) ||
+	    get_u64(tb[RINGSTEER_BACKEND_A_CONNS_CLOSED], &b->conns_closed))
 		return -EPROTO;
 	b->has_conns = tb[RINGSTEER_BACKEND_A_CONNS_ESTABLISHED] &&
 		       tb[RINGSTEER_BACKEND_A_CONNS_OTHER];
@@ -219,16 +284,43 @@ int nl_service_del(struct nl_conn *nl, const struct rc_service *s, uint32_t flag
 	return simple(nl, RINGSTEER_CMD_SERVICE_DEL, s, false, NULL, flags);
 }
 
+/*
+ * Health is the checker's: a backend read from the kernel and sent back
+ * (restore, drain) must not carry the health it had then.
+ */
+static struct rc_backend without_health(const struct rc_backend *b)
+{
+	struct rc_backend c = *b;
+
+	c.has &= ~RC_HAS_HEALTH;
+	return c;
+}
+
 int nl_backend_new(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b)
 {
-	return simple(nl, RINGSTEER_CMD_BACKEND_NEW, s, false, b, 0);
+	struct rc_backend c = without_health(b);
+
+	return simple(nl, RINGSTEER_CMD_BACKEND_NEW, s, false, &c, 0);
 }
 
 int nl_backend_set(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b)
 {
-	return simple(nl, RINGSTEER_CMD_BACKEND_SET, s, false, b, 0);
+	struct rc_backend c = without_health(b);
+
+	return simple(nl, RINGSTEER_CMD_BACKEND_SET, s, false, &c, 0);
+}
+
+int nl_backend_health(struct nl_conn *nl, const struct rc_service *s,
+		      const struct rc_backend *b, uint32_t health, bool force)
+{
+	struct rc_backend c = without_health(b);
+
+	c.health = health;
+	c.has |= RC_HAS_HEALTH;
+	return simple(nl, RINGSTEER_CMD_BACKEND_SET, s, false, &c,
+		      force ? RINGSTEER_F_FORCE : 0);
 }
 
 int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
@@ -397,6 +489,8 @@ static int net_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	n->has_backends = nt[RINGSTEER_NET_A_BACKENDS] && nt[RINGSTEER_NET_A_BACKENDS_MAX];
 	n->hooks = mnl_attr_get_u8(hooks);
+	n->tunnel_hooks = len_is(nt[RINGSTEER_NET_A_TUNNEL_HOOKS], 1) &&
+			  mnl_attr_get_u8(nt[RINGSTEER_NET_A_TUNNEL_HOOKS]);
 	r->err = 0;
 	r->seen = true;
 	return MNL_CB_OK;
@@ -558,7 +652,11 @@ int nl_config_get(struct nl_conn *nl, struct rc_config *c,
 	return 0;
 }
 
-/* Connection counts of a dump or doit reply, merged into the backends. */
+/*
+ * Connection counts of a dump or doit reply, merged into the backends. A
+ * backend added while the kernel counted comes without them: left
+ * without counts (has_conns false), not taken for none.
+ */
 static int conns_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
@@ -566,16 +664,17 @@ static int conns_cb(const struct nlmsghdr *nlh, void *data)
 	struct rc_backend b, *have;
 
 	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) ||
-	    get_backend(tb[RINGSTEER_A_BACKEND], &b) || !b.has_conns) {
+	    get_backend(tb[RINGSTEER_A_BACKEND], &b)) {
 		r->err = -EPROTO;
 		return MNL_CB_OK;
 	}
 	have = r->b ? r->b : rc_service_find_backend(r->s, &b.ep);
 	/* Added since the backend dump: the next reading shows it. */
 	if (have && !rc_endpoint_cmp(&have->ep, &b.ep)) {
-		have->has_conns = true;
-		have->conns_established = b.conns_established;
-		have->conns_other = b.conns_other;
+		have->has_conns = b.has_conns;
+		have->conns_established = b.has_conns ? b.conns_established : 0;
+		have->conns_other = b.has_conns ? b.conns_other : 0;
+		have->conns_closed = b.has_conns ? b.conns_closed : 0;
 	}
 	r->seen = true;
 	return MNL_CB_OK;

@@ -22,6 +22,13 @@ int nl_backend_new(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b);
 int nl_backend_set(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b);
+/*
+ * backend-set with HEALTH, and B's weight and state if it has them (a
+ * checker gives none: they are the operator's). -EBUSY for the last
+ * backend on the ring going down, unless FORCE.
+ */
+int nl_backend_health(struct nl_conn *nl, const struct rc_service *s,
+		      const struct rc_backend *b, uint32_t health, bool force);
 int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b, uint32_t flags);
 
@@ -53,8 +60,12 @@ int nl_config_get(struct nl_conn *nl, struct rc_config *c,
 
 /*
  * Live connections (RINGSTEER_F_CONNS): of backend B of S (a doit), or of
- * every backend of S already in s->b (one dump, one walk of the conntrack
- * table), by identity. nl_config_conns() does every service of C.
+ * every backend of S already in s->b (one dump), by identity; a backend
+ * the kernel has no count for yet is left with has_conns false. The
+ * kernel counts a namespace's backends all at once, in one walk of the
+ * conntrack table at most every RINGSTEER_CONNS_GAP walk durations.
+ * nl_config_conns() does every service of C. -EPERM without CAP_NET_ADMIN
+ * over the namespace.
  */
 int nl_conns_get(struct nl_conn *nl, struct rc_service *s, struct rc_backend *b);
 int nl_config_conns(struct nl_conn *nl, struct rc_config *c);

@@ -3,6 +3,8 @@
 
 #include <time.h>
 
+#include "uapi/ringsteer.h"
+
 #include "pace.h"
 
 double pace_monotonic(void)
@@ -15,5 +17,5 @@ double pace_monotonic(void)
 
 double pace_count_gap(double min, double took)
 {
-	return took * 10 > min ? took * 10 : min;
+	return took * RINGSTEER_CONNS_GAP > min ? took * RINGSTEER_CONNS_GAP : min;
 }

@@ -12,9 +12,12 @@ double pace_monotonic(void);
 
 /*
  * Seconds from the start of one connection count to the next, when the
- * count took TOOK seconds: at least MIN, and ten times what counting takes,
- * so that counting a large conntrack table (one walk of it in the kernel)
- * keeps a CPU busy for at most a tenth of the time.
+ * count took TOOK seconds: at least MIN, and RINGSTEER_CONNS_GAP (10) times
+ * what counting takes, so that counting a large conntrack table (one walk
+ * of it in the kernel) keeps a CPU busy for at most a tenth of the time.
+ * The kernel holds every namespace to the same gap between its walks
+ * whoever asks; as a count asked for sooner gets the last walk's counts,
+ * waiting at least this long makes each of ours a walk of its own.
  */
 double pace_count_gap(double min, double took);
 

@@ -64,7 +64,40 @@ int parse_state(const char *s, uint32_t *state)
 	return 0;
 }
 
-static int hexval(char c)
+int parse_health(const char *s, uint32_t *health)
+{
+	if (!strcmp(s, "up"))
+		*health = RINGSTEER_HEALTH_UP;
+	else if (!strcmp(s, "down"))
+		*health = RINGSTEER_HEALTH_DOWN;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int parse_forward(const char *s, uint32_t *forward)
+{
+	if (!strcmp(s, "nat"))
+		*forward = RINGSTEER_FORWARD_NAT;
+	else if (!strcmp(s, "tunnel"))
+		*forward = RINGSTEER_FORWARD_TUNNEL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int parse_encap(const char *s, uint32_t *encap)
+{
+	if (!strcmp(s, "ipip"))
+		*encap = RINGSTEER_ENCAP_IPIP;
+	else if (!strcmp(s, "gue"))
+		*encap = RINGSTEER_ENCAP_GUE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int parse_hexval(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -83,8 +116,8 @@ int parse_key(const char *s, uint8_t key[RINGSTEER_KEY_LEN])
 	if (strlen(s) != 2 * RINGSTEER_KEY_LEN)
 		return -EINVAL;
 	for (i = 0; i < RINGSTEER_KEY_LEN; i++) {
-		hi = hexval(s[2 * i]);
-		lo = hexval(s[2 * i + 1]);
+		hi = parse_hexval(s[2 * i]);
+		lo = parse_hexval(s[2 * i + 1]);
 		if (hi < 0 || lo < 0)
 			return -EINVAL;
 		k[i] = hi << 4 | lo;
@@ -135,8 +168,13 @@ static const struct {
 	{ "hash", PARSE_KW_HASH, true },
 	{ "weight", PARSE_KW_WEIGHT, true },
 	{ "state", PARSE_KW_STATE, true },
+	{ "health", PARSE_KW_HEALTH, true },
+	{ "force", PARSE_KW_FORCE, false },
+	{ "on-down", PARSE_KW_ON_DOWN, true },
 	{ "keep-flows", PARSE_KW_KEEP_FLOWS, false },
 	{ "count", PARSE_KW_COUNT, true },
+	{ "forward", PARSE_KW_FORWARD, true },
+	{ "encap", PARSE_KW_ENCAP, true },
 	{ "-j", PARSE_KW_JSON, false },
 	{ "--json", PARSE_KW_JSON, false },
 };
@@ -180,12 +218,55 @@ static int parse_value(const char *ctx, unsigned int kw, const char *name,
 		if (parse_state(v, &a->state))
 			return parse_bad_value(ctx, name, v, -EINVAL, "active or draining");
 		break;
+	case PARSE_KW_HEALTH:
+		if (parse_health(v, &a->health))
+			return parse_bad_value(ctx, name, v, -EINVAL, "up or down");
+		break;
+	case PARSE_KW_ON_DOWN:
+		if (!strcmp(v ?: "", "keep"))
+			a->on_down = RINGSTEER_ON_DOWN_KEEP;
+		else if (!strcmp(v ?: "", "reset"))
+			a->on_down = RINGSTEER_ON_DOWN_RESET;
+		else
+			return parse_bad_value(ctx, name, v, -EINVAL, "keep or reset");
+		break;
+	case PARSE_KW_FORWARD:
+		if (parse_forward(v, &a->forward))
+			return parse_bad_value(ctx, name, v, -EINVAL, "nat or tunnel");
+		break;
+	case PARSE_KW_ENCAP:
+		if (parse_encap(v, &a->encap))
+			return parse_bad_value(ctx, name, v, -EINVAL, "ipip or gue");
+		break;
 	case PARSE_KW_COUNT:
 		err = parse_u32(v, 1, UINT32_MAX, &a->count);
 		if (err)
 			return parse_bad_value(ctx, name, v, err, "1 or more");
 		break;
 	}
+	return 0;
+}
+
+/* After "encap gue": an optional "port N", at @argv[*i + 1]. */
+static int encap_port(const char *ctx, int argc, char **argv, int *i,
+		      struct parse_args *a)
+{
+	uint32_t port;
+	int err;
+
+	if (*i + 1 >= argc || strcmp(argv[*i + 1], "port"))
+		return 0;
+	if (a->encap != RINGSTEER_ENCAP_GUE) {
+		cli_error("%s: 'port' applies to encap gue only", ctx);
+		return -EINVAL;
+	}
+	*i += 2;
+	err = parse_u32(*i < argc ? argv[*i] : NULL, 1, 65535, &port);
+	if (err)
+		return parse_bad_value(ctx, "encap gue port", *i < argc ? argv[*i] : NULL,
+				       err, "1..65535");
+	a->has_encap_port = true;
+	a->encap_port = port;
 	return 0;
 }
 
@@ -223,6 +304,11 @@ int parse_keywords(const char *ctx, int argc, char **argv,
 		if (err)
 			return err;
 		i++;
+		if (keywords[k].kw == PARSE_KW_ENCAP) {
+			err = encap_port(ctx, argc, argv, &i, a);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -250,6 +336,36 @@ int parse_service_args(const char *ctx, int argc, char **argv,
 	if (a->seen & PARSE_KW_HASH) {
 		s->hash = a->hash;
 		s->has |= RC_HAS_HASH;
+	}
+	if (a->seen & PARSE_KW_ON_DOWN) {
+		s->on_down = a->on_down;
+		s->has |= RC_HAS_ON_DOWN;
+	}
+	if (a->seen & PARSE_KW_FORWARD) {
+		s->forward = a->forward;
+		s->has |= RC_HAS_FORWARD;
+	}
+	if (a->seen & PARSE_KW_ENCAP) {
+		s->encap = a->encap;
+		s->has |= RC_HAS_ENCAP;
+	}
+	if (a->has_encap_port) {
+		s->encap_port = a->encap_port;
+		s->has |= RC_HAS_ENCAP_PORT;
+	}
+	if ((s->has & RC_HAS_ENCAP) && (s->has & RC_HAS_FORWARD) &&
+	    s->forward != RINGSTEER_FORWARD_TUNNEL) {
+		cli_error("%s: encap applies to forward tunnel only", ctx);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int parse_check_new_service(const char *ctx, const struct rc_service *s)
+{
+	if ((s->has & RC_HAS_ENCAP) && rc_service_forward(s) != RINGSTEER_FORWARD_TUNNEL) {
+		cli_error("%s: encap applies to forward tunnel only (give forward tunnel)", ctx);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -288,6 +404,10 @@ int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowe
 	if (a->seen & PARSE_KW_STATE) {
 		b->state = a->state;
 		b->has |= RC_HAS_STATE;
+	}
+	if (a->seen & PARSE_KW_HEALTH) {
+		b->health = a->health;
+		b->has |= RC_HAS_HEALTH;
 	}
 	return 0;
 }

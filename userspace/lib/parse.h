@@ -23,6 +23,11 @@
 #define PARSE_KW_KEEP_FLOWS	(1U << 5)
 #define PARSE_KW_JSON		(1U << 6)
 #define PARSE_KW_COUNT		(1U << 7)
+#define PARSE_KW_HEALTH		(1U << 8)
+#define PARSE_KW_FORCE		(1U << 9)
+#define PARSE_KW_ON_DOWN	(1U << 10)
+#define PARSE_KW_FORWARD	(1U << 11)
+#define PARSE_KW_ENCAP		(1U << 12)	/* "encap ipip|gue [port N]" */
 
 struct parse_args {
 	unsigned int seen;	/* PARSE_KW_* */
@@ -31,7 +36,13 @@ struct parse_args {
 	uint32_t hash;
 	uint32_t weight;
 	uint32_t state;
+	uint32_t health;
+	uint32_t on_down;
 	uint32_t count;
+	uint32_t forward;
+	uint32_t encap;
+	bool has_encap_port;	/* "encap gue port N" */
+	uint16_t encap_port;
 };
 
 int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);
@@ -44,6 +55,11 @@ int parse_bad_value(const char *ctx, const char *what, const char *v, int err,
 int parse_proto(const char *s, uint8_t *proto);
 int parse_hash(const char *s, uint32_t *hash);
 int parse_state(const char *s, uint32_t *state);
+int parse_health(const char *s, uint32_t *health);
+/* The value of one hex digit, either case; -1 if C is none. */
+int parse_hexval(char c);
+int parse_forward(const char *s, uint32_t *forward);
+int parse_encap(const char *s, uint32_t *encap);
 /* Exactly 2 * RINGSTEER_KEY_LEN hex digits, either case. */
 int parse_key(const char *s, uint8_t key[RINGSTEER_KEY_LEN]);
 
@@ -60,14 +76,19 @@ int parse_keywords(const char *ctx, int argc, char **argv,
 
 /*
  * "VIP:PORT [keywords]": the service (with RC_HAS_* for the settings
- * given) and the keywords seen in *a.
+ * given) and the keywords seen in *a; "encap" with "forward nat" refused.
  */
 int parse_service_args(const char *ctx, int argc, char **argv,
 			  unsigned int allowed, struct rc_service *s,
 			  struct parse_args *a);
 /*
+ * A service being created (add, a file's service line): encap only with
+ * forward tunnel, as the kernel says.
+ */
+int parse_check_new_service(const char *ctx, const struct rc_service *s);
+/*
  * "BACKEND:PORT [keywords]" of service *s (the families must agree), with
- * RC_HAS_WEIGHT and RC_HAS_STATE for the settings given.
+ * RC_HAS_WEIGHT, RC_HAS_STATE and RC_HAS_HEALTH for the settings given.
  */
 int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowed,
 		     const struct rc_service *s, struct rc_backend *b,

@@ -25,9 +25,10 @@ void rc_member_of(struct rs_member *m, const struct rc_endpoint *ep, uint32_t we
 	m->weight = weight;
 }
 
+/* As the kernel: active and up (a file says nothing of health: up). */
 static bool owns_points(const struct rc_backend *b)
 {
-	return !(b->has & RC_HAS_STATE) || b->state == RINGSTEER_STATE_ACTIVE;
+	return rc_backend_on_ring(b);
 }
 
 struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],

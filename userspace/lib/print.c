@@ -67,11 +67,46 @@ void print_net_text(FILE *f, const struct rc_net *n)
 		fprintf(f, "%s of %s backends, ", pts, max);
 	}
 	fprintf(f, "hooks %s, ", n->hooks ? "on" : "off");
+	if (n->tunnel_hooks)
+		fprintf(f, "tunnel hooks on, ");
 	if (n->kept)
 		fprintf(f, "%u service%s kept flows", n->kept, n->kept == 1 ? "'s" : "s'");
 	else
 		fprintf(f, "no kept flows");
 	fprintf(f, ", generation %u\n", n->generation);
+}
+
+/* forward tunnel's counters, as in the spec, in one object. */
+static void print_tunnel_json(struct json *j, const struct rc_service *s)
+{
+	json_obj_begin(j, "tunnel");
+	json_u64(j, "packets", s->packets);
+	json_u64(j, "table_hits", s->table_hits);
+	json_u64(j, "table_misses", s->table_misses);
+	json_u64(j, "nonsyn_misses", s->nonsyn_misses);
+	json_u64(j, "too_big", s->too_big);
+	json_u64(j, "fragments", s->fragments);
+	json_u64(j, "encap_errors", s->encap_errors);
+	json_obj_end(j);
+}
+
+void print_forward_text(FILE *f, const struct rc_service *s)
+{
+	if (rc_service_forward(s) != RINGSTEER_FORWARD_TUNNEL)
+		return;
+	fprintf(f, " forward tunnel encap %s", rc_encap_name(rc_service_encap(s)));
+	if (rc_service_encap(s) == RINGSTEER_ENCAP_GUE)
+		fprintf(f, " port %u", rc_service_encap_port(s));
+}
+
+void print_forward_json(struct json *j, const struct rc_service *s)
+{
+	json_str(j, "forward", rc_forward_name(rc_service_forward(s)));
+	if (rc_service_forward(s) != RINGSTEER_FORWARD_TUNNEL)
+		return;
+	json_str(j, "encap", rc_encap_name(rc_service_encap(s)));
+	if (rc_service_encap(s) == RINGSTEER_ENCAP_GUE)
+		json_u64(j, "encap_port", rc_service_encap_port(s));
 }
 
 void print_show_json(FILE *f, const struct rc_config *c)
@@ -84,6 +119,7 @@ void print_show_json(FILE *f, const struct rc_config *c)
 	json_obj_begin(&j, NULL);
 	if (c->has_net) {
 		json_bool(&j, "hooks", c->net.hooks);
+		json_bool(&j, "tunnel_hooks", c->net.tunnel_hooks);
 		json_u64(&j, "points", c->net.points);
 		json_u64(&j, "points_max", c->net.points_max);
 		if (c->net.has_backends) {
@@ -93,6 +129,8 @@ void print_show_json(FILE *f, const struct rc_config *c)
 		json_u64(&j, "kept", c->net.kept);
 		json_u64(&j, "generation", c->net.generation);
 	}
+	if (c->conns_unavailable)
+		json_str(&j, "conns_unavailable", c->conns_unavailable);
 	json_arr_begin(&j, "services");
 	for (i = 0; i < c->ns; i++) {
 		const struct rc_service *s = &c->s[i];
@@ -105,12 +143,16 @@ void print_show_json(FILE *f, const struct rc_config *c)
 		json_str(&j, "proto", rc_proto_name(s->proto));
 		json_u64(&j, "vnodes", s->vnodes);
 		json_str(&j, "hash", rc_hash_name(s->hash));
+		json_str(&j, "on_down", rc_on_down_name(rc_service_on_down(s)));
+		print_forward_json(&j, s);
 		json_u64(&j, "backends_configured", s->nconfigured);
 		json_u64(&j, "backends_active", s->nactive);
 		json_u64(&j, "points", s->points);
 		json_u64(&j, "ring_bytes", s->ring_bytes);
 		json_u64(&j, "flows", s->flows);
 		json_u64(&j, "no_backend", s->no_backend);
+		if (s->has_tunnel_stats)
+			print_tunnel_json(&j, s);
 		if (s->has_fingerprint) {
 			json_u64(&j, "generation", s->generation);
 			json_str(&j, "fingerprint", print_fingerprint(fp, s->fingerprint));
@@ -125,12 +167,14 @@ void print_show_json(FILE *f, const struct rc_config *c)
 			json_u64(&j, "port", b->ep.port);
 			json_u64(&j, "weight", b->weight);
 			json_str(&j, "state", rc_state_name(b->state));
+			json_str(&j, "health", rc_health_name(rc_backend_health(b)));
 			json_u64(&j, "flows", b->flows);
 			/* %.12g: shares of 2^64 need more than six digits. */
 			json_double(&j, "share", print_share(b->share));
 			if (b->has_conns) {
 				json_u64(&j, "conns_established", b->conns_established);
 				json_u64(&j, "conns_other", b->conns_other);
+				json_u64(&j, "conns_closed", b->conns_closed);
 			}
 			json_obj_end(&j);
 		}
@@ -151,6 +195,8 @@ void print_show_text(FILE *f, const struct rc_config *c)
 
 	if (c->has_net)
 		print_net_text(f, &c->net);
+	if (c->conns_unavailable)
+		fprintf(f, "connections: not counted (%s)\n", c->conns_unavailable);
 	for (i = 0; i < c->ns; i++) {
 		rc_endpoint_format(ep, &c->s[i].vip);
 		len = strlen(ep);
@@ -164,8 +210,8 @@ void print_show_text(FILE *f, const struct rc_config *c)
 	fprintf(f, "Prot %-*s %-6s %6s %8s %8s %10s %10s %10s %5s %s\n", w,
 		"VIP:Port", "Hash", "Vnodes", "Backends", "Points", "Ring", "Flows",
 		"NoBackend", "Gen", "Fingerprint");
-	fprintf(f, "  -> %-*s %-8s %6s %8s %10s %10s %10s\n", w, "Backend:Port",
-		"State", "Weight", "Share", "Flows", "Estab", "Other");
+	fprintf(f, "  -> %-*s %-8s %-6s %6s %8s %10s %10s %10s %10s\n", w, "Backend:Port",
+		"State", "Health", "Weight", "Share", "Flows", "Estab", "Other", "Closed");
 	for (i = 0; i < c->ns; i++) {
 		const struct rc_service *s = &c->s[i];
 
@@ -182,18 +228,28 @@ void print_show_text(FILE *f, const struct rc_config *c)
 		if (s->has_fingerprint)
 			fprintf(f, " %5u %s", s->generation,
 				print_fingerprint(fp, s->fingerprint));
+		print_forward_text(f, s);
 		fputc('\n', f);
+		if (s->has_tunnel_stats)
+			fprintf(f, "     tunnel: packets %llu table hits %llu misses %llu non-SYN misses %llu too big %llu fragments %llu encap errors %llu\n",
+				(unsigned long long)s->packets, (unsigned long long)s->table_hits,
+				(unsigned long long)s->table_misses,
+				(unsigned long long)s->nonsyn_misses,
+				(unsigned long long)s->too_big, (unsigned long long)s->fragments,
+				(unsigned long long)s->encap_errors);
 		for (k = 0; k < s->nb; k++) {
 			const struct rc_backend *b = &s->b[k];
 
 			rc_endpoint_format(ep, &b->ep);
-			fprintf(f, "  -> %-*s %-8s %6u %7.2f%% %10llu", w, ep,
-				rc_state_name(b->state), b->weight,
+			fprintf(f, "  -> %-*s %-8s %-6s %6u %7.2f%% %10llu", w, ep,
+				rc_state_name(b->state), rc_health_name(rc_backend_health(b)),
+				b->weight,
 				100 * print_share(b->share), (unsigned long long)b->flows);
 			if (b->has_conns)
-				fprintf(f, " %10llu %10llu",
+				fprintf(f, " %10llu %10llu %10llu",
 					(unsigned long long)b->conns_established,
-					(unsigned long long)b->conns_other);
+					(unsigned long long)b->conns_other,
+					(unsigned long long)b->conns_closed);
 			fputc('\n', f);
 		}
 	}

@@ -30,6 +30,14 @@ void print_show_text(FILE *f, const struct rc_config *c);
  * hooks, points, points_max, kept and generation beside "services".
  */
 void print_show_json(FILE *f, const struct rc_config *c);
+/*
+ * " forward tunnel encap E [port N]" for a tunnel service, nothing for a
+ * NAT one: show, fingerprint and the configuration file append it.
+ */
+void print_forward_text(FILE *f, const struct rc_service *s);
+struct json;
+/* The same as JSON members ("forward", and "encap", "encap_port" of a tunnel). */
+void print_forward_json(struct json *j, const struct rc_service *s);
 /* *c in the configuration file format (cfgfile.c), every setting explicit. */
 void print_config(FILE *f, const struct rc_config *c);
 

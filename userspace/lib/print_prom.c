@@ -59,7 +59,10 @@ static void backend_labels(char *buf, const struct rc_service *s,
 
 enum value {
 	V_SVC_FLOWS, V_SVC_NO_BACKEND, V_SVC_POINTS, V_SVC_BACKENDS, V_SVC_ACTIVE,
-	V_BE_FLOWS, V_BE_CONNS, V_BE_WEIGHT, V_BE_ACTIVE, V_BE_SHARE,
+	/* forward tunnel services only */
+	V_TUN_PACKETS, V_TUN_HITS, V_TUN_MISSES, V_TUN_NONSYN, V_TUN_TOO_BIG,
+	V_TUN_FRAGMENTS, V_TUN_ENCAP_ERRORS,
+	V_BE_FLOWS, V_BE_CONNS, V_BE_WEIGHT, V_BE_ACTIVE, V_BE_UP, V_BE_SHARE,
 };
 
 static const struct metric {
@@ -77,14 +80,31 @@ static const struct metric {
 	  "Backends configured.", V_SVC_BACKENDS, false },
 	{ "ringsteer_service_backends_active", "gauge",
 	  "Backends owning points (not draining).", V_SVC_ACTIVE, false },
+	{ "ringsteer_tunnel_packets_total", "counter",
+	  "Packets of a forward tunnel service encapsulated or dropped.", V_TUN_PACKETS, false },
+	{ "ringsteer_tunnel_table_hits_total", "counter",
+	  "Packets steered by the flow table.", V_TUN_HITS, false },
+	{ "ringsteer_tunnel_table_misses_total", "counter",
+	  "Packets steered by the ring, their flow not in the table.", V_TUN_MISSES, false },
+	{ "ringsteer_tunnel_nonsyn_misses_total", "counter",
+	  "TCP packets other than a SYN among the table misses.", V_TUN_NONSYN, false },
+	{ "ringsteer_tunnel_too_big_total", "counter",
+	  "Packets over the tunnel MTU, answered with ICMP.", V_TUN_TOO_BIG, false },
+	{ "ringsteer_tunnel_fragments_total", "counter",
+	  "Packets that arrived as fragments, reassembled.", V_TUN_FRAGMENTS, false },
+	{ "ringsteer_tunnel_encap_errors_total", "counter",
+	  "Packets dropped: not encapsulated or not routed to their backend.",
+	  V_TUN_ENCAP_ERRORS, false },
 	{ "ringsteer_backend_new_flows_total", "counter",
 	  "New flows steered to the backend.", V_BE_FLOWS, true },
 	{ "ringsteer_backend_connections", "gauge",
-	  "Connection tracking entries DNATed to the backend now, TCP established or other.",
+	  "Connection tracking entries DNATed to the backend now: TCP established, other (can still carry data), closed (TCP past both FINs).",
 	  V_BE_CONNS, true },
 	{ "ringsteer_backend_weight", "gauge", "Weight of the backend.", V_BE_WEIGHT, true },
 	{ "ringsteer_backend_active", "gauge",
-	  "1 if the backend takes new flows, 0 if draining.", V_BE_ACTIVE, true },
+	  "1 if the backend takes new flows, 0 if draining or down.", V_BE_ACTIVE, true },
+	{ "ringsteer_backend_up", "gauge",
+	  "1 if the backend's health is up (the checker's finding), 0 if down.", V_BE_UP, true },
 	{ "ringsteer_backend_share", "gauge",
 	  "Fraction of the hash space the backend owns.", V_BE_SHARE, true },
 };
@@ -100,6 +120,20 @@ static unsigned long long svc_value(const struct rc_service *s, enum value v)
 		return s->points;
 	case V_SVC_BACKENDS:
 		return s->nconfigured;
+	case V_TUN_PACKETS:
+		return s->packets;
+	case V_TUN_HITS:
+		return s->table_hits;
+	case V_TUN_MISSES:
+		return s->table_misses;
+	case V_TUN_NONSYN:
+		return s->nonsyn_misses;
+	case V_TUN_TOO_BIG:
+		return s->too_big;
+	case V_TUN_FRAGMENTS:
+		return s->fragments;
+	case V_TUN_ENCAP_ERRORS:
+		return s->encap_errors;
 	default:
 		return s->nactive;
 	}
@@ -122,12 +156,18 @@ static void print_backend(FILE *f, const struct metric *m, const struct rc_servi
 			(unsigned long long)b->conns_established);
 		fprintf(f, "%s{%s,state=\"other\"} %llu\n", m->name, l,
 			(unsigned long long)b->conns_other);
+		fprintf(f, "%s{%s,state=\"closed\"} %llu\n", m->name, l,
+			(unsigned long long)b->conns_closed);
 		break;
 	case V_BE_WEIGHT:
 		fprintf(f, "%s{%s} %u\n", m->name, l, b->weight);
 		break;
+	case V_BE_UP:
+		fprintf(f, "%s{%s} %d\n", m->name, l,
+			rc_backend_health(b) == RINGSTEER_HEALTH_UP);
+		break;
 	case V_BE_ACTIVE:
-		fprintf(f, "%s{%s} %d\n", m->name, l, b->state == RINGSTEER_STATE_ACTIVE);
+		fprintf(f, "%s{%s} %d\n", m->name, l, rc_backend_on_ring(b));
 		break;
 	default:
 		fprintf(f, "%s{%s} %.12g\n", m->name, l, print_share(b->share));
@@ -141,6 +181,9 @@ void print_prom(FILE *f, const struct rc_config *c)
 	uint32_t i, k;
 	size_t n;
 
+	if (c->conns_unavailable)
+		fprintf(f, "# ringsteer_backend_connections: not counted (%s)\n",
+			c->conns_unavailable);
 	/* All samples of a metric stay together, as the format requires. */
 	for (n = 0; n < sizeof(metrics) / sizeof(metrics[0]); n++) {
 		const struct metric *m = &metrics[n];
@@ -150,6 +193,9 @@ void print_prom(FILE *f, const struct rc_config *c)
 		for (i = 0; i < c->ns; i++) {
 			const struct rc_service *s = &c->s[i];
 
+			if (m->v >= V_TUN_PACKETS && m->v <= V_TUN_ENCAP_ERRORS &&
+			    !s->has_tunnel_stats)
+				continue;
 			if (!m->backend) {
 				service_labels(l, s);
 				fprintf(f, "%s{%s} %llu\n", m->name, l, svc_value(s, m->v));

@@ -156,6 +156,21 @@ static int service_set(struct rc_plan *p, const struct rc_service *live,
 		s.hash = rc_service_hash(want);
 		s.has |= RC_HAS_HASH;
 	}
+	if (rc_service_on_down(live) != rc_service_on_down(want)) {
+		s.on_down = rc_service_on_down(want);
+		s.has |= RC_HAS_ON_DOWN;
+	}
+	/* A port means something, and the kernel takes one, with gue only. */
+	if (rc_service_forward(want) == RINGSTEER_FORWARD_TUNNEL &&
+	    (rc_service_encap(live) != rc_service_encap(want) ||
+	     (rc_service_encap(want) == RINGSTEER_ENCAP_GUE &&
+	      rc_service_encap_port(live) != rc_service_encap_port(want)))) {
+		s.encap = rc_service_encap(want);
+		s.encap_port = rc_service_encap_port(want);
+		s.has |= RC_HAS_ENCAP;
+		if (s.encap == RINGSTEER_ENCAP_GUE)
+			s.has |= RC_HAS_ENCAP_PORT;
+	}
 	return s.has ? push(p, RC_OP_SERVICE_SET, &s, NULL, 0) : 0;
 }
 
@@ -166,6 +181,11 @@ static int kept_service(struct rc_plan *p, const struct rc_service *live,
 	const struct rc_backend *old;
 	uint32_t i;
 	int err = 0;
+
+	/* A service keeps its forward mode: a new mode is a new service. */
+	if (rc_service_forward(live) != rc_service_forward(want))
+		return push(p, RC_OP_SERVICE_DEL, live, NULL, flags) ?:
+		       new_service(p, want);
 
 	if (deletes_first(live, want))
 		err = backend_deletes(p, live, want, flags);
@@ -241,7 +261,8 @@ int rc_plan_restore(const struct rc_config *live, const struct rc_config *want,
 		err = adds_and_changes(p, live, want, del_flags);
 	for (i = 0; !err && i < want->ns; i++) {
 		old = rc_config_find_service(live, &want->s[i]);
-		if (old && !deletes_first(old, &want->s[i]))
+		if (old && rc_service_forward(old) == rc_service_forward(&want->s[i]) &&
+		    !deletes_first(old, &want->s[i]))
 			err = backend_deletes(p, old, &want->s[i], del_flags);
 	}
 	if (!err && !svc_del_first)

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * forward tunnel's encapsulation, after IPVS's ip_vs_tunnel_xmit{,_v6}()
+ * (net/netfilter/ipvs/ip_vs_xmit.c): the route to the backend from its
+ * cache, the TTL (hop limit) decremented as IPVS does, the path MTU
+ * checked before anything is changed (ICMP sent on the route attached to
+ * the packet), headroom, offloads and inner headers for GSO, the outer
+ * header with the inner DF, DSCP and hop count and the ECN encapsulated,
+ * then the packet sent untracked.
+ *
+ * Softirq under rcu_read_lock(): no lock, no sleeping; the only
+ * allocations are the kernel's own for a route not cached yet and for a
+ * packet without the headroom (skb_cow_head()), as in any tunnel device.
+ */
+
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <net/gue.h>
+#include <net/icmp.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ip_tunnels.h>
+#include <net/ipv6.h>
+#include <net/netfilter/nf_conntrack.h>
+#include <net/route.h>
+#include <net/ip6_checksum.h>
+#include <net/udp.h>
+
+#include "encap.h"
+
+/* The GUE source port: from the flow's keyed hash, 49152..65535. */
+static __be16 gue_sport(u64 hash)
+{
+	return htons(0xc000 | (u16)(hash >> 50));
+}
+
+/* The outer IPv6 flow label: from the same hash, never 0. */
+static __be32 flow_label(u64 hash)
+{
+	u32 label = (u32)(hash >> 20) & 0xfffff;
+
+	return htonl(label ?: 1);
+}
+
+static bool gue(const struct rs_steer *steer)
+{
+	return steer->fwd.encap == RINGSTEER_ENCAP_GUE;
+}
+
+/* What the tunnel adds beyond the outer IP header. */
+static unsigned int encap_len(const struct rs_steer *steer)
+{
+	return gue(steer) ? sizeof(struct udphdr) + sizeof(struct guehdr) : 0;
+}
+
+/*
+ * Whether @skb fits @mtu: a reassembled packet is judged by its largest
+ * fragment (it leaves fragmented again), a GSO packet by its segments.
+ */
+static bool too_big(const struct sk_buff *skb, u16 frag_max, unsigned int mtu)
+{
+	if (frag_max)
+		return frag_max > mtu;
+	if (skb_is_gso(skb))
+		return !skb_gso_validate_network_len(skb, mtu);
+	return skb->len > mtu;
+}
+
+static void stat(struct rs_service *svc, enum rs_tun_stat which)
+{
+	rs_tun_stats_add(svc->tun_stats, which, RS_TUN_NSTATS);
+}
+
+/*
+ * Offloads and inner headers (GSO segments the inner packet correctly on
+ * any device, with offloads on or off), then GUE's UDP and GUE headers.
+ * @inner: IPPROTO_IPIP or IPPROTO_IPV6; @gso: SKB_GSO_IPXIP4 or _IPXIP6.
+ */
+static int encap(struct sk_buff *skb, const struct rs_steer *steer, u8 inner,
+		 int gso, u64 hash)
+{
+	struct guehdr *gueh;
+	struct udphdr *uh;
+
+	if (gue(steer))
+		gso |= gso == SKB_GSO_IPXIP6 ? SKB_GSO_UDP_TUNNEL_CSUM :
+					       SKB_GSO_UDP_TUNNEL;
+	if (iptunnel_handle_offloads(skb, gso))
+		return -EINVAL;
+	skb->transport_header = skb->network_header;
+	skb_set_inner_ipproto(skb, inner);
+	skb_set_inner_mac_header(skb, skb_inner_network_offset(skb));
+	if (!gue(steer))
+		return 0;
+
+	gueh = skb_push(skb, sizeof(*gueh));
+	memset(gueh, 0, sizeof(*gueh));
+	gueh->proto_ctype = inner;
+	uh = skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh->dest = steer->fwd.encap_port;
+	uh->source = gue_sport(hash);
+	uh->len = htons(skb->len);
+	uh->check = 0;
+	return 0;
+}
+
+/* Neither conntrack nor anyone's NAT sees the outer packet. */
+static void untrack(struct sk_buff *skb)
+{
+	nf_reset_ct(skb);
+	nf_ct_set(skb, NULL, IP_CT_UNTRACKED);
+	skb_clear_tstamp(skb);
+	skb->ignore_df = 1;
+}
+
+/*
+ * The route to @b and the source address it picks (saddr 0: the host's
+ * own routed address, which anti-spoofing filters accept), cached per
+ * CPU in the backend; a backend routed to the host itself is refused.
+ */
+static struct rtable *route4(struct net *net, struct rs_backend *b, u8 proto,
+			     __be32 *saddr)
+{
+	struct flowi4 fl4 = {};
+	struct rtable *rt;
+
+	rt = dst_cache_get_ip4(&b->dst, saddr);
+	if (rt)
+		return rt;
+	memcpy(&fl4.daddr, b->member.addr, sizeof(fl4.daddr));
+	fl4.flowi4_proto = proto;
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt))
+		return NULL;
+	if (rt->rt_type != RTN_UNICAST) {
+		ip_rt_put(rt);
+		return NULL;
+	}
+	dst_cache_set_ip4(&b->dst, &rt->dst, fl4.saddr);
+	*saddr = fl4.saddr;
+	return rt;
+}
+
+/* TTL and MTU; false if @skb was answered instead (the caller frees it). */
+static bool fits4(struct sk_buff *skb, struct rs_service *svc,
+		  const struct rs_steer *steer, const struct rtable *rt)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	unsigned int mtu;
+
+	if (iph->ttl <= 1) {
+		icmp_send(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
+		return false;
+	}
+	mtu = dst_mtu(&rt->dst) - sizeof(struct iphdr) - encap_len(steer);
+	/* Without DF the outer packet is fragmented instead (ip_fragment()). */
+	if ((iph->frag_off & htons(IP_DF)) &&
+	    too_big(skb, IPCB(skb)->frag_max_size, mtu)) {
+		stat(svc, RS_TUN_TOO_BIG);
+		icmp_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED, htonl(mtu));
+		return false;
+	}
+	return true;
+}
+
+void rs_tun_xmit4(struct net *net, struct sk_buff *skb, struct rs_service *svc,
+		  const struct rs_steer *steer, struct rs_backend *b,
+		  const struct rs_tun_pkt *p)
+{
+	unsigned int hlen = sizeof(struct iphdr) + encap_len(steer);
+	struct iphdr *inner, *iph;
+	__be32 saddr, daddr;
+	struct rtable *rt;
+	u8 dsfield, ttl;
+	__be16 df;
+
+	rt = route4(net, b, gue(steer) ? IPPROTO_UDP : IPPROTO_IPIP, &saddr);
+	if (!rt)
+		goto err;
+	/* icmp_send() answers by the route the packet carries. */
+	skb_dst_drop(skb);
+	skb_dst_set(skb, &rt->dst);
+	if (!fits4(skb, svc, steer, rt))
+		goto drop;
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(rt->dst.dev) + hlen))
+		goto err;
+	inner = ip_hdr(skb);
+	/* Forwarded, as IPVS's tunnel forwards: one hop less. */
+	ip_decrease_ttl(inner);
+	ttl = inner->ttl;
+	df = inner->frag_off & htons(IP_DF);
+	dsfield = INET_ECN_encapsulate(ipv4_get_dsfield(inner),
+				       ipv4_get_dsfield(inner));
+	memcpy(&daddr, b->member.addr, sizeof(daddr));
+	if (encap(skb, steer, IPPROTO_IPIP, SKB_GSO_IPXIP4, p->hash))
+		goto err;
+	/* RFC 6935: a zero UDP checksum is fine over IPv4. */
+	if (gue(steer))
+		udp_set_csum(true, skb, saddr, daddr, skb->len);
+
+	skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->frag_off = df;
+	iph->protocol = gue(steer) ? IPPROTO_UDP : IPPROTO_IPIP;
+	iph->tos = dsfield;
+	iph->daddr = daddr;
+	iph->saddr = saddr;
+	iph->ttl = ttl;
+	ip_select_ident(net, skb, NULL);
+	untrack(skb);
+	ip_local_out(net, NULL, skb);
+	return;
+
+err:
+	stat(svc, RS_TUN_ENCAP_ERRORS);
+drop:
+	kfree_skb(skb);
+}
+
+static struct dst_entry *route6(struct net *net, struct rs_backend *b,
+				u8 proto, struct in6_addr *saddr)
+{
+	struct flowi6 fl6 = {};
+	struct dst_entry *dst;
+
+	dst = dst_cache_get_ip6(&b->dst, saddr);
+	if (dst)
+		return dst;
+	memcpy(&fl6.daddr, b->member.addr, sizeof(fl6.daddr));
+	fl6.flowi6_proto = proto;
+	dst = ip6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	if (IS_ERR(dst))
+		return NULL;
+	if (container_of(dst, struct rt6_info, dst)->rt6i_flags & RTF_LOCAL) {
+		dst_release(dst);
+		return NULL;
+	}
+	dst_cache_set_ip6(&b->dst, dst, &fl6.saddr);
+	*saddr = fl6.saddr;
+	return dst;
+}
+
+static bool fits6(struct sk_buff *skb, struct rs_service *svc,
+		  const struct rs_steer *steer, const struct dst_entry *dst)
+{
+	unsigned int mtu;
+
+	if (ipv6_hdr(skb)->hop_limit <= 1) {
+		icmpv6_send(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
+		return false;
+	}
+	mtu = dst_mtu(dst) - sizeof(struct ipv6hdr) - encap_len(steer);
+	mtu = max(mtu, IPV6_MIN_MTU);
+	if (too_big(skb, IP6CB(skb)->frag_max_size, mtu)) {
+		stat(svc, RS_TUN_TOO_BIG);
+		icmpv6_send(skb, ICMPV6_PKT_TOOBIG, 0, mtu);
+		return false;
+	}
+	return true;
+}
+
+void rs_tun_xmit6(struct net *net, struct sk_buff *skb, struct rs_service *svc,
+		  const struct rs_steer *steer, struct rs_backend *b,
+		  const struct rs_tun_pkt *p)
+{
+	unsigned int hlen = sizeof(struct ipv6hdr) + encap_len(steer);
+	struct ipv6hdr *inner, *ip6h;
+	struct in6_addr saddr, daddr;
+	struct dst_entry *dst;
+	u8 dsfield, hops;
+
+	dst = route6(net, b, gue(steer) ? IPPROTO_UDP : IPPROTO_IPV6, &saddr);
+	if (!dst)
+		goto err;
+	skb_dst_drop(skb);
+	skb_dst_set(skb, dst);
+	if (!fits6(skb, svc, steer, dst))
+		goto drop;
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst->dev) + hlen))
+		goto err;
+	inner = ipv6_hdr(skb);
+	inner->hop_limit--;
+	hops = inner->hop_limit;
+	dsfield = INET_ECN_encapsulate(ipv6_get_dsfield(inner),
+				       ipv6_get_dsfield(inner));
+	memcpy(&daddr, b->member.addr, sizeof(daddr));
+	if (encap(skb, steer, IPPROTO_IPV6, SKB_GSO_IPXIP6, p->hash))
+		goto err;
+	/*
+	 * RFC 6935 allows a zero UDP checksum over IPv6 for tunnels only
+	 * where the decapsulator accepts it (RFC 6936): computed instead, so
+	 * any receiver and middlebox takes the packet.
+	 */
+	if (gue(steer))
+		udp6_set_csum(false, skb, &saddr, &daddr, skb->len);
+
+	skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, dsfield, flow_label(p->hash));
+	ip6h->nexthdr = gue(steer) ? IPPROTO_UDP : IPPROTO_IPV6;
+	ip6h->hop_limit = hops;
+	ip6h->saddr = saddr;
+	ip6h->daddr = daddr;
+	untrack(skb);
+	ip6_local_out(net, NULL, skb);
+	return;
+
+err:
+	stat(svc, RS_TUN_ENCAP_ERRORS);
+drop:
+	kfree_skb(skb);
+}

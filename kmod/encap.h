@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * forward tunnel's encapsulation (encap.c), below the hooks that call it
+ * (tunnel.c).
+ */
+#ifndef _RINGSTEER_ENCAP_H
+#define _RINGSTEER_ENCAP_H
+
+#include "steer.h"
+
+struct net;
+struct sk_buff;
+
+/* A packet bound for a backend, as the hook read it (encap.c sends it). */
+struct rs_tun_pkt {
+	struct rs_flow flow;
+	u64 hash;		/* the flow's keyed hash, hash mode flow */
+	bool icmp;		/* an ICMP error quoting the flow */
+};
+
+/*
+ * Encapsulate @skb to @b as @steer says and send it, or answer it (ICMP
+ * fragmentation needed, packet too big, time exceeded) or drop it; the
+ * skb is consumed either way. Softirq, under rcu_read_lock().
+ */
+void rs_tun_xmit4(struct net *net, struct sk_buff *skb, struct rs_service *svc,
+		  const struct rs_steer *steer, struct rs_backend *b,
+		  const struct rs_tun_pkt *p);
+void rs_tun_xmit6(struct net *net, struct sk_buff *skb, struct rs_service *svc,
+		  const struct rs_steer *steer, struct rs_backend *b,
+		  const struct rs_tun_pkt *p);
+
+#endif /* _RINGSTEER_ENCAP_H */

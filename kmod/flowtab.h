@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * forward tunnel's flow table: per CPU, it pins a flow to the backend it
+ * started on across ring changes on this host (flowtab.c has the rules).
+ * The table of a namespace is allocated with its tunnel hooks and freed
+ * after them; the packet path only reads and overwrites entries of its
+ * own CPU, in softirq, without a lock.
+ */
+#ifndef _RINGSTEER_FLOWTAB_H
+#define _RINGSTEER_FLOWTAB_H
+
+#include "steer.h"
+
+struct rs_flow_table;
+struct rs_ft_entry;
+
+/* rs_net->lock held; NULL if the table is off (module parameter 0). */
+struct rs_flow_table *rs_ft_alloc(void);
+void rs_ft_free(struct rs_flow_table *ft);
+
+/*
+ * The backend @svc's flow from @saddr:@sport is pinned to, or NULL (a
+ * miss); *@slot is where rs_ft_put() records the ring's choice. @syn: a
+ * TCP SYN, which reuses an entry only while its backend is active and
+ * up (rs_backend_cached()).
+ */
+struct rs_backend *rs_ft_get(struct rs_services *s,
+			     const struct rs_service *svc,
+			     const union nf_inet_addr *saddr, __be16 sport,
+			     bool syn, struct rs_ft_entry **slot);
+void rs_ft_put(struct rs_ft_entry *slot, const struct rs_service *svc,
+	       const union nf_inet_addr *saddr, __be16 sport,
+	       struct rs_backend *b);
+
+/* Backend ids, by which entries are revalidated: rs_net->lock held. */
+int rs_ft_id_alloc(struct rs_services *s, struct rs_backend *b);
+void rs_ft_id_free(struct rs_services *s, struct rs_backend *b);
+
+#endif /* _RINGSTEER_FLOWTAB_H */

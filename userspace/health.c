@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringctl health run|check FILE: the health checker, which marks a
+ * service's backends up and down in the kernel from probe results
+ * (health_run.c), and its configuration check.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "health_conf.h"
+#include "health_run.h"
+
+void cmd_health_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: ringctl health run FILE\n"
+"       ringctl health check FILE\n"
+"\n"
+"'run' probes the backends of the services FILE names, in the current\n"
+"network namespace (one checker for each), and marks a backend down after\n"
+"'fall' failed probes and up after 'rise' good ones. It changes nothing\n"
+"until every backend has been probed enough times, nothing while a\n"
+"self-check fails, never more than 'guard max-down' of a service's active\n"
+"backends (default %u%%) and never the last one; it never changes a\n"
+"backend's state (drain is the operator's). On SIGTERM it exits and leaves\n"
+"the kernel as it is. 'check' reads and checks FILE only. The file format\n"
+"is in ringctl(8), HEALTH CHECK FILE FORMAT.\n", HC_DEF_MAX_DOWN_PCT);
+}
+
+static int load(int argc, char **argv, const char *ctx, struct hc_config *c)
+{
+	if (argc != 2)
+		return cli_error("%s: want one FILE", ctx);
+	return hc_conf_read(argv[1], ctx, c);
+}
+
+static int check(int argc, char **argv)
+{
+	struct hc_config c;
+	int err = load(argc, argv, "health check", &c);
+
+	if (!err) {
+		printf("%s: %u services, %u self-checks: good\n", argv[1], c.ns, c.nself);
+		hc_conf_free(&c);
+	}
+	return err;
+}
+
+static int run(int argc, char **argv)
+{
+	struct hc_config c;
+	int err = load(argc, argv, "health run", &c);
+
+	if (err)
+		return err;
+	/* Our log lines go to the journal as they come. */
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	err = hc_run(&c);
+	hc_conf_free(&c);
+	return err;
+}
+
+static const struct cli_cmd cmds[] = {
+	{ "run", run, cmd_health_usage, "check backends and mark them up or down" },
+	{ "check", check, cmd_health_usage, "check the configuration file only" },
+};
+
+int cmd_health(int argc, char **argv)
+{
+	return cli_dispatch(cmds, sizeof(cmds) / sizeof(cmds[0]), cmd_health_usage,
+			    argc, argv);
+}
