@@ -273,6 +273,10 @@ uint32_t m_predict(struct model *m, const struct fz_req *q)
 		return err | FZ_EINVAL;
 	if (s && !ep_errs(&q->be, false) && q->be.family == s->family)
 		err |= predict_backend(s, q);
+	/* A tunnel keeps no conntrack entries to count (uapi backend-get). */
+	if (!err && q->cmd == RINGSTEER_CMD_BACKEND_GET && (q->flags & RINGSTEER_F_CONNS) &&
+	    s->forward == RINGSTEER_FORWARD_TUNNEL)
+		err = FZ_EOPNOTSUPP;
 	return err;
 }
 
