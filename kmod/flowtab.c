@@ -57,6 +57,7 @@ struct rs_ft_entry {
 };
 
 struct rs_flow_table {
+	struct rcu_head rcu;
 	u32 nbuckets;			/* a power of 2 */
 	u32 seed;
 	struct rs_ft_entry *cpu[];	/* [nr_cpu_ids] */
@@ -96,6 +97,17 @@ void rs_ft_free(struct rs_flow_table *ft)
 	for_each_possible_cpu(cpu)
 		kvfree(ft->cpu[cpu]);
 	kfree(ft);
+}
+
+static void ft_free_rcu(struct rcu_head *head)
+{
+	rs_ft_free(container_of(head, struct rs_flow_table, rcu));
+}
+
+void rs_ft_free_rcu(struct rs_flow_table *ft)
+{
+	if (!IS_ERR_OR_NULL(ft))
+		call_rcu(&ft->rcu, ft_free_rcu);
 }
 
 static struct rs_ft_entry *bucket(const struct rs_flow_table *ft,

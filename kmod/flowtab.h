@@ -4,7 +4,7 @@
  * started on across ring changes on this host (flowtab.c has the rules).
  * The table of a namespace is allocated with its tunnel hooks and freed
  * after them; the packet path only reads and overwrites entries of its
- * own CPU, in softirq, without a lock.
+ * own CPU, with BHs off (rs_tun_hook()), without a lock.
  */
 #ifndef _RINGSTEER_FLOWTAB_H
 #define _RINGSTEER_FLOWTAB_H
@@ -17,6 +17,8 @@ struct rs_ft_entry;
 /* rs_net->lock held; NULL if the table is off (module parameter 0). */
 struct rs_flow_table *rs_ft_alloc(void);
 void rs_ft_free(struct rs_flow_table *ft);
+/* A grace period later: for a table the packet path may still read. */
+void rs_ft_free_rcu(struct rs_flow_table *ft);
 
 /*
  * The backend @svc's flow from @saddr:@sport is pinned to, or NULL (a

@@ -219,8 +219,8 @@ static struct rs_backend *pick(struct rs_services *services,
 	return b;
 }
 
-static unsigned int rs_tun_hook(void *priv, struct sk_buff *skb,
-				const struct nf_hook_state *state)
+static unsigned int tun_steer(void *priv, struct sk_buff *skb,
+			      const struct nf_hook_state *state)
 {
 	u8 family = state->pf == NFPROTO_IPV4 ? AF_INET : AF_INET6;
 	struct rs_services *services = priv;
@@ -260,6 +260,22 @@ static unsigned int rs_tun_hook(void *priv, struct sk_buff *skb,
 	else
 		rs_tun_xmit6(state->net, skb, svc, steer, b, &p);
 	return NF_STOLEN;
+}
+
+/*
+ * Mostly in softirq, but after an NFQUEUE verdict nf_reinject() runs the
+ * remaining hooks in process context: the flow table and the per-CPU
+ * stats and route caches need their CPU to stay, and no softirq between.
+ */
+static unsigned int rs_tun_hook(void *priv, struct sk_buff *skb,
+				const struct nf_hook_state *state)
+{
+	unsigned int verdict;
+
+	local_bh_disable();
+	verdict = tun_steer(priv, skb, state);
+	local_bh_enable();
+	return verdict;
 }
 
 int rs_tun_hooks_register(struct net *net, struct rs_tun_hooks *hooks,
@@ -311,9 +327,13 @@ void rs_tun_hooks_unregister(struct net *net, struct rs_tun_hooks *hooks,
 {
 	if (!hooks->registered)
 		return;
-	/* Waits for the packets in the hooks: the table is theirs until then. */
+	/*
+	 * Unregistering does not wait for the packets already in the hook
+	 * (the core frees its entries with call_rcu()): the table stays
+	 * theirs until a grace period has passed.
+	 */
 	nf_unregister_net_hooks(net, hooks->ops, ARRAY_SIZE(hooks->ops));
-	rs_ft_free(rcu_replace_pointer(services->ft, NULL, true));
+	rs_ft_free_rcu(rcu_replace_pointer(services->ft, NULL, true));
 	nf_defrag_ipv6_disable(net);
 	nf_defrag_ipv4_disable(net);
 	hooks->registered = false;
