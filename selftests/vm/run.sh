@@ -99,7 +99,10 @@ echo >>"$run/cmd"
 
 # timeout(1) rather than a watchdog subshell: a stray sleep would hold
 # our stdout open and stall whoever reads it through a pipe.
-timeout -k 5 "$timeout" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2048 \
+# RINGSTEER_TCG_THREAD=single runs both vCPUs on one TCG thread: slower,
+# but safe from kernel text patched while the other vCPU runs it (README).
+accel=tcg${RINGSTEER_TCG_THREAD:+,thread=$RINGSTEER_TCG_THREAD}
+timeout -k 5 "$timeout" qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 -m 2048 \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 $append rsvm.out=$run rsvm.init=$here/guest.sh rsvm.repo=$repo" \
