@@ -23,28 +23,12 @@
 set -e
 P=tr
 . "$(dirname "$0")/lib/topo.sh"
-need_tools nft
 topo_setup 1
 BPORT=$VPORT
 ROUNDS=${RS_RMMOD_ROUNDS:-10}
 # The hook takes the VIPs' packets in PRE_ROUTING: the LB must not own them.
 lb ip addr del "$VIP4/32" dev lo
 lb ip addr del "$VIP6/128" dev lo
-
-# The first hook of a family and hook point in any namespace flips a
-# static key (nf_hooks_needed), and so does the last going: every round
-# would patch nf_hook()'s branch in ipv6_rcv() and __ip6_local_out()
-# while the sender runs through it. Under QEMU's multi-threaded TCG that
-# kills the guest ("Oops: int3" at the branch, 2 of 2 runs within 20
-# rounds; 20 rounds pass with one TCG thread, RINGSTEER_TCG_THREAD=single):
-# the emulator's hazard, not the module's. Hooks with conntrack in the
-# client's namespace keep the keys on, so the rounds only move counts.
-cli nft -f - <<EOF2
-table inet pin {
-	chain pre { type filter hook prerouting priority 0; ct state new counter; }
-	chain out { type filter hook output priority 0; ct state new counter; }
-}
-EOF2
 
 # Random source ports (new flows: table misses) and repeated ones (hits).
 cli "$PY" "$LIBDIR/udp_send.py" --seconds 0 --count-file "$W/sent" \

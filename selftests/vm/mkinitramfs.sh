@@ -51,5 +51,5 @@ done
 printf '%s\n' "${order[@]}" >"$work/mods/order"
 
 mkdir -p "$(dirname "$out")"
-(cd "$work" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out.tmp"
-mv "$out.tmp" "$out"
+(cd "$work" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out.$$.tmp"
+mv "$out.$$.tmp" "$out"

@@ -99,9 +99,12 @@ echo >>"$run/cmd"
 
 # timeout(1) rather than a watchdog subshell: a stray sleep would hold
 # our stdout open and stall whoever reads it through a pipe.
-# RINGSTEER_TCG_THREAD=single runs both vCPUs on one TCG thread: slower,
-# but safe from kernel text patched while the other vCPU runs it (README).
-accel=tcg${RINGSTEER_TCG_THREAD:+,thread=$RINGSTEER_TCG_THREAD}
+# Both vCPUs on one TCG thread: QEMU's multi-threaded TCG is not safe
+# for kernel text patched while the other vCPU runs it (the static keys
+# of netfilter's hooks flip as namespaces come and go: "Oops: int3" at
+# nf_hook()'s branch, README), and for these scenarios it was no faster.
+# RINGSTEER_TCG_THREAD=multi brings the threads back.
+accel=tcg,thread=${RINGSTEER_TCG_THREAD:-single}
 timeout -k 5 "$timeout" qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 -m 2048 \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
