@@ -322,7 +322,7 @@ check-fleet: modules-all selftest-bins
 		bash selftests/vm/ktap-run.sh $(FLEET_TESTS)
 
 # Phases: packages, then check.sh's five (builds, static checks, host
-# tests, VM tests on each of the two kernels, the debug kernel).
+# tests, the debug kernel's build, the VM tests side by side).
 check: PHASES := 6
 check: deps
 	$(Q)$(MAKE) check-kernels

@@ -50,12 +50,18 @@ record()
 	esac
 }
 
+# log_of NAME: the file a step's output goes to.
+log_of()
+{
+	echo "$logdir/$(tr -c 'A-Za-z0-9.+_-' '_' <<<"$1").log"
+}
+
 # step NAME CMD...: one result for the whole command.
 step()
 {
 	local name=$1 log
 	shift
-	log="$logdir/$(tr -c 'A-Za-z0-9.+_-' '_' <<<"$name").log"
+	log=$(log_of "$name")
 	echo "# $name"
 	if "$@" >"$log" 2>&1; then
 		record ok "$name"
@@ -73,7 +79,7 @@ ktap_step()
 {
 	local name=$1 log rc
 	shift
-	log="$logdir/$(tr -c 'A-Za-z0-9.+_-' '_' <<<"$name").log"
+	log=$(log_of "$name")
 	echo "# $name"
 	"$@" 2>&1 | tee "$log" | sed 's/^/#   /'
 	rc=${PIPESTATUS[0]}
@@ -156,7 +162,6 @@ if [ "${RS_DEBUG_TESTS:-}" = all ]; then
 fi
 phase 5 "the 6.1 debug kernel: build (first time 25 to 45 min, then cached), the module for it"
 echo "# build debug kernel"
-dbg=
 if dbg=$(bash selftests/vm/build-debug-kernel.sh 2>"$logdir/debug-kernel.log"); then
 	record ok "build debug kernel"
 	step "build module for the debug kernel" \
@@ -182,37 +187,33 @@ if [ -n "$dbg" ] && [ -e build/kernel/debug/kmod/ringsteer.ko ]; then
 		-e RINGSTEER_TEST_TIMEOUT=5400 -- \
 		bash selftests/vm/ktap-run.sh "${debug_tests[@]}"
 fi
-scenarios=()
+# Every other scenario: two halves of about the same length.
+halves=("" "")
+i=0
 for t in selftests/*.sh; do
-	scenarios+=("$(basename "$t")")
+	halves[i % 2]+="$(basename "$t") "
+	i=$((i + 1))
 done
-for half in 0 1; do
-	part=()
-	for i in "${!scenarios[@]}"; do
-		[ $((i % 2)) != "$half" ] || part+=("${scenarios[$i]}")
-	done
-	for k in "${kvers[@]}"; do
-		ko=build/kernel/$k/kmod/ringsteer.ko
-		if [ ! -e "$ko" ]; then
-			[ "$half" = 1 ] || record fail "vm $k (module did not build)"
-			continue
-		fi
+for k in "${kvers[@]}"; do
+	ko=build/kernel/$k/kmod/ringsteer.ko
+	if [ ! -e "$ko" ]; then
+		record fail "vm $k (module did not build)"
+		continue
+	fi
+	for half in 0 1; do
+		# shellcheck disable=SC2086 # the half's names, split on spaces
 		vm_job "vm $k ($((half + 1)) of 2)" bash selftests/vm/run.sh -k "$k" -m "$ko" \
 			-t 3600 -e RS_FUZZ_MESSAGES=100000 -- \
-			bash selftests/vm/ktap-run.sh "${part[@]}"
+			bash selftests/vm/ktap-run.sh ${halves[half]}
 	done
 done
 vm_job "vm harness" bash selftests/vm/harness-selftest.sh "${kvers[0]}"
 
 # Each run's output is shown whole once it ends, then counted.
-vm_log()
-{
-	echo "$logdir/$(tr -c 'A-Za-z0-9.+_-' '_' <<<"$1").log"
-}
 vm_done()
 {
 	local i=$1 rc=$2 log
-	log=$(vm_log "${vm_names[$i]}")
+	log=$(log_of "${vm_names[$i]}")
 	echo "# ${vm_names[$i]} (ended at $(elapsed))"
 	sed 's/^/#   /' "$log"
 	ktap_tally "${vm_names[$i]}" "$log" "$rc"
@@ -225,7 +226,7 @@ next=0
 while [ $next -lt ${#vm_names[@]} ] || [ ${#running[@]} -gt 0 ]; do
 	if [ $next -lt ${#vm_names[@]} ] && [ ${#running[@]} -lt "$slots" ]; then
 		echo "# ${vm_names[$next]} (started at $(elapsed))"
-		bash -c "${vm_cmds[$next]}" >"$(vm_log "${vm_names[$next]}")" 2>&1 &
+		bash -c "${vm_cmds[$next]}" >"$(log_of "${vm_names[$next]}")" 2>&1 &
 		running[$!]=$next
 		next=$((next + 1))
 		continue
