@@ -132,6 +132,9 @@ YNL_TARBALL := /usr/src/linux-source-6.12.tar.xz
 YNL := $(BUILD)/ynl
 YNL_SPEC := kmod/uapi/ringsteer.yaml
 YNL_GEN_FILES := kmod/uapi/ringsteer_genl.h kmod/netlink-gen.c kmod/netlink-gen.h
+# Set before gen-check names it: make expands a rule's prerequisites as it
+# reads the rule.
+FUZZ_SPEC := $(BUILD)/fuzz/fuzz-spec-gen.h
 # The generated files are checkpatch --strict clean as they come.
 KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
 
@@ -263,7 +266,6 @@ gen-check: $(YNL)/out/.stamp $(FUZZ_SPEC)
 
 # The fuzzer's model reads requests with each command's shape, written
 # from the spec at build time (nothing to keep in step by hand).
-FUZZ_SPEC := $(BUILD)/fuzz/fuzz-spec-gen.h
 $(FUZZ_SPEC): $(YNL_SPEC) selftests/fuzz/spec-gen.py
 	$(quiet) GEN $@
 	$(Q)mkdir -p $(@D)
