@@ -368,6 +368,7 @@ static int prepare_backend_new(struct rs_txn *txn)
 					rs_tunnel(&txn->svc->fwd));
 	if (!txn->backend)
 		return -ENOMEM;
+	txn->backend->on_down = c->on_down;
 	txn->new_backend = txn->backend;
 	/* Its id is in use only once flow table entries name it. */
 	if (rs_tunnel(&txn->svc->fwd) &&
@@ -397,12 +398,13 @@ static int prepare_backend_set(struct rs_txn *txn)
 	}
 	txn->set_backend = true;
 	/*
-	 * Down, with on-down reset: its connections go, as on a delete. A
+	 * Down, with on-down reset (the backend's, given now or before, else
+	 * the service's): its connections go, as on a delete. A
 	 * tunnel service's are not in conntrack: the flow table ignores a
 	 * down backend's entries there instead (rs_backend_cached()).
 	 */
 	if (c->health == RINGSTEER_HEALTH_DOWN && b->health == RINGSTEER_HEALTH_UP &&
-	    txn->svc->on_down == RINGSTEER_ON_DOWN_RESET && !rs_tunnel(&txn->svc->fwd)) {
+	    rs_resets_on_down(txn->svc->on_down, c->on_down) && !rs_tunnel(&txn->svc->fwd)) {
 		txn->walk = RS_WALK_DELETED;
 		rs_ct_target_backend(&txn->sweep->t[txn->sweep->n++], txn->svc, b);
 	}
@@ -606,8 +608,14 @@ static void apply(struct rs_txn *txn)
 		rs_backend_link(txn->svc, txn->new_backend);
 	if (txn->set_backend) {
 		txn->backend->member.weight = c->weight;
-		/* The flow table reads both (rs_backend_cached()). */
+		/* The flow table reads them (rs_backend_cached()). */
 		WRITE_ONCE(txn->backend->state, c->state);
+		WRITE_ONCE(txn->backend->on_down, c->on_down);
+		/*
+		 * on_down before health: a reader that sees the new down
+		 * sees the on-down given with it, never the one it replaced.
+		 */
+		smp_wmb();
 		WRITE_ONCE(txn->backend->health, c->health);
 	}
 	if (txn->gone_backend) {

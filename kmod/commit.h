@@ -24,6 +24,7 @@ struct rs_change {
 	u32 weight;			/* BACKEND_NEW, BACKEND_SET */
 	u8 state;			/* BACKEND_NEW, BACKEND_SET */
 	u8 health;			/* BACKEND_SET */
+	u8 on_down;			/* BACKEND_NEW, BACKEND_SET */
 	bool force;			/* BACKEND_SET: down even the last */
 	const u8 *key;			/* KEY_SET */
 	bool keep_flows;		/* SERVICE_DEL, BACKEND_DEL, FLUSH */

@@ -477,8 +477,8 @@ static int service_conf(const struct rs_request *req, const struct rs_service *s
 }
 
 /*
- * The backend nest's WEIGHT, STATE and HEALTH (backend-set only, by its
- * policy) over the change; false if none.
+ * The backend nest's WEIGHT, STATE, ON_DOWN and HEALTH (backend-set
+ * only, by its policy) over the change; false if none.
  */
 static bool backend_conf(const struct rs_request *req, struct rs_change *c)
 {
@@ -490,8 +490,10 @@ static bool backend_conf(const struct rs_request *req, struct rs_change *c)
 		c->state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
 	if (tb[RINGSTEER_BACKEND_A_HEALTH])
 		c->health = nla_get_u32(tb[RINGSTEER_BACKEND_A_HEALTH]);
+	if (tb[RINGSTEER_BACKEND_A_ON_DOWN])
+		c->on_down = nla_get_u32(tb[RINGSTEER_BACKEND_A_ON_DOWN]);
 	return tb[RINGSTEER_BACKEND_A_WEIGHT] || tb[RINGSTEER_BACKEND_A_STATE] ||
-	       tb[RINGSTEER_BACKEND_A_HEALTH];
+	       tb[RINGSTEER_BACKEND_A_HEALTH] || tb[RINGSTEER_BACKEND_A_ON_DOWN];
 }
 
 static bool keep_flows(const struct rs_request *req)
@@ -603,12 +605,13 @@ int ringsteer_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.weight = req->backend->member.weight,
 		.state = req->backend->state,
 		.health = req->backend->health,
+		.on_down = req->backend->on_down,
 		.force = req->flags & RINGSTEER_F_FORCE,
 	};
 
 	if (!backend_conf(req, &c)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_BACKEND],
-				    "nothing to change: give weight, state or health");
+				    "nothing to change: give weight, state, health or on-down");
 		return -EINVAL;
 	}
 	return rs_commit(info_rn(info), &c, info->extack);

@@ -136,7 +136,8 @@ int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full,
 			 b->member.port) ||
 	    nla_put_u32(skb, RINGSTEER_BACKEND_A_WEIGHT, b->member.weight) ||
 	    nla_put_u32(skb, RINGSTEER_BACKEND_A_STATE, b->state) ||
-	    nla_put_u32(skb, RINGSTEER_BACKEND_A_HEALTH, b->health))
+	    nla_put_u32(skb, RINGSTEER_BACKEND_A_HEALTH, b->health) ||
+	    nla_put_u32(skb, RINGSTEER_BACKEND_A_ON_DOWN, b->on_down))
 		goto cancel;
 	if (full &&
 	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_FLOWS,

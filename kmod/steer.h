@@ -47,12 +47,13 @@ struct rs_backend {
 	struct list_head node;		/* writer: svc->backends, identity order */
 	struct rs_member member;	/* identity and weight, in ring form */
 	/*
-	 * enum ringsteer_backend_state and enum ringsteer_backend_health:
-	 * writer, and the flow table reads them without the lock (written
-	 * with WRITE_ONCE()).
+	 * enum ringsteer_backend_state, enum ringsteer_backend_health and
+	 * enum ringsteer_backend_on_down: writer, and the flow table reads
+	 * them without the lock (written with WRITE_ONCE()).
 	 */
 	u8 state;
 	u8 health;
+	u8 on_down;
 	u32 id;				/* forward tunnel: in rs_services->ids */
 	bool counted;			/* writer: conns holds a count (conns.h) */
 	u64 share;			/* writer: ring positions owned */
@@ -176,11 +177,23 @@ void rs_tun_stats_add(struct rs_tun_stats __percpu *s, enum rs_tun_stat a,
 u64 rs_tun_stats_sum(struct rs_tun_stats __percpu *s, enum rs_tun_stat which);
 
 /*
+ * Whether a backend's connections go when it is marked down: its own
+ * on-down, else its service's.
+ */
+static inline bool rs_resets_on_down(u8 svc_on_down, u8 backend_on_down)
+{
+	if (backend_on_down != RINGSTEER_BACKEND_ON_DOWN_SERVICE)
+		return backend_on_down == RINGSTEER_BACKEND_ON_DOWN_RESET;
+	return svc_on_down == RINGSTEER_ON_DOWN_RESET;
+}
+
+/*
  * Whether a flow table entry naming @b still holds for a packet of @svc
  * (flowtab.c), with the ring's rule (commit.c's on_ring()): a new flow
  * (@syn) only on a backend active and up; a flow under way also on a
- * draining one, and on a down one unless @svc resets on down. Read
- * without the lock: the writers use WRITE_ONCE().
+ * draining one, and on a down one unless it resets on down. Read
+ * without the lock: the writers use WRITE_ONCE(), and write a backend's
+ * on_down before its health.
  */
 static inline bool rs_backend_cached(const struct rs_service *svc,
 				     const struct rs_backend *b, bool syn)
@@ -189,7 +202,11 @@ static inline bool rs_backend_cached(const struct rs_service *svc,
 
 	if (syn)
 		return up && READ_ONCE(b->state) == RINGSTEER_STATE_ACTIVE;
-	return up || READ_ONCE(svc->on_down) != RINGSTEER_ON_DOWN_RESET;
+	if (up)
+		return true;
+	/* Pairs with the smp_wmb() in commit.c's apply(). */
+	smp_rmb();
+	return !rs_resets_on_down(READ_ONCE(svc->on_down), READ_ONCE(b->on_down));
 }
 
 static inline bool rs_tunnel(const struct rs_forward *fwd)

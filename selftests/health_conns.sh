@@ -5,7 +5,8 @@
 # service's on-down keep (the default) they go on, as after a drain; with
 # on-down reset they are reset on their next segment, as after a delete.
 # Either way no other backend's connection is touched, and new flows go
-# to the others.
+# to the others. A backend's own on-down (backend set ... on-down) wins
+# over its service's, both ways, and save and restore keep it.
 #
 #   hc-cli                 hc-lb                              hc-b1 .. hc-b3
 #  +-------------+       +---------------------------------+     +-------------+
@@ -61,3 +62,52 @@ awk '$2 == "b3"' "$W/after" >"$W/b3.after"
 [ "$(wc -l <"$W/b3.after")" -lt "$(wc -l <"$W/b3.before")" ] ||
 	die "b1 and b2 up again took no flow from b3"
 pass "up again: b1 and b2 take their flows back"
+
+# A backend's own on-down over its service's, both ways: b1 keeps its
+# connections in a service that resets, b3 resets its own in a service
+# that keeps.
+cmd_ok rctl backend set "$SVC4" "$(be4 1)" on-down keep
+cmd_ok rctl backend set "$SVC4" "$(be4 3)" on-down reset
+[ "$(rctl -j show | jq -r '[.services[0].backends[].on_down] | join(" ")')" = "keep service reset" ] ||
+	die "show -j: backends' on-down: $(rctl -j show | jq -c '[.services[0].backends[].on_down]')"
+rctl save >"$W/saved"
+grep -q "^	backend $(be4 1) weight 1 state active on-down keep\$" "$W/saved" &&
+	grep -q "^	backend $(be4 2) weight 1 state active\$" "$W/saved" &&
+	grep -q "^	backend $(be4 3) weight 1 state active on-down reset\$" "$W/saved" ||
+	die "save: backends' on-down: $(cat "$W/saved")"
+hold_start 33000-33059 >"$W/open2"
+no_failures "$W/open2" "opening held connections again"
+for b in b1 b2 b3; do
+	grep -q " $b\$" "$W/open2" || die "no held connection on $b: $(counts "$W/open2" | tr '\n' ' ')"
+done
+cmd_ok rctl backend set "$SVC4" "$(be4 1)" health down
+hold_ping >"$W/keep2"
+expect_same "$W/keep2" "$W/open2" "held connections after b1 (on-down keep) down in a resetting service"
+cmd_ok rctl service set "$SVC4" on-down keep
+cmd_ok rctl backend set "$SVC4" "$(be4 3)" health down
+hold_ping >"$W/reset2"
+awk '$2 == "b3" { print $1 " -"; next } { print }' "$W/open2" >"$W/want2"
+expect_same "$W/reset2" "$W/want2" "held connections after b3 (on-down reset) down in a keeping service"
+hold_stop
+pass "a backend's own on-down: b1 keeps its $(grep -c ' b1$' "$W/open2") in a service that resets, b3 resets its $(grep -c ' b3$' "$W/open2") in one that keeps"
+
+# Back to the service's: given as 'service', gone from save; restore
+# brings a file's back.
+cmd_ok rctl backend set "$SVC4" "$(be4 1)" on-down service
+rctl save | grep -q "^	backend $(be4 1) weight 1 state active\$" ||
+	die "save after on-down service: $(rctl save)"
+cmd_ok rctl restore "$W/saved"
+[ "$(rctl -j show | jq -r '.services[0].backends[0].on_down')" = keep ] ||
+	die "restore did not bring b1's on-down keep back"
+[ "$(rctl -j show | jq -r '.services[0].backends[0].health')" = down ] ||
+	die "restore changed b1's health"
+pass "on-down service follows the service again; restore sets a backend's own from the file and keeps its health"
+
+# A file without a backend's own on-down means the service's: restore
+# takes b1's keep away again.
+sed "s/^\(	backend $(be4 1) weight 1 state active\) on-down keep\$/\1/" "$W/saved" >"$W/plain"
+! grep -q "backend $(be4 1) .*on-down" "$W/plain" || die "could not strip b1's on-down: $(cat "$W/plain")"
+cmd_ok rctl restore "$W/plain"
+[ "$(rctl -j show | jq -r '[.services[0].backends[].on_down] | join(" ")')" = "service service reset" ] ||
+	die "restore of a file without b1's on-down: $(rctl -j show | jq -c '[.services[0].backends[].on_down]')"
+pass "restore of a file without a backend's own on-down sets it back to the service's"

@@ -85,7 +85,7 @@ cmd_ok a flush
 cat >"$W/want" <<'EOF'
 service add 10.0.0.1:80 proto tcp vnodes 256 hash flow on-down keep
 backend add 10.0.0.1:80 10.1.0.1:8080 proto tcp weight 2 state active
-backend set 10.0.0.1:80 10.1.0.1:8080 proto tcp weight 2 state draining health up
+backend set 10.0.0.1:80 10.1.0.1:8080 proto tcp weight 2 state draining health up on-down service
 backend del 10.0.0.1:80 10.1.0.1:8080 proto tcp
 service set 10.0.0.1:80 proto tcp vnodes 64 hash source on-down keep
 service add [2001:db8::1]:443 proto udp vnodes 256 hash flow on-down keep

@@ -148,6 +148,8 @@ EINVAL   y -               BACKEND_NEW $V4 backend.family=u16:2 backend.addr=hex
 EINVAL   y -               BACKEND_NEW $V4
 E(RANGE|INVAL) y backend.state BACKEND_NEW $V4 be=10.2.3.2:8080 backend.state=u32:2
 E(RANGE|INVAL) y backend.state BACKEND_SET $V4 be=10.2.1.2:8080 backend.state=u32:2
+E(RANGE|INVAL) y backend.on-down BACKEND_NEW $V4 be=10.2.3.2:8080 backend.on-down=u32:3
+E(RANGE|INVAL) y backend.on-down BACKEND_SET $V4 be=10.2.1.2:8080 backend.on-down=u32:3
 ERANGE   y backend.weight  BACKEND_SET $V4 be=10.2.1.2:8080 backend.weight=u32:0
 ENOENT   y -               BACKEND_SET $V4 be=10.2.3.2:8080 backend.weight=u32:2
 ENOENT   y -               BACKEND_DEL $V4 be=10.2.3.2:8080
@@ -170,6 +172,7 @@ EINVAL   y service.vnodes  BACKEND_NEW $V4 service.vnodes=u32:8 be=10.2.3.2:8080
 EINVAL   y service.hash    BACKEND_SET $V4 service.hash=u32:1 be=10.2.1.2:8080 backend.weight=u32:3
 EINVAL   y flags           BACKEND_NEW $V4 be=10.2.3.2:8080 flags=u32:1
 EINVAL   y backend.weight  BACKEND_DEL $V4 be=10.2.1.2:8080 backend.weight=u32:3
+EINVAL   y backend.on-down BACKEND_DEL $V4 be=10.2.1.2:8080 backend.on-down=u32:1
 EINVAL   y backend.state   BACKEND_GET $V4 be=10.2.1.2:8080 backend.state=u32:1
 EINVAL   y backend.flows   BACKEND_SET $V4 be=10.2.1.2:8080 backend.weight=u32:3 backend.flows=u64:1
 EINVAL   y backend         --dump BACKEND_GET $V4 be=10.2.1.2:8080

@@ -14,9 +14,10 @@ void cmd_backend_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl backend add VIP:PORT BACKEND:PORT [proto tcp|udp] [weight W]\n"
-"                           [state active|draining]\n"
+"                           [state active|draining] [on-down service|keep|reset]\n"
 "       ringctl backend set VIP:PORT BACKEND:PORT [proto tcp|udp] [weight W]\n"
-"                           [state active|draining] [health up|down [force]]\n"
+"                           [state active|draining] [on-down service|keep|reset]\n"
+"                           [health up|down [force]]\n"
 "       ringctl backend drain VIP:PORT BACKEND:PORT [proto tcp|udp]\n"
 "                           [wait [TIMEOUT] [delete]]\n"
 "       ringctl backend activate VIP:PORT BACKEND:PORT [proto tcp|udp]\n"
@@ -33,15 +34,16 @@ void cmd_backend_usage(FILE *f)
 "forward tunnel service: no connections are counted there). health is a\n"
 "health checker's finding, apart from the state: a backend is on the ring\n"
 "when it is active and up. Marking down the service's last backend on the\n"
-"ring needs 'force'.\n",
+"ring needs 'force'. on-down says what the backend's connections do when it\n"
+"is marked down, over the service's on-down (service, the default, follows it).\n",
 		RINGSTEER_MAX_WEIGHT, CLI_EXIT_TIMEOUT);
 }
 
 enum op { OP_ADD, OP_SET, OP_DRAIN, OP_ACTIVATE, OP_DEL };
 
 static const unsigned int allowed[] = {
-	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE,
-	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE |
+	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_ON_DOWN,
+	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_ON_DOWN |
 		   PARSE_KW_HEALTH | PARSE_KW_FORCE,
 	[OP_DRAIN] = PARSE_KW_PROTO,
 	[OP_ACTIVATE] = PARSE_KW_PROTO,
@@ -85,8 +87,9 @@ static int run(enum op op, int argc, char **argv)
 	err = parse_backend_args(ctx, argc - 1, argv + 1, allowed[op], &s, &b, &a);
 	if (err)
 		return err;
-	if (op == OP_SET && !(b.has & (RC_HAS_WEIGHT | RC_HAS_STATE | RC_HAS_HEALTH)))
-		return cli_error("%s: nothing to change (give weight and/or state, or health)",
+	if (op == OP_SET &&
+	    !(b.has & (RC_HAS_WEIGHT | RC_HAS_STATE | RC_HAS_ON_DOWN | RC_HAS_HEALTH)))
+		return cli_error("%s: nothing to change (give weight, state, on-down or health)",
 				 ctx);
 	if ((a.seen & PARSE_KW_FORCE) && !(b.has & RC_HAS_HEALTH))
 		return cli_error("%s: force goes with health down", ctx);
@@ -141,7 +144,7 @@ static int del(int argc, char **argv)
 
 static const struct cli_cmd cmds[] = {
 	{ "add", add, cmd_backend_usage, "add a backend to a service" },
-	{ "set", set, cmd_backend_usage, "change a backend's weight, state or health" },
+	{ "set", set, cmd_backend_usage, "change a backend's weight, state, on-down or health" },
 	{ "drain", drain, cmd_backend_usage, "send a backend no new flows" },
 	{ "activate", activate, cmd_backend_usage, "undo drain" },
 	{ "undrain", activate, cmd_backend_usage, NULL },

@@ -85,6 +85,15 @@ static void print_text(const struct rc_event *ev, const char *verb)
 	/* A new backend is up: only a set can say otherwise. */
 	if (ev->has_backend && (ev->b.has & RC_HAS_HEALTH) && ev->cmd == RINGSTEER_CMD_BACKEND_SET)
 		printf(" health %s", rc_health_name(ev->b.health));
+	/*
+	 * A set's line names it always, so that replaying it undoes an own
+	 * on-down too; an add's only when it is not the service's, as save.
+	 */
+	if (ev->has_backend && (ev->b.has & RC_HAS_ON_DOWN) &&
+	    (ev->cmd == RINGSTEER_CMD_BACKEND_SET ||
+	     (ev->cmd == RINGSTEER_CMD_BACKEND_NEW &&
+	      ev->b.on_down != RINGSTEER_BACKEND_ON_DOWN_SERVICE)))
+		printf(" on-down %s", rc_backend_on_down_name(ev->b.on_down));
 	putchar('\n');
 }
 
@@ -128,6 +137,8 @@ static void print_json(struct json *j, const struct rc_event *ev,
 		}
 		if (ev->b.has & RC_HAS_HEALTH)
 			json_str(j, "health", rc_health_name(ev->b.health));
+		if (ev->b.has & RC_HAS_ON_DOWN)
+			json_str(j, "on_down", rc_backend_on_down_name(ev->b.on_down));
 		json_obj_end(j);
 	}
 	json_obj_end(j);

@@ -23,12 +23,13 @@ void cmd_show_usage(FILE *f)
 "Shows every service of the network namespace (or the one named) with its\n"
 "hash mode, virtual nodes per unit of weight, active/configured backends,\n"
 "ring points and memory, new flows steered and dropped for want of an\n"
-"active backend; then each backend with its weight, state, share of the\n"
-"hash space, new flows steered to it and the connections it serves now\n"
-"(TCP established, and the rest). Each service also shows its ring's\n"
-"generation and fingerprint. A first line sums up the namespace: ring\n"
-"points of its budget, NAT hooks on or off, kept flows, generation. -j\n"
-"prints one JSON object (see ringctl(8), JSON OUTPUT).\n\n");
+"active backend; then each backend with its state, health, weight, share\n"
+"of the hash space, new flows steered to it, the connections it serves now\n"
+"(TCP established, and the rest) and its own on-down if it has one. Each\n"
+"service also shows its ring's generation and fingerprint. A first line\n"
+"sums up the namespace: ring points of its budget, NAT hooks on or off,\n"
+"kept flows, generation. -j prints one JSON object (see ringctl(8), JSON\n"
+"OUTPUT).\n\n");
 	cmd_show_rate_usage(f);
 }
 

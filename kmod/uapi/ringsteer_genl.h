@@ -105,7 +105,8 @@ enum ringsteer_backend_health {
 
 /**
  * enum ringsteer_on_down - What a backend marked down does with its
- *   established connections.
+ *   established connections, unless the backend has an on-down of its own
+ *   (backend-on-down).
  * @RINGSTEER_ON_DOWN_KEEP: They go on, as after a drain: a backend that failed
  *   a check may still serve them (the default).
  * @RINGSTEER_ON_DOWN_RESET: Their conntrack entries are deleted, as by
@@ -119,6 +120,27 @@ enum ringsteer_on_down {
 	/* private: */
 	__RINGSTEER_ON_DOWN_MAX,
 	RINGSTEER_ON_DOWN_MAX = (__RINGSTEER_ON_DOWN_MAX - 1)
+};
+
+/**
+ * enum ringsteer_backend_on_down - One backend's own on-down, over its
+ *   service's: a service that keeps a down backend's connections may still
+ *   reset those of one backend whose failure loses them anyway, and the other
+ *   way round.
+ * @RINGSTEER_BACKEND_ON_DOWN_SERVICE: As the service's on-down says (the
+ *   default).
+ * @RINGSTEER_BACKEND_ON_DOWN_KEEP: They go on, whatever the service's on-down.
+ * @RINGSTEER_BACKEND_ON_DOWN_RESET: Their conntrack entries are deleted,
+ *   whatever the service's on-down.
+ */
+enum ringsteer_backend_on_down {
+	RINGSTEER_BACKEND_ON_DOWN_SERVICE,
+	RINGSTEER_BACKEND_ON_DOWN_KEEP,
+	RINGSTEER_BACKEND_ON_DOWN_RESET,
+
+	/* private: */
+	__RINGSTEER_BACKEND_ON_DOWN_MAX,
+	RINGSTEER_BACKEND_ON_DOWN_MAX = (__RINGSTEER_BACKEND_ON_DOWN_MAX - 1)
 };
 
 /**
@@ -203,6 +225,7 @@ enum ringsteer_backend_attr {
 	RINGSTEER_BACKEND_A_CONNS_ESTABLISHED,
 	RINGSTEER_BACKEND_A_CONNS_OTHER,
 	RINGSTEER_BACKEND_A_CONNS_CLOSED,
+	RINGSTEER_BACKEND_A_ON_DOWN,
 
 	__RINGSTEER_BACKEND_A_LAST,
 	RINGSTEER_BACKEND_A_MAX = (__RINGSTEER_BACKEND_A_LAST - 1)

@@ -106,6 +106,14 @@ def retarget_ops(source, spec, family, sets, root):
     return source
 
 
+def extern(decl):
+    """An extern declaration, broken after its type past 100 columns."""
+    line = 'extern %s;' % decl
+    if len(line) > 100:
+        line = line.replace(' nla_policy ', ' nla_policy\n\t', 1)
+    return line + '\n'
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__.strip().splitlines()[-1])
@@ -124,7 +132,7 @@ def main():
 
     anchor = header.index('/* Ops table for')
     header = (header[:anchor] + '/* Per-command subsets of the nested types */\n' +
-              ''.join('extern %s;\n' % r[0] for r in rendered) + '\n' + header[anchor:])
+              ''.join(extern(r[0]) for r in rendered) + '\n' + header[anchor:])
 
     with open(sys.argv[2], 'w') as f:
         f.write(source)

@@ -80,10 +80,10 @@ const struct m_be *check_backend(struct fuzz *f, const struct m_svc *s,
 		if (b->port != r->be.port || memcmp(b->addr, r->be.addr, m_alen(s->family)))
 			continue;
 		if (b->weight != r->be.weight || b->state != r->be.state ||
-		    b->health != r->be.health)
-			fail(f, "backend differs: kernel weight %u state %u health %u, model %u %u %u",
-			     r->be.weight, r->be.state, r->be.health, b->weight, b->state,
-			     b->health);
+		    b->health != r->be.health || b->on_down != r->be.be_on_down)
+			fail(f, "backend differs: kernel weight %u state %u health %u on-down %u, model %u %u %u %u",
+			     r->be.weight, r->be.state, r->be.health, r->be.be_on_down,
+			     b->weight, b->state, b->health, b->on_down);
 		if (!m_on_ring(b) && r->share)
 			fail(f, "draining or down backend owns ring positions");
 		return b;

@@ -31,7 +31,7 @@
 struct m_be {
 	uint8_t addr[16];
 	uint16_t port;
-	uint32_t weight, state, health;
+	uint32_t weight, state, health, on_down;
 };
 
 /* On the ring, as the uapi says: active and up. */

@@ -286,6 +286,9 @@ static void g_backend(struct gen *g, const struct target *svc, struct m_svc *s,
 		if (fz_chance(g->r, 400))
 			g_u32(g, RINGSTEER_BACKEND_A_STATE,
 			      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
+		if (fz_chance(g->r, 300))
+			g_u32(g, RINGSTEER_BACKEND_A_ON_DOWN,
+			      fz_chance(g->r, 30) ? 3 + fz_below(g->r, 3) : fz_below(g->r, 3));
 		/* backend-set's only; backend-new's policy refuses it. */
 		if (fz_chance(g->r, 300))
 			g_u32(g, RINGSTEER_BACKEND_A_HEALTH,

@@ -296,6 +296,8 @@ static void m_add_be(struct m_svc *s, const struct fz_ep *e)
 	b->weight = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : 1;
 	b->state = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : 0;
 	b->health = RINGSTEER_HEALTH_UP;
+	b->on_down = e->present & B(RINGSTEER_BACKEND_A_ON_DOWN) ? e->be_on_down :
+		     RINGSTEER_BACKEND_ON_DOWN_SERVICE;
 }
 
 static bool m_set_be(struct m_be *b, const struct fz_ep *e)
@@ -308,6 +310,8 @@ static bool m_set_be(struct m_be *b, const struct fz_ep *e)
 		b->state = e->state;
 	if (e->present & B(RINGSTEER_BACKEND_A_HEALTH))
 		b->health = e->health;
+	if (e->present & B(RINGSTEER_BACKEND_A_ON_DOWN))
+		b->on_down = e->be_on_down;
 	return memcmp(&old, b, sizeof(old));
 }
 

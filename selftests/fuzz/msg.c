@@ -184,6 +184,7 @@ static bool fz_u32_ok(uint8_t cmd, int nest, int type, uint32_t v)
 	return type == RINGSTEER_BACKEND_A_WEIGHT ?
 	       v >= 1 && v <= RINGSTEER_MAX_WEIGHT :
 	       type == RINGSTEER_BACKEND_A_STATE ? v <= RINGSTEER_STATE_MAX :
+	       type == RINGSTEER_BACKEND_A_ON_DOWN ? v <= RINGSTEER_BACKEND_ON_DOWN_MAX :
 	       v <= RINGSTEER_HEALTH_MAX;
 }
 
@@ -246,6 +247,8 @@ static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 			e->weight = v32;
 		} else if (type == RINGSTEER_BACKEND_A_STATE) {
 			e->state = v32;
+		} else if (type == RINGSTEER_BACKEND_A_ON_DOWN) {
+			e->be_on_down = v32;
 		} else {
 			e->health = v32;
 		}
@@ -488,6 +491,7 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 		case RINGSTEER_BACKEND_A_WEIGHT: e->weight = v; break;
 		case RINGSTEER_BACKEND_A_STATE: e->state = v; break;
 		case RINGSTEER_BACKEND_A_HEALTH: e->health = v; break;
+		case RINGSTEER_BACKEND_A_ON_DOWN: e->be_on_down = v; break;
 		case RINGSTEER_BACKEND_A_FLOWS: r->be_flows = v; break;
 		case RINGSTEER_BACKEND_A_SHARE: r->share = v; break;
 		}

@@ -108,7 +108,7 @@ struct fz_ep {
 	uint32_t vnodes, hash, on_down;	/* service */
 	uint32_t forward, encap; /* service */
 	uint16_t encap_port;	/* service, host order */
-	uint32_t weight, state, health;	/* backend */
+	uint32_t weight, state, health, be_on_down;	/* backend */
 };
 
 struct fz_req {
@@ -147,7 +147,7 @@ struct fz_req {
 #define BE_ID (B(RINGSTEER_BACKEND_A_FAMILY) | B(RINGSTEER_BACKEND_A_ADDR) | \
 	       B(RINGSTEER_BACKEND_A_PORT))
 #define BE_CONF (B(RINGSTEER_BACKEND_A_WEIGHT) | B(RINGSTEER_BACKEND_A_STATE) | \
-		 B(RINGSTEER_BACKEND_A_HEALTH))
+		 B(RINGSTEER_BACKEND_A_HEALTH) | B(RINGSTEER_BACKEND_A_ON_DOWN))
 #define T_SVC B(RINGSTEER_A_SERVICE)
 #define T_BE B(RINGSTEER_A_BACKEND)
 #define T_FLOW B(RINGSTEER_A_FLOW)

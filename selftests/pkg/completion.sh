@@ -79,7 +79,8 @@ expect_only 'ringctl service del 1.2.3.4:80 ' proto keep-flows
 # No keyword before the addresses it follows.
 expect_only 'ringctl service add '
 expect_only 'ringctl backend add 1.2.3.4:80 '
-expect_only 'ringctl backend add 1.2.3.4:80 10.0.0.1:80 ' proto weight state
+expect_only 'ringctl backend add 1.2.3.4:80 10.0.0.1:80 ' proto weight state on-down
+expect_only 'ringctl backend set 1.2.3.4:80 10.0.0.1:80 on-down ' service keep reset
 expect_only 'ringctl backend set 1.2.3.4:80 10.0.0.1:80 state ' active draining
 expect_only 'ringctl backend set 1.2.3.4:80 10.0.0.1:80 weight '
 expect_only 'ringctl key ' show set help

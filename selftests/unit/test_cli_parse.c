@@ -361,6 +361,47 @@ TEST(service_and_backend_args)
 	captured();
 }
 
+/* A backend's own on-down: service (the default), keep or reset. */
+TEST(backend_on_down)
+{
+	char *reset[] = { "10.0.0.1:80", "10.1.0.1:80", "on-down", "reset" };
+	char *follow[] = { "10.0.0.1:80", "10.1.0.1:80", "on-down", "service" };
+	char *keep[] = { "10.0.0.1:80", "10.1.0.1:80", "on-down", "keep" };
+	char *bad[] = { "10.0.0.1:80", "10.1.0.1:80", "on-down", "drop" };
+	char *svc[] = { "10.0.0.1:80", "on-down", "service" };
+	const unsigned int kws = PARSE_KW_PROTO | PARSE_KW_ON_DOWN;
+	struct rc_service s;
+	struct rc_backend b;
+	struct parse_args a;
+
+	capture();
+	ASSERT_EQ(0, parse_backend_args("t", 4, reset, kws, &s, &b, &a));
+	captured();
+	ASSERT_EQ(RC_HAS_ON_DOWN, b.has);
+	ASSERT_EQ(RINGSTEER_BACKEND_ON_DOWN_RESET, rc_backend_on_down(&b));
+	capture();
+	ASSERT_EQ(0, parse_backend_args("t", 4, keep, kws, &s, &b, &a));
+	captured();
+	ASSERT_EQ(RINGSTEER_BACKEND_ON_DOWN_KEEP, rc_backend_on_down(&b));
+	/* Given, so that backend set can bring a backend back to its service's. */
+	capture();
+	ASSERT_EQ(0, parse_backend_args("t", 4, follow, kws, &s, &b, &a));
+	captured();
+	ASSERT_EQ(RC_HAS_ON_DOWN, b.has);
+	ASSERT_EQ(RINGSTEER_BACKEND_ON_DOWN_SERVICE, rc_backend_on_down(&b));
+	capture();
+	ASSERT_EQ(-EINVAL, parse_backend_args("t", 4, bad, kws, &s, &b, &a));
+	ASSERT_NE(NULL, strstr(captured(), "on-down 'drop' is not valid"));
+	/* A service has no service to follow. */
+	capture();
+	ASSERT_EQ(-EINVAL, parse_service_args("t", 3, svc, kws, &s, &a));
+	ASSERT_NE(NULL, strstr(captured(), "backends only"));
+	/* Where it is not taken (backend drain), it is refused. */
+	capture();
+	ASSERT_EQ(-EINVAL, parse_backend_args("t", 4, reset, PARSE_KW_PROTO, &s, &b, &a));
+	captured();
+}
+
 /* Parse TEXT as a configuration file; stderr in errbuf. */
 static int parse_text(const char *text, struct rc_config *c)
 {
@@ -414,6 +455,10 @@ TEST(config_round_trip)
 	add_service(&c, "[2001:db8::1]:443", IPPROTO_TCP, 4096, RINGSTEER_HASH_SOURCE);
 	add_backend(&c, "[2001:db8::10]:443", 256, RINGSTEER_STATE_ACTIVE);
 	add_backend(&c, "[2001:db8::a00:1]:1", 1000, RINGSTEER_STATE_DRAINING);
+	c.s[c.ns - 1].b[0].on_down = RINGSTEER_BACKEND_ON_DOWN_RESET;
+	c.s[c.ns - 1].b[0].has |= RC_HAS_ON_DOWN;
+	c.s[c.ns - 1].b[1].on_down = RINGSTEER_BACKEND_ON_DOWN_KEEP;
+	c.s[c.ns - 1].b[1].has |= RC_HAS_ON_DOWN;
 
 	f = open_memstream(&text, &len);
 	print_config(f, &c);
@@ -434,6 +479,8 @@ TEST(config_round_trip)
 			ASSERT_EQ(0, rc_endpoint_cmp(&c.s[i].b[k].ep, &d.s[i].b[k].ep));
 			ASSERT_EQ(c.s[i].b[k].weight, d.s[i].b[k].weight);
 			ASSERT_EQ(c.s[i].b[k].state, d.s[i].b[k].state);
+			ASSERT_EQ(rc_backend_on_down(&c.s[i].b[k]),
+				  rc_backend_on_down(&d.s[i].b[k]));
 		}
 	}
 	/* Printing the parsed result gives the same text again. */
@@ -502,6 +549,9 @@ TEST(config_bad_lines)
 		{ "service 10.0.0.1:80\n backend 10.1.0.1:80 state gone\n", "conf:2:",
 		  "state 'gone'" },
 		{ "service\n", "conf:1:", "missing service" },
+		{ "service 10.0.0.1:80 on-down service\n", "conf:1:", "backends only" },
+		{ "service 10.0.0.1:80\nbackend 10.1.0.1:80 on-down never\n", "conf:2:",
+		  "on-down 'never'" },
 	};
 	struct rc_config c;
 	size_t i;

@@ -243,13 +243,16 @@ static int replay(struct rc_config *c, const struct rc_op *op)
 		b = &s->b[s->nb - 1];
 		b->weight = rc_backend_weight(&op->b);
 		b->state = rc_backend_state(&op->b);
-		b->has = RC_HAS_WEIGHT | RC_HAS_STATE;
+		b->on_down = rc_backend_on_down(&op->b);
+		b->has = RC_HAS_WEIGHT | RC_HAS_STATE | RC_HAS_ON_DOWN;
 		return 0;
 	case RC_OP_BACKEND_SET:
 		if (!b || !op->b.has)
 			return -1;
 		b->weight = op->b.has & RC_HAS_WEIGHT ? op->b.weight : b->weight;
 		b->state = op->b.has & RC_HAS_STATE ? op->b.state : b->state;
+		b->on_down = op->b.has & RC_HAS_ON_DOWN ? op->b.on_down : b->on_down;
+		b->has |= op->b.has & RC_HAS_ON_DOWN;
 		return 0;
 	case RC_OP_BACKEND_DEL:
 		if (!b)
@@ -302,6 +305,11 @@ static void random_config(struct rc_config *c, uint64_t *x)
 			snprintf(ep, sizeof(ep), "10.2.%u.2:8080", k);
 			be(s, ep, 1 + rnd(x) % 3, rnd(x) % 4 ? RINGSTEER_STATE_ACTIVE
 							     : RINGSTEER_STATE_DRAINING);
+			/* Absent (the service's), or one of the three. */
+			if (rnd(x) % 2) {
+				s->b[s->nb - 1].on_down = rnd(x) % (RINGSTEER_BACKEND_ON_DOWN_MAX + 1);
+				s->b[s->nb - 1].has |= RC_HAS_ON_DOWN;
+			}
 		}
 	}
 }
@@ -329,7 +337,8 @@ static bool same_settings(const struct rc_config *a, struct rc_config *b)
 		for (k = 0; k < a->s[i].nb; k++, nb++) {
 			x = rc_service_find_backend(s, &a->s[i].b[k].ep);
 			if (!x || x->weight != a->s[i].b[k].weight ||
-			    x->state != a->s[i].b[k].state)
+			    x->state != a->s[i].b[k].state ||
+			    rc_backend_on_down(x) != rc_backend_on_down(&a->s[i].b[k]))
 				return false;
 		}
 	}

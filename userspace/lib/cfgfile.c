@@ -84,8 +84,8 @@ static int backend_line(const char *ctx, int argc, char **argv, struct rc_config
 	if (!c->ns)
 		return cli_error("%s: backend before any service", ctx);
 	cur = &c->s[c->ns - 1];
-	err = parse_backend_of(ctx, argc - 1, argv + 1, PARSE_KW_WEIGHT | PARSE_KW_STATE,
-			       cur, &b, &a);
+	err = parse_backend_of(ctx, argc - 1, argv + 1,
+			       PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_ON_DOWN, cur, &b, &a);
 	if (err)
 		return err;
 	rc_service_name(name, cur);
@@ -157,8 +157,13 @@ void print_config(FILE *f, const struct rc_config *c)
 			const struct rc_backend *b = &s->b[k];
 
 			rc_endpoint_format(ep, &b->ep);
-			fprintf(f, "\tbackend %s weight %u state %s\n", ep,
+			fprintf(f, "\tbackend %s weight %u state %s", ep,
 				rc_backend_weight(b), rc_state_name(rc_backend_state(b)));
+			/* The service's, the default, is not written: older files read alike. */
+			if (rc_backend_on_down(b) != RINGSTEER_BACKEND_ON_DOWN_SERVICE)
+				fprintf(f, " on-down %s",
+					rc_backend_on_down_name(rc_backend_on_down(b)));
+			fputc('\n', f);
 		}
 	}
 }

@@ -158,6 +158,13 @@ const char *rc_on_down_name(uint32_t on_down)
 	       on_down == RINGSTEER_ON_DOWN_KEEP ? "keep" : "?";
 }
 
+const char *rc_backend_on_down_name(uint32_t on_down)
+{
+	return on_down == RINGSTEER_BACKEND_ON_DOWN_SERVICE ? "service" :
+	       on_down == RINGSTEER_BACKEND_ON_DOWN_RESET ? "reset" :
+	       on_down == RINGSTEER_BACKEND_ON_DOWN_KEEP ? "keep" : "?";
+}
+
 const char *rc_family_name(uint8_t family)
 {
 	return family == AF_INET6 ? "inet6" : "inet";
@@ -186,6 +193,11 @@ uint32_t rc_backend_state(const struct rc_backend *b)
 uint32_t rc_service_on_down(const struct rc_service *s)
 {
 	return s->has & RC_HAS_ON_DOWN ? s->on_down : RINGSTEER_ON_DOWN_KEEP;
+}
+
+uint32_t rc_backend_on_down(const struct rc_backend *b)
+{
+	return b->has & RC_HAS_ON_DOWN ? b->on_down : RINGSTEER_BACKEND_ON_DOWN_SERVICE;
 }
 
 uint32_t rc_backend_health(const struct rc_backend *b)

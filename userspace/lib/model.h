@@ -31,7 +31,9 @@ struct rc_backend {
 	uint32_t state;		/* enum ringsteer_backend_state */
 	/* enum ringsteer_backend_health: the checker's, never in a file. */
 	uint32_t health;
-	unsigned int has;	/* RC_HAS_WEIGHT, RC_HAS_STATE, RC_HAS_HEALTH */
+	uint32_t on_down;	/* enum ringsteer_backend_on_down */
+	/* RC_HAS_WEIGHT, RC_HAS_STATE, RC_HAS_HEALTH, RC_HAS_ON_DOWN */
+	unsigned int has;
 	/* Reported by the kernel. */
 	uint64_t flows;
 	uint64_t share;		/* positions owned, of 2^64 */
@@ -127,6 +129,7 @@ const char *rc_hash_name(uint32_t hash);
 const char *rc_state_name(uint32_t state);
 const char *rc_health_name(uint32_t health);
 const char *rc_on_down_name(uint32_t on_down);
+const char *rc_backend_on_down_name(uint32_t on_down);
 const char *rc_family_name(uint8_t family);
 const char *rc_forward_name(uint32_t forward);
 const char *rc_encap_name(uint32_t encap);
@@ -136,6 +139,8 @@ uint32_t rc_backend_weight(const struct rc_backend *b);
 uint32_t rc_service_hash(const struct rc_service *s);
 uint32_t rc_backend_state(const struct rc_backend *b);
 uint32_t rc_service_on_down(const struct rc_service *s);
+/* RINGSTEER_BACKEND_ON_DOWN_SERVICE unless RC_HAS_ON_DOWN says otherwise. */
+uint32_t rc_backend_on_down(const struct rc_backend *b);
 /* Up unless RC_HAS_HEALTH says down. */
 uint32_t rc_backend_health(const struct rc_backend *b);
 /* On the ring, as the kernel decides it: active and up. */

@@ -39,7 +39,7 @@ static void put_service_id(struct nlmsghdr *nlh, const struct rc_service *s,
 	mnl_attr_nest_end(nlh, nest);
 }
 
-/* WEIGHT and STATE only when given (b->has): NEW and SET. */
+/* WEIGHT, STATE, HEALTH and ON_DOWN only when given (b->has): NEW and SET. */
 static void put_backend(struct nlmsghdr *nlh, const struct rc_backend *b)
 {
 	struct nlattr *nest = mnl_attr_nest_start(nlh, RINGSTEER_A_BACKEND);
@@ -54,6 +54,8 @@ static void put_backend(struct nlmsghdr *nlh, const struct rc_backend *b)
 		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_STATE, b->state);
 	if (b->has & RC_HAS_HEALTH)
 		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_HEALTH, b->health);
+	if (b->has & RC_HAS_ON_DOWN)
+		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_ON_DOWN, b->on_down);
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -239,7 +241,10 @@ static int get_backend(const struct nlattr *nest, struct rc_backend *b)
 		b->has |= RC_HAS_STATE;
 	if (tb[RINGSTEER_BACKEND_A_HEALTH])
 		b->has |= RC_HAS_HEALTH;
+	if (tb[RINGSTEER_BACKEND_A_ON_DOWN])
+		b->has |= RC_HAS_ON_DOWN;
 	if (get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT], &b->weight) ||
+	    get_u32(tb[RINGSTEER_BACKEND_A_ON_DOWN], &b->on_down) ||
 	    get_u32(tb[RINGSTEER_BACKEND_A_STATE], &b->state) ||
 	    get_u32(tb[RINGSTEER_BACKEND_A_HEALTH], &b->health) ||
 	    get_u64(tb[RINGSTEER_BACKEND_A_FLOWS], &b->flows) ||

@@ -223,12 +223,14 @@ static int parse_value(const char *ctx, unsigned int kw, const char *name,
 			return parse_bad_value(ctx, name, v, -EINVAL, "up or down");
 		break;
 	case PARSE_KW_ON_DOWN:
+		a->on_down_service = !strcmp(v ?: "", "service");
 		if (!strcmp(v ?: "", "keep"))
 			a->on_down = RINGSTEER_ON_DOWN_KEEP;
 		else if (!strcmp(v ?: "", "reset"))
 			a->on_down = RINGSTEER_ON_DOWN_RESET;
-		else
-			return parse_bad_value(ctx, name, v, -EINVAL, "keep or reset");
+		else if (!a->on_down_service)
+			return parse_bad_value(ctx, name, v, -EINVAL,
+					       "keep or reset (a backend's also service)");
 		break;
 	case PARSE_KW_FORWARD:
 		if (parse_forward(v, &a->forward))
@@ -337,6 +339,10 @@ int parse_service_args(const char *ctx, int argc, char **argv,
 		s->hash = a->hash;
 		s->has |= RC_HAS_HASH;
 	}
+	if (a->on_down_service) {
+		cli_error("%s: on-down service applies to backends only (give keep or reset)", ctx);
+		return -EINVAL;
+	}
 	if (a->seen & PARSE_KW_ON_DOWN) {
 		s->on_down = a->on_down;
 		s->has |= RC_HAS_ON_DOWN;
@@ -408,6 +414,12 @@ int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowe
 	if (a->seen & PARSE_KW_HEALTH) {
 		b->health = a->health;
 		b->has |= RC_HAS_HEALTH;
+	}
+	if (a->seen & PARSE_KW_ON_DOWN) {
+		b->on_down = a->on_down_service ? RINGSTEER_BACKEND_ON_DOWN_SERVICE :
+			     a->on_down == RINGSTEER_ON_DOWN_RESET ?
+			     RINGSTEER_BACKEND_ON_DOWN_RESET : RINGSTEER_BACKEND_ON_DOWN_KEEP;
+		b->has |= RC_HAS_ON_DOWN;
 	}
 	return 0;
 }

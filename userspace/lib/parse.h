@@ -37,7 +37,8 @@ struct parse_args {
 	uint32_t weight;
 	uint32_t state;
 	uint32_t health;
-	uint32_t on_down;
+	uint32_t on_down;	/* enum ringsteer_on_down ... */
+	bool on_down_service;	/* ... or "on-down service" (backends only) */
 	uint32_t count;
 	uint32_t forward;
 	uint32_t encap;
@@ -88,7 +89,8 @@ int parse_service_args(const char *ctx, int argc, char **argv,
 int parse_check_new_service(const char *ctx, const struct rc_service *s);
 /*
  * "BACKEND:PORT [keywords]" of service *s (the families must agree), with
- * RC_HAS_WEIGHT, RC_HAS_STATE and RC_HAS_HEALTH for the settings given.
+ * RC_HAS_WEIGHT, RC_HAS_STATE, RC_HAS_HEALTH and RC_HAS_ON_DOWN for the
+ * settings given.
  */
 int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowed,
 		     const struct rc_service *s, struct rc_backend *b,

@@ -168,6 +168,7 @@ void print_show_json(FILE *f, const struct rc_config *c)
 			json_u64(&j, "weight", b->weight);
 			json_str(&j, "state", rc_state_name(b->state));
 			json_str(&j, "health", rc_health_name(rc_backend_health(b)));
+			json_str(&j, "on_down", rc_backend_on_down_name(rc_backend_on_down(b)));
 			json_u64(&j, "flows", b->flows);
 			/* %.12g: shares of 2^64 need more than six digits. */
 			json_double(&j, "share", print_share(b->share));
@@ -250,6 +251,14 @@ void print_show_text(FILE *f, const struct rc_config *c)
 					(unsigned long long)b->conns_established,
 					(unsigned long long)b->conns_other,
 					(unsigned long long)b->conns_closed);
+			/*
+			 * Last, and only when set, after the connection
+			 * columns even where they are empty: it never stands
+			 * under one of them.
+			 */
+			if (rc_backend_on_down(b) != RINGSTEER_BACKEND_ON_DOWN_SERVICE)
+				fprintf(f, "%*s on-down %s", b->has_conns ? 0 : 3 * 11, "",
+					rc_backend_on_down_name(rc_backend_on_down(b)));
 			fputc('\n', f);
 		}
 	}

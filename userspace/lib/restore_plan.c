@@ -139,6 +139,10 @@ static int backend_set(struct rc_plan *p, const struct rc_service *want,
 		b.state = rc_backend_state(new);
 		b.has |= RC_HAS_STATE;
 	}
+	if (rc_backend_on_down(old) != rc_backend_on_down(new)) {
+		b.on_down = rc_backend_on_down(new);
+		b.has |= RC_HAS_ON_DOWN;
+	}
 	return b.has ? push(p, RC_OP_BACKEND_SET, want, &b, 0) : 0;
 }
 
