@@ -35,7 +35,8 @@ WRAPPERS = {
     "env": ({"-u", "-C"}, 0),
     "xargs": ({"-n", "-I", "-d", "-P", "-L", "-s", "-a", "-E"}, 0),
     "unshare": ({"--propagation"}, 0),
-    "nsenter": ({"-t", "-n", "-m"}, 0),
+    # -n, -m, -p take a file only as --net=FILE: no separate value.
+    "nsenter": ({"-t", "--target"}, 0),
     "chroot": (set(), 1),
     "sudo": ({"-u"}, 0),
 }
