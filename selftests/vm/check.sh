@@ -149,9 +149,11 @@ summary()
 # it boots in about 7 minutes and a scenario takes 1 to 10, so make check
 # runs only the ones that exercise lifetimes: module load/unload, rmmod
 # with live DNAT flows and with another NAT user under traffic, tunnel
-# teardown under traffic, the fuzzer at 5,000 messages. make check-debug
-# runs every scenario, and the fuzzer at 1,000,000 (RS_DEBUG_TESTS=all).
-debug_tests=(module.sh rmmod_flows.sh rmmod_nat_peer.sh rmmod_tunnel.sh fuzz.sh)
+# teardown under traffic, health marking backends down and up with their
+# connections kept or reset, the fuzzer at 5,000 messages. make
+# check-debug runs every scenario, and the fuzzer at 1,000,000
+# (RS_DEBUG_TESTS=all).
+debug_tests=(module.sh rmmod_flows.sh rmmod_nat_peer.sh rmmod_tunnel.sh health_conns.sh fuzz.sh)
 debug_env=(-e RS_FUZZ_MESSAGES=5000 -e RS_RMMOD_ROUNDS=3)
 if [ "${RS_DEBUG_TESTS:-}" = all ]; then
 	debug_tests=()
