@@ -25,11 +25,19 @@ cmd_ok rctl service add "$SVC4"
 for i in 1 2 3; do
 	cmd_ok rctl backend add "$SVC4" "$(be4 "$i")"
 done
-hold_start 30000-30059 >"$W/open"
-no_failures "$W/open" "opening held connections"
-for b in b1 b2 b3; do
-	grep -q " $b\$" "$W/open" || die "no held connection on $b: $(counts "$W/open" | tr '\n' ' ')"
-done
+# hold_on_all PORTS FILE: held connections from PORTS, in FILE, at
+# least one on each backend.
+hold_on_all()
+{
+	local b
+	hold_start "$1" >"$2"
+	no_failures "$2" "opening held connections"
+	for b in b1 b2 b3; do
+		grep -q " $b\$" "$2" || die "no held connection on $b: $(counts "$2" | tr '\n' ' ')"
+	done
+}
+
+hold_on_all 30000-30059 "$W/open"
 
 # on-down keep: b1's connections go on, new flows avoid it.
 cmd_ok rctl backend set "$SVC4" "$(be4 1)" health down
@@ -75,11 +83,7 @@ grep -q "^	backend $(be4 1) weight 1 state active on-down keep\$" "$W/saved" &&
 	grep -q "^	backend $(be4 2) weight 1 state active\$" "$W/saved" &&
 	grep -q "^	backend $(be4 3) weight 1 state active on-down reset\$" "$W/saved" ||
 	die "save: backends' on-down: $(cat "$W/saved")"
-hold_start 33000-33059 >"$W/open2"
-no_failures "$W/open2" "opening held connections again"
-for b in b1 b2 b3; do
-	grep -q " $b\$" "$W/open2" || die "no held connection on $b: $(counts "$W/open2" | tr '\n' ' ')"
-done
+hold_on_all 33000-33059 "$W/open2"
 cmd_ok rctl backend set "$SVC4" "$(be4 1)" health down
 hold_ping >"$W/keep2"
 expect_same "$W/keep2" "$W/open2" "held connections after b1 (on-down keep) down in a resetting service"
