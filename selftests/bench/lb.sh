@@ -25,7 +25,13 @@
 # Contender kinds: plain (routing only: no NAT, no conntrack), fixed (nft
 # "dnat to" one backend), jhash (nft "dnat to jhash ... mod N map"), rsV
 # (ringsteer, V vnodes), mh, mhct (mh with conntrack=1), mhport (mh-port),
-# sh (IPVS source hashing).
+# sh (IPVS source hashing); and the forwarding without NAT of issue 18:
+# tunipip, tungue (ringsteer forward tunnel, 256 vnodes, flow table on),
+# tunnoft (tunipip with no flow table), tunct (tunipip in a namespace where
+# other rules use conntrack), mhipip, mhgue (IPVS mh, -i --tun-type). A
+# tunnel's outer packet goes to the backend's address like a NATed one, so
+# dummy0 counts both; tunnel backends have the VIP's port (80), which DSR
+# cannot change.
 
 VIP=10.0.0.100
 KEY=000102030405060708090a0b0c0d0e0f
@@ -173,10 +179,15 @@ lb_setup()
 		;;
 	jhash) jhash_write "$ns" "$proto" "$st" ;;
 	rs*) rs_restore "$n" "${kind#rs}" ;;
-	mh | mhct | mhport | sh) ipvs_restore "$n" "$kind" ;;
+	tun*) tun_restore "$n" "$kind" ;;
+	mh*) ipvs_restore "$n" "$kind" ;;
+	sh) ipvs_restore "$n" "$kind" ;;
 	*) die "unknown contender kind $kind" ;;
 	esac
 }
+
+# tun_kind KIND: true for a contender that forwards by encapsulation.
+tun_kind() { [[ $1 == tun* || $1 == mhipip || $1 == mhgue ]]; }
 
 # lb_flush NAME KIND PROTO: remove the service again.
 lb_flush()
@@ -186,8 +197,8 @@ lb_flush()
 	case $kind in
 	fixed) lbx "$ns" nft delete table ip "fx_$proto" ;;
 	jhash) lbx "$ns" nft delete table ip "jh_$proto" ;;
-	rs*) lbx "$ns" "$RINGCTL" service del "$VIP:80" proto "$proto" >/dev/null ;;
-	mh | mhct | mhport | sh) lbx "$ns" ipvsadm -D "$(ipvs_flag "$proto")" "$VIP:80" ;;
+	rs* | tun*) lbx "$ns" "$RINGCTL" service del "$VIP:80" proto "$proto" >/dev/null ;;
+	mh* | sh) lbx "$ns" ipvsadm -D "$(ipvs_flag "$proto")" "$VIP:80" ;;
 	esac
 }
 
@@ -210,23 +221,90 @@ jhash_write()
 	EOF
 }
 
-# rs_restore NAME VNODES: "ringctl restore" replaces the whole
-# configuration, so it is given every service of the contender.
-rs_restore()
+# rs_conf NAME PORT SETTINGS...: $W/rs.conf for "ringctl restore", which
+# replaces the whole configuration, so it is given every service of the
+# contender, each with SETTINGS, its backends on PORT.
+rs_conf()
 {
-	local n=$1 vnodes=$2 proto a w st
+	local n=$1 port=$2 proto a w st
+	shift 2
 	{
 		echo "key $KEY"
 		for proto in udp tcp; do
 			st=$(state "$n" "$proto")
 			[ -e "$st" ] || continue
-			echo "service $VIP:80 proto $proto vnodes $vnodes"
+			echo "service $VIP:80 proto $proto $*"
 			while read -r a w; do
-				echo "backend $a:8080 weight $w"
+				echo "backend $a:$port weight $w"
 			done <"$st"
 		done
 	} >"$W/rs.conf"
-	lbx "bx-$n" "$RINGCTL" restore "$W/rs.conf" >/dev/null || die "ringctl restore ($n)"
+}
+
+# rs_restore NAME VNODES
+rs_restore()
+{
+	rs_conf "$1" 8080 vnodes "$2"
+	lbx "bx-$1" "$RINGCTL" restore "$W/rs.conf" >/dev/null || die "ringctl restore ($1)"
+}
+
+# tun_restore NAME KIND: a forward tunnel service of 256 vnodes. The flow
+# table is taken when the namespace's first tunnel service is added, so
+# tunnoft's is made with flow_table_entries at 0. tunct's namespace has a
+# stateful nft rule: conntrack is on there for everything the tunnel hook
+# (before conntrack) does not steal.
+tun_restore()
+{
+	local n=$1 kind=$2 encap=ipip ft=/sys/module/ringsteer/parameters/flow_table_entries
+	local entries
+	[ "$kind" != tungue ] || encap="gue port 6080"
+	rs_conf "$n" 80 vnodes 256 forward tunnel encap "$encap"
+	if [ "$kind" = tunct ]; then
+		lbx "bx-$n" nft -f - <<-EOF || die "nft conntrack rules ($n)"
+		table inet ctuse {
+			chain pre {
+				type filter hook prerouting priority 0;
+				ct state new counter
+			}
+		}
+		EOF
+	fi
+	entries=$(<"$ft")
+	[ "$kind" != tunnoft ] || echo 0 >"$ft"
+	# ringctl's own pages (binary, libraries, read over 9p) would be
+	# charged to the first cgroup that reads them.
+	"$RINGCTL" version >/dev/null
+	charged "$W/charged" ip netns exec "bx-$n" "$RINGCTL" restore "$W/rs.conf" >/dev/null ||
+		die "ringctl restore ($n)"
+	echo "$entries" >"$ft"
+	# The first service of a tunipip namespace takes its flow table, one
+	# per possible CPU: what it costs in all (with the service's ring and
+	# backends), against 48 bytes an entry.
+	[ "$kind" != tunipip ] ||
+		echo "BENCH ftmem $n $(wc -l <"$(state "$n" udp)") $entries $(<"$W/charged")" \
+			"$(awk -F- '{ print $NF + 1 }' /sys/devices/system/cpu/possible) $((48 * entries))"
+}
+
+# charged FILE CMD...: run CMD (a program, not a function) in a memory cgroup of its own; FILE gets the
+# bytes still charged to it after CMD (what the kernel kept: rings, the
+# flow table), 0 where there is no memory controller.
+charged()
+{
+	local out=$1 cg=/sys/fs/cgroup/bench-charged rc
+	shift
+	echo 0 >"$out"
+	if ! grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		"$@"
+		return
+	fi
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+	rmdir "$cg" 2>/dev/null
+	mkdir "$cg" || { "$@"; return; }
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@"
+	rc=$?
+	cat "$cg/memory.current" >"$out"
+	rmdir "$cg" 2>/dev/null
+	return $rc
 }
 
 ipvs_flag() { if [ "$1" = tcp ]; then echo -t; else echo -u; fi; }
@@ -234,11 +312,13 @@ ipvs_flag() { if [ "$1" = tcp ]; then echo -t; else echo -u; fi; }
 # ipvs_restore NAME KIND: ipvsadm-restore starts from an empty table too.
 ipvs_restore()
 {
-	local n=$1 kind=$2 ns=bx-$1 f a w sched proto st
+	local n=$1 kind=$2 ns=bx-$1 f a w sched proto st fwd=-m port=8080
 	case $kind in
 	mh | mhct) sched="-s mh" ;;
 	mhport) sched="-s mh -b mh-port" ;;
 	sh) sched="-s sh" ;;
+	mhipip) sched="-s mh" fwd="-i --tun-type ipip" port=80 ;;
+	mhgue) sched="-s mh" fwd="-i --tun-type gue --tun-port 6080" port=80 ;;
 	esac
 	[ "$kind" != mhct ] || lbx "$ns" sysctl -qw net.ipv4.vs.conntrack=1
 	# No rate estimator kthread per namespace: it is background work that
@@ -253,7 +333,7 @@ ipvs_restore()
 		f=$(ipvs_flag "$proto")
 		echo "-A $f $VIP:80 $sched"
 		while read -r a w; do
-			echo "-a $f $VIP:80 -r $a:8080 -m -w $w"
+			echo "-a $f $VIP:80 -r $a:$port $fwd -w $w"
 		done <"$st"
 	done | lbx "$ns" ipvsadm-restore || die "ipvsadm-restore ($ns)"
 }
@@ -280,6 +360,11 @@ lb_change()
 		weight) lbx "$ns" "$RINGCTL" backend set "$VIP:80" "$a:8080" proto "$proto" weight "$w" ;;
 		esac
 		;;
+	tun* | mhipip | mhgue)
+		# Not in BAL_KINDS: balance and disruption are the ring's, measured
+		# on the NAT contenders; tunnel ones are in the rates phase only.
+		die "lb_change: not for tunnel contender $n"
+		;;
 	mh | mhct | mhport | sh)
 		f=$(ipvs_flag "$proto")
 		case $op in
@@ -300,9 +385,9 @@ lb_reset()
 	local ns=bx-$1 kind=$2 t
 	case $kind${3:+-$3} in
 	plain*) ;;
-	mh-nowait | mhport-nowait | sh-nowait) ;;
+	mh-nowait | mhport-nowait | sh-nowait | mhipip-nowait | mhgue-nowait) ;;
 	mhct-nowait) lbx "$ns" conntrack -F >/dev/null 2>&1 ;;
-	mh | mhport | sh)
+	mh | mhport | sh | mhipip | mhgue)
 		# Wait for IPVS's one-second UDP entries (and TCP ones) to go.
 		for t in $(seq 1 200); do
 			[ -z "$(lbx "$ns" head -n 2 /proc/net/ip_vs_conn | sed 1d)" ] && return 0

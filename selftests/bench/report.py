@@ -25,13 +25,26 @@ NAMES = {
     "mhct": "IPVS mh, conntrack=1",
     "mhport": "IPVS mh mh-port",
     "sh": "IPVS sh",
+    "tunipip": "ringsteer tunnel ipip",
+    "tungue": "ringsteer tunnel gue",
+    "tunnoft": "ringsteer tunnel ipip, no flow table",
+    "tunct": "ringsteer tunnel ipip, conntrack on",
+    "mhipip": "IPVS mh tun ipip",
+    "mhgue": "IPVS mh tun gue",
 }
 ORDER = list(NAMES)
+# Issue 18's targets: NAME over PEER, per round, at least TARGET (None: no
+# target, the ratio is the finding).
+TUNNEL_PAIRS = [
+    ("tunipip", "mh", 1.2), ("tungue", "mh", 1.2),
+    ("tunipip", "mhipip", 1.05), ("tungue", "mhgue", 1.05),
+    ("tunct", "tunipip", 0.95), ("tunnoft", "tunipip", None),
+]
 
 
 def parse(path):
     d = {"env": {}, "rate": [], "tcp": [], "bal": [], "disr": [], "cp": [],
-         "prof": {}, "profsym": defaultdict(list), "mem": [], "walk": []}
+         "prof": {}, "profsym": defaultdict(list), "mem": [], "walk": [], "ftmem": []}
     for line in open(path, errors="replace"):
         w = line.split()
         if len(w) < 2 or w[0] != "BENCH":
@@ -65,6 +78,9 @@ def parse(path):
         elif k == "mem":
             d["mem"].append(dict(backends=int(a[0]), vnodes=int(a[1]), points=int(a[2]),
                                  bytes=int(a[3]), peak_mean=float(a[4])))
+        elif k == "ftmem":
+            d["ftmem"].append(dict(name=a[0], backends=int(a[1]), entries=int(a[2]),
+                                   charged=int(a[3]), cpus=int(a[4]), entry_bytes=int(a[5])))
         elif k == "walk":
             d["walk"].append(dict(size=int(a[0]), entries=int(a[1]), round=int(a[2]),
                                   ms=float(a[3])))
@@ -151,6 +167,15 @@ def build(d):
             res["tcp"][n] = dict(cps=summary([r["cps"] for r in rows]),
                                  failed=sum(r["failed"] for r in rows),
                                  vs_fixed=summary(trat[("tcp", n)]) if trat[("tcp", n)] else None)
+    res["tunnel"] = {}
+    for mode in ("new", "est"):
+        for n, peer, target in TUNNEL_PAIRS:
+            v = ratios(rr, lambda r: r["mode"], peer, "pps")[(mode, n)]
+            if v:
+                res["tunnel"][f"{mode} {n}/{peer}"] = dict(
+                    ratio=summary(v), target=target,
+                    met=None if target is None else statistics.median(v) >= target)
+    res["flow_table_memory"] = d["ftmem"]
     res["balance"] = d["bal"]
     res["disruption"] = d["disr"]
     cp = defaultdict(list)
@@ -199,6 +224,18 @@ def table(res):
         for kind, m in res["scaling"].items():
             p(f"  {kind:8} " + "  ".join(
                 f"{nb}: {fmt_sum(e['vs_fixed'])}" for nb, e in sorted(m.items(), key=lambda x: int(x[0]))))
+    if res["tunnel"]:
+        p("")
+        p("Forward tunnel: per-round ratio NAME/PEER on UDP, median (min-max), issue 18's target")
+        for k, e in res["tunnel"].items():
+            t = "" if e["target"] is None else (
+                f"  target >= {e['target']:.2f}: {'met' if e['met'] else 'MISSED'}")
+            p(f"  {k:24} {fmt_sum(e['ratio'])}{t}")
+    for m in res.get("flow_table_memory", []):
+        p(f"  {m['name']} ({m['backends']} backends): flow table of {m['entries']} entries a CPU, "
+          f"{m['cpus']} possible CPUs: "
+          f"{m['charged'] / 1024:.0f} KiB charged, {m['charged'] / m['cpus'] / 1024:.0f} KiB a CPU "
+          f"({m['entry_bytes'] / 1024:.0f} KiB of entries; the service's ring included)")
     if res["memory"]:
         p("")
         p("Ring memory per service (ringctl simulate)")
