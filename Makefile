@@ -317,7 +317,7 @@ vm-test: modules-all selftest-bins
 
 # Long, and sensitive to a busy host (BFD's timers): its own target.
 # FLEET_TESTS picks scenarios; FLEET_ENV passes VAR=VAL settings (lib/fleet.sh).
-FLEET_TESTS ?= fleet/failover.sh fleet/failover_tunnel.sh fleet/failover_nat.sh
+FLEET_TESTS ?= fleet/failover.sh fleet/failover_tunnel.sh fleet/failover_nat.sh fleet/ring_tunnel.sh
 check-fleet: modules-all selftest-bins
 	$(Q)bash selftests/vm/run.sh -t 10800 -k '$(KVER)' -m '$(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko' \
 		-e RINGSTEER_TEST_TIMEOUT=3600 $(foreach e,$(FLEET_ENV),-e $(e)) -- \

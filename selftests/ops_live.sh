@@ -28,17 +28,24 @@ for i in 1 2 3; do
 	cmd_ok rctl backend add "$SVC4" "$(be4 "$i")"
 done
 
-# Bad command lines: a message and exit status 1, nothing changed.
+# Bad command lines: a message and exit status 1, nothing printed, nothing
+# changed. plan's flows: a missing file, a bad line, a flow to no service.
+echo "$CLI4:1000 10.9.9.9:80 tcp" >"$W/flows_other"
+echo "$CLI4:1000 $VIP4:$VPORT" >"$W/flows_bad"
 for bad in "plan backend frob $SVC4 $(be4 1)" "plan backend add $SVC4" \
 	"plan key set 00" "stats --bogus" "fingerprint file" \
-	"backend drain $SVC4 $(be4 1) wait soon" "show rate 0"; do
+	"backend drain $SVC4 $(be4 1) wait soon" "show rate 0" \
+	"plan backend add $SVC4 10.2.4.2:8080 flows" "plan backend add $SVC4 10.2.4.2:8080 flows $W/none" \
+	"plan backend add $SVC4 10.2.4.2:8080 flows $W/flows_other" \
+	"plan backend add $SVC4 10.2.4.2:8080 flows $W/flows_bad"; do
 	rc=0
 	# shellcheck disable=SC2086 # word splitting wanted
-	rctl $bad >/dev/null 2>"$W/err" || rc=$?
+	rctl $bad >"$W/out" 2>"$W/err" || rc=$?
 	[ "$rc" = 1 ] || die "'ringctl $bad' exited $rc, want 1"
 	grep -q '^ringctl: ' "$W/err" || die "'ringctl $bad': no error message"
+	[ ! -s "$W/out" ] || die "'ringctl $bad' failed but printed: $(head -n 3 "$W/out")"
 done
-pass "bad command lines exit 1 with a message"
+pass "bad command lines exit 1 with a message and print nothing"
 
 FLOWS=31000-31059
 hold_start "$FLOWS" >"$W/open"

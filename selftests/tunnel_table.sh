@@ -133,10 +133,15 @@ setup
 lookup 22000-22199 >"$W/want4"
 hold_start 22000-22199 >"$W/held4"
 expect_same "$W/held4" "$W/want4" "held connections without a table"
+ports 22000-22199 | sed "s/.*/$CLI4:& $VIP4:$VPORT tcp/" >"$W/flows4"
+rctl plan backend add "$SVC4" "10.2.4.2:80" flows "$W/flows4" >"$W/plan5" || die "plan ... flows"
+awk '$NF == "moves" { sub(/.*:/, "", $1); print $1 }' "$W/plan5" | sort -n >"$W/planned5"
 cmd_ok rctl backend add "$SVC4" "10.2.4.2:80"
 lookup 22000-22199 >"$W/want5"
 paste -d' ' "$W/want4" "$W/want5" | awk '$2 != $4 { print $1 }' | sort -n >"$W/moved5"
 [ -s "$W/moved5" ] || die "adding b4 moved no flow"
+cmp -s "$W/planned5" "$W/moved5" ||
+	die "plan ... flows said $(wc -l <"$W/planned5") would move, the ring moved $(wc -l <"$W/moved5")"
 hold_ping >"$W/ping5"
 broken "$W/ping5" >"$W/broken5"
 cmp -s "$W/moved5" "$W/broken5" ||
@@ -144,4 +149,4 @@ cmp -s "$W/moved5" "$W/broken5" ||
 [ "$(counter table_hits)" = 0 ] || die "table hits without a table"
 hold_stop
 echo 16384 >"$PARAM"
-pass "without the table exactly the $(wc -l <"$W/moved5") connections the ring moved broke"
+pass "without the table exactly the $(wc -l <"$W/moved5") connections the ring moved, and plan ... flows named, broke"

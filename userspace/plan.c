@@ -17,13 +17,14 @@
 #include "cli.h"
 #include "cmd.h"
 #include "nl_ops.h"
+#include "ringmath.h"
 
 void cmd_plan_usage(FILE *f)
 {
 	fprintf(f,
-"Usage: ringctl plan [-j] backend add|set|drain|activate|del ARGS...\n"
-"       ringctl plan [-j] service set ARGS...\n"
-"       ringctl plan [-j] key set HEX32\n"
+"Usage: ringctl plan [-j] backend add|set|drain|activate|del ARGS... [flows FILE|-]\n"
+"       ringctl plan [-j] service set ARGS... [flows FILE|-]\n"
+"       ringctl plan [-j] key set HEX32 [flows FILE|-]\n"
 "\n"
 "Takes the arguments of the real command and prints, without changing\n"
 "anything, what it would do to the live ring: the exact fraction of the\n"
@@ -35,7 +36,13 @@ void cmd_plan_usage(FILE *f)
 "its share of the moving connections is an estimate (connections spread\n"
 "like hash positions). A key or hash mode change draws every flow's\n"
 "position anew: the moved fraction is then an expectation. A forward\n"
-"tunnel service's connections are not counted (no conntrack entries).\n");
+"tunnel service's connections are not counted (no conntrack entries).\n"
+"\n"
+"flows FILE|- names flows, one a line (SRC:SPORT DST:DPORT PROTO, as\n"
+"'simulate flows'), and prints each one's backend before and after the\n"
+"change and whether it moves: for a forward tunnel service, the flows that\n"
+"break where no flow table holds them (another load balancer, the table\n"
+"off or full).\n");
 }
 
 static const struct {
@@ -119,6 +126,30 @@ static int key_words(int argc, char **argv, struct rc_preview_req *r)
 	return 0;
 }
 
+/*
+ * "flows FILE" is plan's own, wherever it stands: taken out of the words
+ * before the real command's parser reads them.
+ */
+static int take_flows(int *argc, char **argv, struct rc_preview_req *r)
+{
+	int i;
+
+	for (i = 0; i < *argc; i++) {
+		if (strcmp(argv[i], "flows"))
+			continue;
+		if (r->flows_path || i + 1 == *argc) {
+			cli_error(r->flows_path ? "plan: flows given twice" :
+				  "plan flows: want a file of flows, or - for standard input");
+			return -EINVAL;
+		}
+		r->flows_path = argv[i + 1];
+		memmove(&argv[i], &argv[i + 2], (*argc - i - 2) * sizeof(*argv));
+		*argc -= 2;
+		i--;
+	}
+	return 0;
+}
+
 int cmd_plan_parse(int argc, char **argv, struct rc_preview_req *r)
 {
 	static char what[32];
@@ -132,6 +163,9 @@ int cmd_plan_parse(int argc, char **argv, struct rc_preview_req *r)
 		cmd_plan_usage(stdout);
 		return 1;
 	}
+	err = take_flows(&argc, argv, r);
+	if (err)
+		return err;
 	if (argc < 2) {
 		cmd_plan_usage(stderr);
 		cli_error("plan: what change? (try 'ringctl plan help')");
@@ -285,8 +319,75 @@ static void print_text(const struct rc_preview_req *r, const struct rc_service *
 	}
 }
 
+/* The flows a "flows FILE" names, and their backends before and after. */
+struct plan_flows {
+	struct rs_flow *f;
+	uint32_t n;
+	struct rc_endpoint *before, *after;
+};
+
+static void endpoint_or_none(char buf[RC_ENDPOINT_LEN], const struct rc_endpoint *ep)
+{
+	if (ep->family)
+		rc_endpoint_format(buf, ep);
+	else
+		strcpy(buf, "-");
+}
+
+static bool flow_moves(const struct plan_flows *pf, uint32_t i)
+{
+	return memcmp(&pf->before[i], &pf->after[i], sizeof(pf->before[i]));
+}
+
+static void print_flows(const struct plan_flows *pf, const struct rc_service *s,
+			struct json *j)
+{
+	char src[RC_ENDPOINT_LEN], dst[RC_ENDPOINT_LEN], b1[RC_ENDPOINT_LEN], b2[RC_ENDPOINT_LEN];
+	char proto[8];
+	uint32_t i, mine = 0, moving = 0;
+
+	for (i = 0; i < pf->n; i++) {
+		if (!rc_flow_to_service(&pf->f[i], s))
+			continue;
+		mine++;
+		moving += flow_moves(pf, i);
+	}
+	if (cli_json) {
+		json_u64(j, "flows_given", mine);
+		json_u64(j, "flows_moving", moving);
+		json_arr_begin(j, "flows");
+	} else {
+		printf("  flows given: %u, moving: %u\n", mine, moving);
+	}
+	for (i = 0; i < pf->n; i++) {
+		if (!rc_flow_to_service(&pf->f[i], s))
+			continue;
+		sim_endpoint_format(src, pf->f[i].family, pf->f[i].saddr, pf->f[i].sport);
+		sim_endpoint_format(dst, pf->f[i].family, pf->f[i].daddr, pf->f[i].dport);
+		sim_proto_name(pf->f[i].proto, proto);
+		endpoint_or_none(b1, &pf->before[i]);
+		endpoint_or_none(b2, &pf->after[i]);
+		if (!cli_json) {
+			printf("    %s %s %s %s -> %s %s\n", src, dst, proto, b1, b2,
+			       flow_moves(pf, i) ? "moves" : "stays");
+			continue;
+		}
+		json_obj_begin(j, NULL);
+		json_str(j, "src", src);
+		json_str(j, "dst", dst);
+		json_str(j, "proto", proto);
+		json_str(j, "backend", b1);
+		json_str(j, "backend_after", b2);
+		json_bool(j, "moves", flow_moves(pf, i));
+		json_obj_end(j);
+	}
+	if (cli_json)
+		json_arr_end(j);
+}
+
 static void print_json(struct json *j, const struct rc_preview_req *r,
-		       const struct rc_service *s, const struct rc_preview *p)
+		       const struct rc_service *s, const struct rc_preview *p,
+		       const struct plan_flows *pf)
 {
 	bool tunnel = rc_service_forward(s) == RINGSTEER_FORWARD_TUNNEL;
 	char addr[RC_ADDR_LEN];
@@ -334,11 +435,46 @@ static void print_json(struct json *j, const struct rc_preview_req *r,
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	if (pf)
+		print_flows(pf, s, j);
 	json_obj_end(j);
 }
 
+/* Every flow is one of the services read: a typo must not read as "stays". */
+static int flows_check(const struct plan_flows *pf, const struct rc_config *c)
+{
+	char src[RC_ENDPOINT_LEN], dst[RC_ENDPOINT_LEN], proto[8];
+	uint32_t i, k;
+
+	for (i = 0; i < pf->n; i++) {
+		for (k = 0; k < c->ns; k++)
+			if (rc_flow_to_service(&pf->f[i], &c->s[k]))
+				break;
+		if (k < c->ns)
+			continue;
+		sim_endpoint_format(src, pf->f[i].family, pf->f[i].saddr, pf->f[i].sport);
+		sim_endpoint_format(dst, pf->f[i].family, pf->f[i].daddr, pf->f[i].dport);
+		return cli_error("plan flows: %s %s %s is to no service %s", src, dst,
+			      sim_proto_name(pf->f[i].proto, proto),
+			      c->ns == 1 ? "planned" : "configured");
+	}
+	return 0;
+}
+
+/* PF's backends before (S under KEY_A) and after (AFTER under KEY_B). */
+static int flows_owners(struct plan_flows *pf, const uint8_t *key_a, const struct rc_service *s,
+			const uint8_t *key_b, const struct rc_service *after)
+{
+	int err;
+
+	err = rc_flow_owners(key_a, s, pf->f, pf->n, pf->before);
+	if (!err)
+		err = rc_flow_owners(key_b, after, pf->f, pf->n, pf->after);
+	return err ? cli_error("plan flows: computing the rings: %s", strerror(-err)) : 0;
+}
+
 static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
-		    const struct rc_service *s, struct json *j)
+		    const struct rc_service *s, struct plan_flows *pf, struct json *j)
 {
 	const uint8_t *key_b = r->op == RC_PREVIEW_KEY_SET ? r->key : c->key;
 	const struct rc_endpoint *x = r->op <= RC_PREVIEW_BACKEND_DEL ? &r->b.ep : NULL;
@@ -351,22 +487,54 @@ static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
 		rc_service_free(&after);
 		return err;
 	}
-	err = rc_preview_compute(c->key, s, key_b, &after, x, &p);
+	err = pf->n ? flows_owners(pf, c->key, s, key_b, &after) : 0;
+	if (!err) {
+		err = rc_preview_compute(c->key, s, key_b, &after, x, &p);
+		if (err)
+			cli_error("plan: computing the rings: %s", strerror(-err));
+	}
 	rc_service_free(&after);
 	if (err)
-		return cli_error("plan: computing the rings: %s", strerror(-err));
+		return err;
 	if (cli_json)
-		print_json(j, r, s, &p);
+		print_json(j, r, s, &p, pf->n ? pf : NULL);
 	else
 		print_text(r, s, &p);
+	if (!cli_json && pf->n)
+		print_flows(pf, s, j);
 	rc_preview_free(&p);
 	return 0;
+}
+
+static int flows_read(const struct rc_preview_req *r, struct plan_flows *pf)
+{
+	int err;
+
+	memset(pf, 0, sizeof(*pf));
+	if (!r->flows_path)
+		return 0;
+	err = parse_flows_file(r->flows_path, "plan: flows", &pf->f, &pf->n);
+	if (err)
+		return err;
+	if (!pf->n)
+		return cli_error("plan: flows: %s names no flow", r->flows_path);
+	pf->before = calloc(pf->n, sizeof(*pf->before));
+	pf->after = calloc(pf->n, sizeof(*pf->after));
+	return pf->before && pf->after ? 0 : cli_error("plan: out of memory");
+}
+
+static void flows_free(struct plan_flows *pf)
+{
+	free(pf->f);
+	free(pf->before);
+	free(pf->after);
 }
 
 int cmd_plan(int argc, char **argv)
 {
 	char name[RC_SERVICE_NAME_LEN];
 	struct rc_preview_req r;
+	struct plan_flows pf;
 	struct rc_config c;
 	struct nl_conn nl;
 	struct json j;
@@ -376,9 +544,13 @@ int cmd_plan(int argc, char **argv)
 	err = cmd_plan_parse(argc, argv, &r);
 	if (err)
 		return err > 0 ? 0 : err;
-	err = cli_nl_open(&nl);
-	if (err)
+	err = flows_read(&r, &pf);
+	if (!err)
+		err = cli_nl_open(&nl);
+	if (err) {
+		flows_free(&pf);
 		return err;
+	}
 	err = nl_config_get(&nl, &c, r.op == RC_PREVIEW_KEY_SET ? NULL : &r.s, true);
 	if (!err) {
 		err = nl_config_conns(&nl, &c);
@@ -393,8 +565,14 @@ int cmd_plan(int argc, char **argv)
 				  rc_service_name(name, &r.s));
 	}
 	nl_close(&nl);
-	if (err)
+	if (!err && flows_check(&pf, &c)) {
+		rc_config_free(&c);
+		err = -EINVAL;
+	}
+	if (err) {
+		flows_free(&pf);
 		return err;
+	}
 	json_init(&j, stdout);
 	if (cli_json) {
 		json_obj_begin(&j, NULL);
@@ -404,12 +582,13 @@ int cmd_plan(int argc, char **argv)
 		printf("plan: %s (nothing is changed)\n", r.what);
 	}
 	for (i = 0; i < c.ns && !err; i++)
-		err = plan_one(&r, &c, &c.s[i], &j);
+		err = plan_one(&r, &c, &c.s[i], &pf, &j);
 	if (cli_json && !err) {
 		json_arr_end(&j);
 		json_obj_end(&j);
 		json_finish(&j);
 	}
 	rc_config_free(&c);
+	flows_free(&pf);
 	return err ? -1 : 0;
 }

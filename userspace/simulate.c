@@ -91,27 +91,6 @@ static int bad(const char *what, const char *arg, int err)
 	return err ? err : -EINVAL;
 }
 
-static int flow_line(const char *ctx, int argc, char **argv, unsigned int lineno,
-		     void *data)
-{
-	struct sim *s = data;
-	struct rs_flow *nf;
-	const char *why;
-
-	(void)lineno;
-	if (s->nflows == s->capflows) {
-		s->capflows = s->capflows ? 2 * s->capflows : 1024;
-		nf = realloc(s->flows, s->capflows * sizeof(*nf));
-		if (!nf)
-			return cli_error(CTX ": out of memory");
-		s->flows = nf;
-	}
-	if (parse_flow_words(argc, argv, &s->flows[s->nflows], &why))
-		return cli_error("%s: %s", ctx, why);
-	s->nflows++;
-	return 0;
-}
-
 /*
  * Each keyword's handler gets the words from the keyword on and returns
  * how many it used, or -errno after printing why.
@@ -283,7 +262,7 @@ static int parse(struct sim *s, int argc, char **argv)
 	if (!s->n)
 		return cli_error(CTX ": no backends (" TRY ")");
 	if (s->flows_path)
-		return parse_file(s->flows_path, CTX ": flows", flow_line, s);
+		return parse_flows_file(s->flows_path, CTX ": flows", &s->flows, &s->nflows);
 	return 0;
 }
 

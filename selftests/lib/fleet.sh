@@ -449,6 +449,20 @@ monitor_start()
 	# the signal that ends it loses them.
 	stdbuf -oL ip -n "$P-rtr" -ts monitor route >"$W/routes.mon" 2>&1 &
 	MONITOR_PID=$!
+	# The failure comes right after: on a starved guest ip may not have
+	# subscribed yet, and the route change it misses is the one measured.
+	# A route of its own, seen in the file, shows that it listens.
+	wait_for 30 "rtr's route monitor to listen" monitor_listens
+}
+
+# monitor_listens: a route of its own appears in the monitor's file; if
+# not, it comes and goes again, so that every poll makes a change to see.
+MONITOR_MARK=192.0.2.254
+monitor_listens()
+{
+	ip -n "$P-rtr" route add blackhole "$MONITOR_MARK/32"
+	ip -n "$P-rtr" route del blackhole "$MONITOR_MARK/32"
+	grep -q "$MONITOR_MARK " "$W/routes.mon"
 }
 
 monitor_stop()
@@ -569,6 +583,10 @@ lb_nat_setup()
 				die "lb$n: backend add be$m $p"
 		done
 	done
+	# The flow table is per CPU: as a NIC's RSS would, RPS keeps each
+	# flow's packets on one CPU of the LB, whichever CPU rtr sent them from.
+	lbn "$n" sh -c "printf %x $(((1 << $(nproc)) - 1)) >/sys/class/net/eth0/queues/rx-0/rps_cpus" ||
+		die "lb$n: rps_cpus"
 	lbn "$n" nft -f - <<-EOF
 	table ip fleet {
 		chain post {
@@ -633,6 +651,10 @@ lb_tunnel_setup()
 				die "lb$n: backend add be$m $p"
 		done
 	done
+	# The flow table is per CPU: as a NIC's RSS would, RPS keeps each
+	# flow's packets on one CPU of the LB, whichever CPU rtr sent them from.
+	lbn "$n" sh -c "printf %x $(((1 << $(nproc)) - 1)) >/sys/class/net/eth0/queues/rx-0/rps_cpus" ||
+		die "lb$n: rps_cpus"
 	lbn "$n" nft -f - <<-EOF
 	table ip fleet {
 		set seen {

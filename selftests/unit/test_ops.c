@@ -8,6 +8,7 @@
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wsign-compare"
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "backend_drain.h"
 #include "cmd.h"
 #include "endpoint.h"
+#include "parse.h"
 #include "preview.h"
 #include "print.h"
 
@@ -316,6 +318,103 @@ TEST(plan_parses_the_real_commands_arguments)
 	EXPECT_EQ(-EINVAL, plan_parse("plan key set 0011", &r));
 	EXPECT_EQ(-EINVAL, plan_parse("plan flush", &r));
 	EXPECT_EQ(-EINVAL, plan_parse("plan", &r));
+	ASSERT_EQ(0, plan_parse("plan flows f.txt backend drain 10.0.0.1:80 10.1.0.1:80", &r));
+	EXPECT_EQ(RC_PREVIEW_BACKEND_DRAIN, r.op);
+	/* plan_parse() frees the words: only that a path was taken. */
+	EXPECT_TRUE(r.flows_path != NULL);
+	ASSERT_EQ(0, plan_parse("plan backend add 10.0.0.1:80 10.1.0.4:80 flows - proto udp", &r));
+	EXPECT_EQ(RC_PREVIEW_BACKEND_ADD, r.op);
+	EXPECT_EQ(17, r.s.proto);
+	EXPECT_TRUE(r.flows_path != NULL);
+	EXPECT_EQ(-EINVAL, plan_parse("plan flows", &r));
+	EXPECT_EQ(-EINVAL, plan_parse("plan flows f.txt", &r));
+	EXPECT_EQ(-EINVAL, plan_parse("plan key set 00112233445566778899aabbccddeeff flows", &r));
+	EXPECT_EQ(-EINVAL, plan_parse("plan flows a backend del 10.0.0.1:80 10.1.0.1:80 flows b", &r));
+}
+
+/*
+ * plan's "flows": each flow's owner before and after is the ring's (the
+ * kernel's lookup), and adding a backend moves flows only to it, about its
+ * share of them.
+ */
+TEST(plan_flows_move_only_to_the_added_backend)
+{
+	struct rc_endpoint before[2000], after[2000], be4 = ep("10.1.0.4:80");
+	struct rs_flow f[2000];
+	struct rc_service a, b;
+	struct rs_ring *r;
+	uint32_t i, moved = 0;
+	const char *why;
+	char line[80];
+	int idx;
+
+	three(&a, 3);
+	three(&b, 3);
+	add(&b, "10.1.0.4:80", 1, RINGSTEER_STATE_ACTIVE, 0, 0);
+	for (i = 0; i < 2000; i++) {
+		snprintf(line, sizeof(line), "10.9.%u.%u:%u 10.0.0.1:80 tcp", i / 250, i % 250 + 1,
+			 20000 + i);
+		ASSERT_EQ(0, parse_flow_line(line, &f[i], &why));
+		ASSERT_TRUE(rc_flow_to_service(&f[i], &a));
+	}
+	ASSERT_EQ(0, rc_flow_owners(key, &a, f, 2000, before));
+	ASSERT_EQ(0, rc_flow_owners(key, &b, f, 2000, after));
+	r = rc_service_ring(key, &a);
+	ASSERT_FALSE(IS_ERR(r));
+	for (i = 0; i < 2000; i++) {
+		idx = rs_ring_lookup(r, rs_flow_position(&r->key, &f[i], RINGSTEER_HASH_FLOW));
+		ASSERT_GE(idx, 0);
+		EXPECT_EQ(ntohs(r->members[idx].port), before[i].port);
+		EXPECT_EQ(0, memcmp(r->members[idx].addr, before[i].addr, 16));
+		if (rc_endpoint_cmp(&before[i], &after[i])) {
+			moved++;
+			EXPECT_EQ(0, rc_endpoint_cmp(&after[i], &be4));
+		}
+	}
+	rs_ring_free(r);
+	/* About a quarter (its share); 2000 flows: within +-0.1. */
+	EXPECT_GT(moved, 2000 * (share_of(&b, "10.1.0.4:80") - 0.1));
+	EXPECT_LT(moved, 2000 * (share_of(&b, "10.1.0.4:80") + 0.1));
+	/* Another port, protocol or address is not the service's flow. */
+	ASSERT_EQ(0, parse_flow_line("10.9.0.1:1 10.0.0.1:81 tcp", &f[0], &why));
+	EXPECT_FALSE(rc_flow_to_service(&f[0], &a));
+	ASSERT_EQ(0, parse_flow_line("10.9.0.1:1 10.0.0.1:80 udp", &f[0], &why));
+	EXPECT_FALSE(rc_flow_to_service(&f[0], &a));
+	ASSERT_EQ(0, parse_flow_line("10.9.0.1:1 10.0.0.2:80 tcp", &f[0], &why));
+	EXPECT_FALSE(rc_flow_to_service(&f[0], &a));
+	rc_service_free(&a);
+	rc_service_free(&b);
+}
+
+/* A drained backend owns no points after: its flows move, no other does. */
+TEST(plan_flows_of_a_drained_backend_all_move)
+{
+	struct rc_endpoint before[500], after[500], be2 = ep("10.1.0.2:80");
+	struct rc_service a, b;
+	struct rs_flow f[500];
+	uint32_t i, on2 = 0;
+	const char *why;
+	char line[80];
+
+	three(&a, 3);
+	three(&b, 3);
+	b.b[1].state = RINGSTEER_STATE_DRAINING;
+	for (i = 0; i < 500; i++) {
+		snprintf(line, sizeof(line), "10.9.0.%u:%u 10.0.0.1:80 tcp", i % 250 + 1, 30000 + i);
+		ASSERT_EQ(0, parse_flow_line(line, &f[i], &why));
+	}
+	ASSERT_EQ(0, rc_flow_owners(key, &a, f, 500, before));
+	ASSERT_EQ(0, rc_flow_owners(key, &b, f, 500, after));
+	for (i = 0; i < 500; i++) {
+		bool was2 = !rc_endpoint_cmp(&before[i], &be2);
+
+		on2 += was2;
+		EXPECT_NE(0, rc_endpoint_cmp(&after[i], &be2));
+		EXPECT_EQ(was2, rc_endpoint_cmp(&before[i], &after[i]) != 0);
+	}
+	EXPECT_GT(on2, 50);
+	rc_service_free(&a);
+	rc_service_free(&b);
 }
 
 static int wait_parse(const char *line, struct cmd_drain_wait *w)

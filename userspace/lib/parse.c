@@ -574,3 +574,44 @@ int parse_file(const char *path, const char *ctx, parse_line_t cb, void *data)
 		fclose(f);
 	return err;
 }
+
+struct flow_list {
+	struct rs_flow *f;
+	uint32_t n, cap;
+};
+
+static int flow_list_line(const char *ctx, int argc, char **argv, unsigned int lineno,
+			  void *data)
+{
+	struct flow_list *l = data;
+	struct rs_flow *nf;
+	const char *why;
+
+	(void)lineno;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 1024;
+		nf = realloc(l->f, l->cap * sizeof(*nf));
+		if (!nf)
+			return cli_error("%s: out of memory", ctx);
+		l->f = nf;
+	}
+	if (parse_flow_words(argc, argv, &l->f[l->n], &why))
+		return cli_error("%s: %s", ctx, why);
+	l->n++;
+	return 0;
+}
+
+int parse_flows_file(const char *path, const char *ctx, struct rs_flow **flows, uint32_t *n)
+{
+	struct flow_list l = { 0 };
+	int err;
+
+	err = parse_file(path, ctx, flow_list_line, &l);
+	if (err) {
+		free(l.f);
+		return err;
+	}
+	*flows = l.f;
+	*n = l.n;
+	return 0;
+}

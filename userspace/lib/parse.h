@@ -132,5 +132,11 @@ int parse_member(const char *s, struct rs_member *m);
 int parse_flow_line(const char *line, struct rs_flow *f, const char **why);
 /* The same, split into words. */
 int parse_flow_words(int argc, char **argv, struct rs_flow *f, const char **why);
+/*
+ * Every flow line of the file at PATH ("-": standard input) into *FLOWS
+ * (malloc()ed, *N of them; NULL when none); 0, or an error already
+ * printed with CTX.
+ */
+int parse_flows_file(const char *path, const char *ctx, struct rs_flow **flows, uint32_t *n);
 
 #endif /* RINGCTL_PARSE_H */

@@ -48,6 +48,37 @@ struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
 	return r;
 }
 
+bool rc_flow_to_service(const struct rs_flow *f, const struct rc_service *s)
+{
+	return f->family == s->vip.family && f->proto == s->proto &&
+	       ntohs(f->dport) == s->vip.port &&
+	       !memcmp(f->daddr, s->vip.addr, sizeof(f->daddr));
+}
+
+int rc_flow_owners(const uint8_t key[RINGSTEER_KEY_LEN], const struct rc_service *s,
+		   const struct rs_flow *f, uint32_t n, struct rc_endpoint *owner)
+{
+	struct rs_ring *r = rc_service_ring(key, s);
+	const struct rs_member *m;
+	uint32_t i;
+	int idx;
+
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	for (i = 0; i < n; i++) {
+		memset(&owner[i], 0, sizeof(owner[i]));
+		idx = rs_ring_lookup(r, rs_flow_position(&r->key, &f[i], rc_service_hash(s)));
+		if (idx < 0)
+			continue;
+		m = &r->members[idx];
+		owner[i].family = m->family;
+		memcpy(owner[i].addr, m->addr, sizeof(owner[i].addr));
+		owner[i].port = ntohs(m->port);
+	}
+	rs_ring_free(r);
+	return 0;
+}
+
 /* rs_ring_fingerprint() of each service's ring, as the kernel builds it. */
 int rc_config_fingerprints(struct rc_config *c)
 {

@@ -20,6 +20,15 @@
  */
 struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
 				const struct rc_service *s);
+/* F's destination and protocol are S's VIP, port and protocol. */
+bool rc_flow_to_service(const struct rs_flow *f, const struct rc_service *s);
+/*
+ * The backend the ring of S under KEY gives each of the N flows F, as the
+ * kernel's lookup does (S's hash mode); OWNER[i].family is 0 where no
+ * backend owns points. 0 or -errno.
+ */
+int rc_flow_owners(const uint8_t key[RINGSTEER_KEY_LEN], const struct rc_service *s,
+		   const struct rs_flow *f, uint32_t n, struct rc_endpoint *owner);
 /* Every service's fingerprint from c->key, offline. */
 int rc_config_fingerprints(struct rc_config *c);
 void rc_member_of(struct rs_member *m, const struct rc_endpoint *ep, uint32_t weight);
@@ -76,6 +85,7 @@ struct rc_preview_req {
 	struct rc_backend b;		/* backend commands */
 	bool keep_flows;
 	uint8_t key[RINGSTEER_KEY_LEN];	/* key set */
+	const char *flows_path;		/* flows FILE|-: each flow's move */
 };
 
 #endif /* RINGCTL_PREVIEW_H */

@@ -31,7 +31,7 @@ struct sim {
 	double need;			/* need-vnodes target, 0 if not asked */
 	const char *flows_path;
 	struct rs_flow *flows;
-	u32 nflows, capflows;
+	u32 nflows;
 	bool shares;			/* full share table in text mode */
 };
 

@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Ring changes in a fleet of ringsteer LBs in tunnel mode behind ECMP,
+# made on every LB by restoring one file, while 100 TCP connections and
+# 10 UDP flows run through all three LBs:
+#   - with the flow table (the default): be4 joins and be1 drains, no
+#     connection breaks and no flow changes backend; be2 is deleted, and
+#     exactly its connections are reset, at their next segment;
+#   - without it (flow_table_entries=0): be4 joins, then be1 drains, and
+#     exactly the flows "ringctl plan flows" predicts for each change break
+#     (TCP: reset by the backend they reach) or change backend (UDP).
+#
+#  fl-cli ---- fl-rtr ==ECMP== fl-lb1..3 (ringsteer, forward tunnel)
+#                      ------  fl-be1..4 (ringsteer-backend up)
+
+set -e
+P=fr
+export FLEET_LB=tunnel
+# Nothing here fails an LB: BFD need not be quick, only never time out
+# when a busy host does not run the guest for a while (5 s here), as ECMP
+# would then move flows to LBs whose tables never saw them.
+FLEET_BFD_MULT=${FLEET_BFD_MULT:-25}
+. "$(dirname "$0")/../lib/fleet.sh"
+PARAM=/sys/module/ringsteer/parameters/flow_table_entries
+# The longest a flow the change leaves alone may go unanswered: the
+# traffic goes on through the LB it was on, so only the guest's load.
+STALL_MAX=${FLEET_STALL_MAX:-3.5}
+NBE=4
+NBE_RING=3
+fleet_setup
+
+# ring_file BE...: the fleet's configuration, each BE a backend number,
+# "M:draining" for a draining one.
+ring_file()
+{
+	local p b
+	echo "key $KEY"
+	for p in tcp udp; do
+		echo "service $VIP4:$VPORT proto $p forward tunnel encap $FLEET_ENCAP"
+		for b in "$@"; do
+			echo "	backend $(be_addr "${b%%:*}"):$VPORT${b#"${b%%:*}"}"
+		done
+	done | sed 's/:draining$/ state draining/'
+}
+
+# ring_restore BE...: ring_file restored on every LB, which then agree.
+ring_restore()
+{
+	local n
+	ring_file "$@" >"$W/ring.conf"
+	for n in $(seq 1 "$NLB"); do
+		lbn "$n" "$RINGCTL" restore "$W/ring.conf" >/dev/null || die "lb$n: restore $*"
+	done
+	for n in $(seq 2 "$NLB"); do
+		[ "$(lb_tunnel_fingerprint "$n")" = "$(lb_tunnel_fingerprint 1)" ] ||
+			die "lb$n's fingerprint differs from lb1's after restoring one file"
+	done
+}
+
+# flows PROTO: the client's PROTO flows, as plan and simulate read them.
+flows()
+{
+	awk -v p="$1" -v d="$VIP4:$VPORT" '$1 == p { print $2, d, p }' "$FCLIENT.ready"
+}
+
+# planned PROTO BE_CMD...: the flows (SRC:SPORT) that lb1's "ringctl plan
+# flows" says the backend command moves, sorted.
+planned()
+{
+	local p=$1
+	shift
+	flows "$p" >"$W/flows.$p"
+	lbn 1 "$RINGCTL" plan flows "$W/flows.$p" backend "$@" proto "$p" >"$W/plan.$p" ||
+		die "lb1: plan flows backend $* proto $p"
+	grep -q "flows given: $(wc -l <"$W/flows.$p")," "$W/plan.$p" ||
+		die "plan did not take every $p flow: $(grep 'flows given' "$W/plan.$p")"
+	awk '$NF == "moves" { print $1 }' "$W/plan.$p" | sort
+}
+
+# broke PROTO: the flows the client saw break: TCP reset, UDP answered by
+# another backend.
+broke()
+{
+	if [ "$1" = tcp ]; then
+		awk '$1 == "tcp" && $3 == "reset=1" { print $2 }' "$FCLIENT.report" | sort
+	else
+		awk '$1 == "udp" && $5 == "moved=1" { print $2 }' "$FCLIENT.report" | sort
+	fi
+}
+
+# on_backend PROTO M: the flows whose first answer came from beM.
+on_backend()
+{
+	awk -v p="$1" -v b="be$2" '$1 == p { split($8, kv, "="); split(kv[2], first, ","); if (first[1] == b) print $2 }' \
+		"$FCLIENT.report" | sort
+}
+
+resets() { awk '{ print $2 }' "$FCLIENT.report.progress"; }
+resets_are() { [ "$(resets)" = "$1" ]; }
+
+# settle: every live flow answered after now (the change is through).
+settle() { poll_until 30 answered_since "$(now)" || echo "# $1: some flows had no answer 30 s later"; }
+
+# -- With the table: add and drain keep every flow, delete resets exactly
+# the deleted backend's connections.
+ring_restore 1 2 3
+wait_for 120 "BGP established with every LB, ECMP route over all" fleet_converged
+client_start table || die "the flows did not start"
+ring_restore 1 2 3 4
+settle "be4 joined"
+ring_restore 1:draining 2 3 4
+settle "be1 drained"
+# be2's connections: those that have one now (earlier changes broke none).
+[ "$(resets)" = 0 ] || die "with the table, $(resets) connections reset when be4 joined and be1 drained"
+ring_restore 1:draining 3 4
+settle "be2 deleted"
+client_stop
+on_backend tcp 2 >"$W/on2"
+[ -s "$W/on2" ] || die "no connection was on be2: the delete is not tested"
+broke tcp >"$W/reset"
+cmp -s "$W/on2" "$W/reset" ||
+	die "be2 deleted: $(wc -l <"$W/reset") connections reset, $(wc -l <"$W/on2") were on be2: $(comm -3 "$W/on2" "$W/reset" | tr '\n' ' ')"
+awk '$1 == "tcp" && $3 == "reset=0" && $5 == "moved=1"' "$FCLIENT.report" | grep -q . &&
+	die "with the table, a connection changed backend"
+awk '$3 == "reset=0" && $5 == "moved=1" { print $2 }' "$FCLIENT.report" | sort >"$W/moved"
+on_backend udp 2 | comm -13 - "$W/moved" | grep -q . && die "with the table, a UDP flow not on be2 changed backend"
+[ "$(stalled tcp "$STALL_MAX")" = 0 ] || die "with the table, connections stalled past ${STALL_MAX}s"
+# At the next segment: the client sends every $INTERVAL s, so a reset
+# comes within a fraction of a second, not at a timeout.
+awk '$1 == "tcp" && $3 == "reset=1" { split($4, s, "="); if (s[2] > m) m = s[2] } END { exit m > 3 }' \
+	"$FCLIENT.report" || die "be2's connections were reset only after a stall of over 3 s"
+pass "with the flow table: be4 joined and be1 drained on every LB (restore), none of $CONNS broke or moved; be2 deleted: exactly its $(wc -l <"$W/on2") connections reset"
+
+# -- Without the table: exactly what plan predicts breaks.
+for n in $(seq 1 "$NLB"); do
+	lbn "$n" "$RINGCTL" flush || die "lb$n: flush"
+done
+echo 0 >"$PARAM"
+ring_restore 1 2 3
+for n in $(seq 1 "$NLB"); do
+	[ "$(lbn "$n" "$RINGCTL" show -j | jq '.services[0].tunnel.table_hits')" = 0 ] ||
+		die "lb$n has table hits in a new service"
+done
+client_start notable || die "the flows did not start without the table"
+for p in tcp udp; do
+	planned "$p" add "$VIP4:$VPORT" "$(be_addr 4):$VPORT" >"$W/want_add.$p"
+done
+ring_restore 1 2 3 4
+settle "be4 joined, no table"
+for p in tcp udp; do
+	# Reset connections are gone: plan sees only the live ones' moves.
+	planned "$p" drain "$VIP4:$VPORT" "$(be_addr 1):$VPORT" >"$W/want_drain.$p"
+done
+ring_restore 1:draining 2 3 4
+settle "be1 drained, no table"
+client_stop
+for n in $(seq 1 "$NLB"); do
+	[ "$(lbn "$n" "$RINGCTL" show -j | jq '.services[0].tunnel.table_hits')" = 0 ] ||
+		die "lb$n: table hits with flow_table_entries=0"
+done
+echo 16384 >"$PARAM"
+for p in tcp udp; do
+	if [ "$p" = tcp ]; then
+		# A connection reset at be4's arrival cannot break again.
+		comm -23 "$W/want_drain.tcp" "$W/want_add.tcp" | sort -u - "$W/want_add.tcp" >"$W/want.tcp"
+	else
+		sort -u "$W/want_add.udp" "$W/want_drain.udp" >"$W/want.udp"
+	fi
+	[ -s "$W/want.$p" ] || die "no $p flow was predicted to move: nothing is tested"
+	broke "$p" >"$W/got.$p"
+	cmp -s "$W/want.$p" "$W/got.$p" ||
+		die "without the table, $p: plan predicted $(wc -l <"$W/want.$p"), $(wc -l <"$W/got.$p") broke; differing: $(comm -3 "$W/want.$p" "$W/got.$p" | tr -d '\t' | tr '\n' ' ')"
+done
+pass "without the flow table: be4 joined then be1 drained on every LB, and exactly the flows plan predicted broke: $(wc -l <"$W/want.tcp") of $CONNS connections reset, $(wc -l <"$W/want.udp") of $UDPFLOWS UDP flows changed backend"
