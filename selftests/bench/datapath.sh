@@ -88,6 +88,10 @@ setup()
 	local i n kind nb
 	command -v ipvsadm >/dev/null && command -v nft >/dev/null && command -v conntrack >/dev/null ||
 		die "needs ipvsadm, nft and conntrack"
+	# Slab debugging (the tests' boot) costs every contender a stack trace
+	# per skb: the ratios would measure it, not the datapaths.
+	! grep -qE 'slub_debug|page_poison|kfence.sample_interval=[1-9]' /proc/cmdline ||
+		die "booted with slab debugging ($(cat /proc/cmdline)): run.sh needs RINGSTEER_SLAB_DEBUG=0"
 	modprobe pktgen || die "modprobe pktgen"
 	# A connection table sized for 100k flows (the default is 4096 buckets).
 	modprobe ip_vs conn_tab_bits=20 || die "modprobe ip_vs"

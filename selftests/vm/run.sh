@@ -27,7 +27,11 @@ append=no_timer_check
 # in some later allocation: SLUB checks free objects (poison), red zones
 # and its own lists on every free and allocation, freed pages are
 # poisoned, and where the kernel has KFENCE (6.12) it samples every 10 ms.
-append+=" slub_debug=FZPU page_poison=1 kfence.sample_interval=10"
+# A benchmark measures the kernel as shipped: RINGSTEER_SLAB_DEBUG=0
+# leaves these out (with them every skb's allocation and free records a
+# stack trace, over half the LB's CPU time in a profile).
+[ "${RINGSTEER_SLAB_DEBUG:-1}" = 0 ] ||
+	append+=" slub_debug=FZPU page_poison=1 kfence.sample_interval=10"
 debugdir=
 module=
 timeout=900
