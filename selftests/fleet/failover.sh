@@ -82,7 +82,7 @@ cpu_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $2
 # the flows could not start.
 run_case()
 {
-	local name=$1 how=$2 t0 tw tb n per= c0 c1 tc ti others
+	local name=$1 how=$2 tf t0 tw tb n per= c0 c1 tc ti others
 	wait_for 120 "BGP established with every LB, ECMP route over all" fleet_converged
 	client_start "$name" || return 2
 	awk '$1 == "tcp" { print $2 }' "$FCLIENT.ready" | sort >"$W/mine"
@@ -95,11 +95,15 @@ run_case()
 	echo "# $name: $CONNS connections and $UDPFLOWS UDP flows up; TCP per LB:$per"
 	monitor_start
 	read -r _ c0 <<<"$(cpu_ticks)"
-	# The failure counts from when its command is done: loading nft's
-	# netdev modules for "dead", say, takes seconds under TCG.
-	t0=$(now)
+	# The withdrawal counts from when the failure's command starts: birdc
+	# disable returns after rtr has the withdrawal, so from its end it
+	# would be negative. The command's own time is printed beside it: nft's
+	# netdev modules for "dead", say, take a second to load under TCG, and
+	# the host only fails when they are in. The polled time and the stalls
+	# count from its end.
+	tf=$(now)
 	lb_fail "$how" 1
-	ti=$(elapsed "$t0")
+	ti=$(elapsed "$tf")
 	t0=$(now)
 	wait_for 30 "rtr's route for the VIP leaves lb1 ($how)" routes_are "$(all_lbs | sed 's/rtr-lb1 //')"
 	tw=$(now)
@@ -112,17 +116,18 @@ run_case()
 	read -r _ c1 <<<"$(cpu_ticks)"
 	tc=$(elapsed "$t0")
 	client_stop
-	"$PY" "$LIBDIR/fleet_conns.py" routes "$W/routes.mon" "$t0" "$VIP4" rtr-lb1 >"$W/times"
+	"$PY" "$LIBDIR/fleet_conns.py" routes "$W/routes.mon" "$tf" "$VIP4" rtr-lb1 >"$W/times"
 	read -r WITHDRAW BACK <"$W/times"
+	[ "$WITHDRAW" != - ] || sed "s/^/# $name: no withdrawal in rtr's route monitor: /" "$W/routes.mon" | head -n 30
 	others=$(all_lbs | sed 's/rtr-lb1 //')
-	"$PY" "$LIBDIR/fleet_conns.py" lost "$W/routes.mon" "$t0" "$VIP4" $others >"$W/lost"
+	"$PY" "$LIBDIR/fleet_conns.py" lost "$W/routes.mon" "$tf" "$VIP4" $others >"$W/lost"
 	TCP_RESET=$(count tcp reset 1)
 	TCP_STALLED=$(stalled tcp "$STALL_MAX")
 	UDP_STALLED=$(stalled udp "$STALL_MAX")
 	MOVED=$(($(count tcp moved 1) + $(count udp moved 1)))
 	WORST=$(worst tcp)
-	echo "# $name: failure injected in ${ti}s; withdrawal ${WITHDRAW}s after it (polled: $(awk -v a="$t0" -v b="$tw" 'BEGIN { printf "%.3f", b - a }')s)," \
-		"back ${BACK}s after it failed; worst TCP stall ${WORST}s, UDP $(worst udp)s;" \
+	echo "# $name: failure command took ${ti}s; withdrawal ${WITHDRAW}s after it began (polled: $(awk -v a="$t0" -v b="$tw" 'BEGIN { printf "%.3f", b - a }')s after it ended)," \
+		"back ${BACK}s after it began; worst TCP stall ${WORST}s, UDP $(worst udp)s;" \
 		"TCP reset $TCP_RESET/$CONNS, stalled past ${STALL_MAX}s $TCP_STALLED; flows moved to another backend $MOVED;" \
 		"UDP lost $(awk '$1 == "udp" { split($6, s, "="); split($7, g, "="); l += s[2] - g[2] } END { print l + 0 }' "$FCLIENT.report");" \
 		"guest CPUs busy $(awk -v a="$c0" -v b="$c1" -v t="$tc" -v hz="$(getconf CLK_TCK)" -v n="$(nproc)" \
@@ -138,6 +143,8 @@ run_case()
 		echo "# $name: rtr also lost $(cat "$W/lost"), which did not fail: BFD timed out on a starved guest; this attempt does not count"
 		return 2
 	fi
+	# Polling saw the route leave lb1: the monitor must have it too.
+	[ "$WITHDRAW" != - ] || die "$name: rtr's route monitor has no withdrawal of lb1, which polling saw"
 }
 
 # attempt NAME HOW: run_case, up to ATTEMPTS times while an attempt does
