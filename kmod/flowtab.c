@@ -18,7 +18,8 @@
  * service's conntrack entries are deleted, and the ring's choice
  * overwrites their entries (rs_backend_cached()).
  *
- * Capacity: each CPU has flow_table_entries entries (module parameter),
+ * Capacity: each CPU has flow_table_entries entries (module parameter,
+ * rounded up to fill the block allocated),
  * in buckets of RS_FT_WAYS; a new flow replaces the least recently used
  * entry of its bucket. Past capacity, or for a flow whose packets reach
  * another CPU or another load balancer, the packet misses and the ring
@@ -45,7 +46,7 @@
 static unsigned int flow_table_entries = 16384;
 module_param(flow_table_entries, uint, 0644);
 MODULE_PARM_DESC(flow_table_entries,
-		 "forward tunnel flow table entries per CPU and namespace, 48 bytes each, taken when a namespace's first tunnel service is added; 0: no table (default 16384)");
+		 "forward tunnel flow table entries per CPU and namespace (at least: rounded up to fill the memory block they take), 48 bytes each, taken when a namespace's first tunnel service is added; 0: no table (default 16384, that is 21844 in 1 MiB)");
 
 struct rs_ft_entry {
 	const struct rs_service *svc;	/* NULL: empty */
@@ -58,7 +59,7 @@ struct rs_ft_entry {
 
 struct rs_flow_table {
 	struct rcu_head rcu;
-	u32 nbuckets;			/* a power of 2 */
+	u32 nbuckets;
 	u32 seed;
 	struct rs_ft_entry *cpu[];	/* [nr_cpu_ids] */
 };
@@ -74,7 +75,13 @@ struct rs_flow_table *rs_ft_alloc(void)
 	ft = kzalloc(struct_size(ft, cpu, nr_cpu_ids), GFP_KERNEL_ACCOUNT);
 	if (!ft)
 		return ERR_PTR(-ENOMEM);
-	ft->nbuckets = rounddown_pow_of_two(n / RS_FT_WAYS);
+	/*
+	 * The allocator hands out, and charges, whole blocks (16384 entries
+	 * of 48 bytes take a 1 MiB block): the buckets fill the block, so
+	 * the table holds at least n entries and the memory paid for them.
+	 */
+	ft->nbuckets = kmalloc_size_roundup(array_size(n, sizeof(struct rs_ft_entry))) /
+		       (RS_FT_WAYS * sizeof(struct rs_ft_entry));
 	ft->seed = get_random_u32();
 	for_each_possible_cpu(cpu) {
 		ft->cpu[cpu] = kvzalloc_node(array_size(ft->nbuckets * RS_FT_WAYS,
@@ -99,6 +106,11 @@ void rs_ft_free(struct rs_flow_table *ft)
 	kfree(ft);
 }
 
+u32 rs_ft_entries(const struct rs_flow_table *ft)
+{
+	return ft ? ft->nbuckets * RS_FT_WAYS : 0;
+}
+
 static void ft_free_rcu(struct rcu_head *head)
 {
 	rs_ft_free(container_of(head, struct rs_flow_table, rcu));
@@ -117,7 +129,7 @@ static struct rs_ft_entry *bucket(const struct rs_flow_table *ft,
 	u32 h = jhash2(saddr->all, 4, ft->seed ^ (__force u16)sport ^
 		       (u32)(unsigned long)svc);
 
-	return ft->cpu[smp_processor_id()] + (h & (ft->nbuckets - 1)) * RS_FT_WAYS;
+	return ft->cpu[smp_processor_id()] + reciprocal_scale(h, ft->nbuckets) * RS_FT_WAYS;
 }
 
 static bool valid(struct rs_services *s, const struct rs_ft_entry *e,

@@ -19,6 +19,8 @@ struct rs_flow_table *rs_ft_alloc(void);
 void rs_ft_free(struct rs_flow_table *ft);
 /* A grace period later: for a table the packet path may still read. */
 void rs_ft_free_rcu(struct rs_flow_table *ft);
+/* Entries per CPU: under rcu_read_lock() or rs_net->lock; 0 for none. */
+u32 rs_ft_entries(const struct rs_flow_table *ft);
 
 /*
  * The backend @svc's flow from @saddr:@sport is pinned to, or NULL (a

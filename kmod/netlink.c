@@ -21,6 +21,7 @@
 #include "conns.h"
 #include "netlink.h"
 #include "family.h"
+#include "flowtab.h"
 #include "netlink-gen.h"
 #include "nlmsg.h"
 
@@ -768,7 +769,11 @@ static int fill_net(struct sk_buff *skb, struct genl_info *info,
 {
 	struct rs_net *rn = info_rn(info);
 	struct nlattr *nest = nla_nest_start(skb, RINGSTEER_A_NET);
+	u32 ft_entries;
 
+	rcu_read_lock();
+	ft_entries = rs_ft_entries(rcu_dereference(rn->services.ft));
+	rcu_read_unlock();
 	if (!nest ||
 	    nla_put_u32(skb, RINGSTEER_NET_A_SERVICES, rn->services.count) ||
 	    nla_put_u64_64bit(skb, RINGSTEER_NET_A_POINTS, rn->services.npoints,
@@ -780,7 +785,9 @@ static int fill_net(struct sk_buff *skb, struct genl_info *info,
 	    nla_put_u32(skb, RINGSTEER_NET_A_GENERATION, rn->generation) ||
 	    nla_put_u32(skb, RINGSTEER_NET_A_BACKENDS, rs_net_backends(rn)) ||
 	    nla_put_u32(skb, RINGSTEER_NET_A_BACKENDS_MAX, rs_net_backends_max()) ||
-	    nla_put_u8(skb, RINGSTEER_NET_A_TUNNEL_HOOKS, rn->tun_hooks.registered))
+	    nla_put_u8(skb, RINGSTEER_NET_A_TUNNEL_HOOKS, rn->tun_hooks.registered) ||
+	    (ft_entries &&
+	     nla_put_u32(skb, RINGSTEER_NET_A_FLOW_TABLE_ENTRIES, ft_entries)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -51,6 +51,11 @@ counter() { rctl show -j | jq ".services[0].tunnel.$1"; }
 broken() { awk '$2 == "-" { print $1 }' "$1" | sort -n; }
 
 setup
+# 16384 entries of 48 bytes take a 1 MiB block: the table fills it, 5461
+# buckets of 4.
+[ "$(rctl show -j | jq .flow_table_entries)" = 21844 ] ||
+	die "flow table of $(rctl show -j | jq .flow_table_entries) entries a CPU, want 21844 (16384 filling its 1 MiB)"
+rctl show | grep -q "flow table 21844 entries a CPU" || die "show's namespace line has no flow table size"
 lookup 20000-20199 >"$W/want1"
 hold_start 20000-20199 >"$W/held1"
 expect_same "$W/held1" "$W/want1" "held connections vs ringctl lookup"
@@ -130,6 +135,7 @@ hold_stop
 cmd_ok rctl flush
 echo 0 >"$PARAM"
 setup
+[ "$(rctl show -j | jq .flow_table_entries)" = 0 ] || die "a flow table with flow_table_entries=0"
 lookup 22000-22199 >"$W/want4"
 hold_start 22000-22199 >"$W/held4"
 expect_same "$W/held4" "$W/want4" "held connections without a table"

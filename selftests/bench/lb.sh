@@ -280,9 +280,13 @@ tun_restore()
 	# The first service of a tunipip namespace takes its flow table, one
 	# per possible CPU: what it costs in all (with the service's ring and
 	# backends), against 48 bytes an entry.
-	[ "$kind" != tunipip ] ||
+	# The entries are the kernel's (the parameter, rounded up to fill the
+	# block).
+	[ "$kind" != tunipip ] || {
+		entries=$(ip netns exec "bx-$n" "$RINGCTL" show -j | jq .flow_table_entries)
 		echo "BENCH ftmem $n $(wc -l <"$(state "$n" udp)") $entries $(<"$W/charged")" \
 			"$(awk -F- '{ print $NF + 1 }' /sys/devices/system/cpu/possible) $((48 * entries))"
+	}
 }
 
 # charged FILE CMD...: run CMD (a program, not a function) in a memory cgroup of its own; FILE gets the

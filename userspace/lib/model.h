@@ -95,6 +95,7 @@ struct rc_net {
 	uint32_t backends;	/* of every service, draining ones too */
 	uint32_t backends_max;	/* the namespace's limit */
 	bool tunnel_hooks;	/* tunnel hooks registered */
+	uint32_t flow_table_entries;	/* per CPU; 0: no table */
 };
 
 struct rc_config {

@@ -496,6 +496,8 @@ static int net_cb(const struct nlmsghdr *nlh, void *data)
 	n->hooks = mnl_attr_get_u8(hooks);
 	n->tunnel_hooks = len_is(nt[RINGSTEER_NET_A_TUNNEL_HOOKS], 1) &&
 			  mnl_attr_get_u8(nt[RINGSTEER_NET_A_TUNNEL_HOOKS]);
+	if (get_u32(nt[RINGSTEER_NET_A_FLOW_TABLE_ENTRIES], &n->flow_table_entries))
+		return MNL_CB_OK;
 	r->err = 0;
 	r->seen = true;
 	return MNL_CB_OK;

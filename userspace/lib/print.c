@@ -69,6 +69,8 @@ void print_net_text(FILE *f, const struct rc_net *n)
 	fprintf(f, "hooks %s, ", n->hooks ? "on" : "off");
 	if (n->tunnel_hooks)
 		fprintf(f, "tunnel hooks on, ");
+	if (n->flow_table_entries)
+		fprintf(f, "flow table %u entries a CPU, ", n->flow_table_entries);
 	if (n->kept)
 		fprintf(f, "%u service%s kept flows", n->kept, n->kept == 1 ? "'s" : "s'");
 	else
@@ -120,6 +122,7 @@ void print_show_json(FILE *f, const struct rc_config *c)
 	if (c->has_net) {
 		json_bool(&j, "hooks", c->net.hooks);
 		json_bool(&j, "tunnel_hooks", c->net.tunnel_hooks);
+		json_u64(&j, "flow_table_entries", c->net.flow_table_entries);
 		json_u64(&j, "points", c->net.points);
 		json_u64(&j, "points_max", c->net.points_max);
 		if (c->net.has_backends) {
