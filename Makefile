@@ -17,8 +17,9 @@
 # make unit          host unit tests (KTAP)
 # make vm-test       VM selftests on KVER (default: newest target kernel)
 # make check-fleet   the ECMP fleet scenarios (selftests/fleet/: BIRD, three
-#                    LBs failing under load; IPVS, ringsteer tunnel, NAT) on
-#                    KVER, 20 to 60 min; not part of make check
+#                    LBs failing under load; IPVS, ringsteer tunnel, NAT;
+#                    ring changes) on KVER, 8 min on a quiet host; make
+#                    check runs only fleet/ring_tunnel.sh
 # make bench-ring    ring lookup/build benchmark
 # make bench         datapath benchmark against IPVS and nftables (BENCH_KVERS)
 # make install       ringctl, ringsteer-backend, man page, bash completion, systemd unit under
