@@ -142,6 +142,12 @@ expect_same "$W/held4" "$W/want4" "held connections without a table"
 ports 22000-22199 | sed "s/.*/$CLI4:& $VIP4:$VPORT tcp/" >"$W/flows4"
 rctl plan backend add "$SVC4" "10.2.4.2:80" flows "$W/flows4" >"$W/plan5" || die "plan ... flows"
 awk '$NF == "moves" { sub(/.*:/, "", $1); print $1 }' "$W/plan5" | sort -n >"$W/planned5"
+# Each flow line as given: SRC DST PROTO, then BEFORE -> AFTER moves|stays.
+[ "$(awk '$NF == "moves" || $NF == "stays" { n++; if ($2 == "'"$VIP4:$VPORT"'" && $3 == "tcp" && $5 == "->") ok++ } END { print ok + 0 "/" n + 0 }' "$W/plan5")" = 200/200 ] ||
+	die "plan ... flows lines are not 'SRC DST tcp BEFORE -> AFTER': $(grep -m1 -E 'moves|stays' "$W/plan5")"
+rctl plan -j backend add "$SVC4" "10.2.4.2:80" flows "$W/flows4" |
+	jq -e '.services[0].flows | length == 200 and all(.proto == "tcp" and .dst == "'"$VIP4:$VPORT"'")' >/dev/null ||
+	die "plan -j ... flows: not 200 flows of tcp to the VIP"
 cmd_ok rctl backend add "$SVC4" "10.2.4.2:80"
 lookup 22000-22199 >"$W/want5"
 paste -d' ' "$W/want4" "$W/want5" | awk '$2 != $4 { print $1 }' | sort -n >"$W/moved5"

@@ -342,8 +342,8 @@ static bool flow_moves(const struct plan_flows *pf, uint32_t i)
 static void print_flows(const struct plan_flows *pf, const struct rc_service *s,
 			struct json *j)
 {
-	char src[RC_ENDPOINT_LEN], dst[RC_ENDPOINT_LEN], b1[RC_ENDPOINT_LEN], b2[RC_ENDPOINT_LEN];
-	char proto[8];
+	char b1[RC_ENDPOINT_LEN], b2[RC_ENDPOINT_LEN];
+	struct sim_flow_text t;
 	uint32_t i, mine = 0, moving = 0;
 
 	for (i = 0; i < pf->n; i++) {
@@ -362,20 +362,18 @@ static void print_flows(const struct plan_flows *pf, const struct rc_service *s,
 	for (i = 0; i < pf->n; i++) {
 		if (!rc_flow_to_service(&pf->f[i], s))
 			continue;
-		sim_endpoint_format(src, pf->f[i].family, pf->f[i].saddr, pf->f[i].sport);
-		sim_endpoint_format(dst, pf->f[i].family, pf->f[i].daddr, pf->f[i].dport);
-		sim_proto_name(pf->f[i].proto, proto);
+		sim_flow_format(&t, &pf->f[i]);
 		endpoint_or_none(b1, &pf->before[i]);
 		endpoint_or_none(b2, &pf->after[i]);
 		if (!cli_json) {
-			printf("    %s %s %s %s -> %s %s\n", src, dst, proto, b1, b2,
+			printf("    %s %s %s %s -> %s %s\n", t.src, t.dst, t.proto, b1, b2,
 			       flow_moves(pf, i) ? "moves" : "stays");
 			continue;
 		}
 		json_obj_begin(j, NULL);
-		json_str(j, "src", src);
-		json_str(j, "dst", dst);
-		json_str(j, "proto", proto);
+		json_str(j, "src", t.src);
+		json_str(j, "dst", t.dst);
+		json_str(j, "proto", t.proto);
 		json_str(j, "backend", b1);
 		json_str(j, "backend_after", b2);
 		json_bool(j, "moves", flow_moves(pf, i));
@@ -443,7 +441,7 @@ static void print_json(struct json *j, const struct rc_preview_req *r,
 /* Every flow is one of the services read: a typo must not read as "stays". */
 static int flows_check(const struct plan_flows *pf, const struct rc_config *c)
 {
-	char src[RC_ENDPOINT_LEN], dst[RC_ENDPOINT_LEN], proto[8];
+	struct sim_flow_text t;
 	uint32_t i, k;
 
 	for (i = 0; i < pf->n; i++) {
@@ -452,10 +450,8 @@ static int flows_check(const struct plan_flows *pf, const struct rc_config *c)
 				break;
 		if (k < c->ns)
 			continue;
-		sim_endpoint_format(src, pf->f[i].family, pf->f[i].saddr, pf->f[i].sport);
-		sim_endpoint_format(dst, pf->f[i].family, pf->f[i].daddr, pf->f[i].dport);
-		return cli_error("plan flows: %s %s %s is to no service %s", src, dst,
-			      sim_proto_name(pf->f[i].proto, proto),
+		sim_flow_format(&t, &pf->f[i]);
+		return cli_error("plan flows: %s %s %s is to no service %s", t.src, t.dst, t.proto,
 			      c->ns == 1 ? "planned" : "configured");
 	}
 	return 0;

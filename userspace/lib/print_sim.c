@@ -13,10 +13,8 @@
 #define TOP 10	/* per-backend moves listed in text mode */
 
 struct flow_owner {
-	char src[RC_ENDPOINT_LEN], dst[RC_ENDPOINT_LEN];
+	struct sim_flow_text t;
 	char b1[RC_ENDPOINT_LEN], b2[RC_ENDPOINT_LEN];
-	char proto_buf[8];
-	const char *proto;
 	u64 pos;
 	bool after;		/* b2 holds the owner after the change */
 };
@@ -29,9 +27,7 @@ static void flow_owner(const struct sim *s, const struct rs_key *k, u32 i,
 	int o2;
 
 	o->pos = rs_flow_position(k, f, s->mode);
-	o->proto = sim_proto_name(f->proto, o->proto_buf);
-	sim_endpoint_format(o->src, f->family, f->saddr, f->sport);
-	sim_endpoint_format(o->dst, f->family, f->daddr, f->dport);
+	sim_flow_format(&o->t, f);
 	sim_member_format(o->b1, &r->members[rs_ring_lookup(r, o->pos)]);
 	o2 = r2 ? rs_ring_lookup(r2, o->pos) : -1;
 	o->after = o2 >= 0;
@@ -51,7 +47,7 @@ void print_sim_flows_text(const struct sim *s, const struct rs_ring *r,
 	rs_key_init(&k, s->key);
 	for (i = 0; i < s->nflows; i++) {
 		flow_owner(s, &k, i, r, r2, &o);
-		printf("%s %s %s %s%s%s\n", o.src, o.dst, o.proto, o.b1,
+		printf("%s %s %s %s%s%s\n", o.t.src, o.t.dst, o.t.proto, o.b1,
 		       r2 ? " " : "", r2 ? o.b2 : "");
 	}
 }
@@ -72,9 +68,9 @@ void print_sim_flows_json(const struct sim *s, const struct rs_ring *r,
 	for (i = 0; i < s->nflows; i++) {
 		flow_owner(s, &k, i, r, r2, &o);
 		json_obj_begin(&j, NULL);
-		json_str(&j, "src", o.src);
-		json_str(&j, "dst", o.dst);
-		json_str(&j, "proto", o.proto);
+		json_str(&j, "src", o.t.src);
+		json_str(&j, "dst", o.t.dst);
+		json_str(&j, "proto", o.t.proto);
 		snprintf(hex, sizeof(hex), "%016llx", o.pos);
 		json_str(&j, "position", hex);
 		json_str(&j, "backend", o.b1);

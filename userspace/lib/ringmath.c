@@ -39,6 +39,13 @@ const char *sim_proto_name(u8 proto, char buf[8])
 	return buf;
 }
 
+void sim_flow_format(struct sim_flow_text *t, const struct rs_flow *f)
+{
+	sim_endpoint_format(t->src, f->family, f->saddr, f->sport);
+	sim_endpoint_format(t->dst, f->family, f->daddr, f->dport);
+	t->proto = sim_proto_name(f->proto, t->proto_buf);
+}
+
 int sim_shares(const struct rs_ring *r, double *share, struct sim_stats *st)
 {
 	u64 *arcs = calloc(r->nmembers + 1, sizeof(u64));

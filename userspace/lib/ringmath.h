@@ -27,6 +27,14 @@ void sim_endpoint_format(char buf[RC_ENDPOINT_LEN], u8 family, const u8 addr[16]
 void sim_member_format(char buf[RC_ENDPOINT_LEN], const struct rs_member *m);
 const char *sim_proto_name(u8 proto, char buf[8]);
 
+/* A flow's words as "simulate flows" reads and prints them. */
+struct sim_flow_text {
+	char src[RC_ENDPOINT_LEN], dst[RC_ENDPOINT_LEN];
+	char proto_buf[8];
+	const char *proto;	/* a name, or proto_buf */
+};
+void sim_flow_format(struct sim_flow_text *t, const struct rs_flow *f);
+
 /*
  * Shares relative to weights: ratio = share / (weight / total weight);
  * peak_mean = max ratio, max_min = max ratio / min ratio, stddev = the
