@@ -319,13 +319,6 @@ static void print_text(const struct rc_preview_req *r, const struct rc_service *
 	}
 }
 
-/* The flows a "flows FILE" names, and their backends before and after. */
-struct plan_flows {
-	struct rs_flow *f;
-	uint32_t n;
-	struct rc_endpoint *before, *after;
-};
-
 static void endpoint_or_none(char buf[RC_ENDPOINT_LEN], const struct rc_endpoint *ep)
 {
 	if (ep->family)
@@ -334,12 +327,12 @@ static void endpoint_or_none(char buf[RC_ENDPOINT_LEN], const struct rc_endpoint
 		strcpy(buf, "-");
 }
 
-static bool flow_moves(const struct plan_flows *pf, uint32_t i)
+static bool flow_moves(const struct rc_preview_flows *pf, uint32_t i)
 {
-	return memcmp(&pf->before[i], &pf->after[i], sizeof(pf->before[i]));
+	return rc_endpoint_cmp(&pf->before[i], &pf->after[i]);
 }
 
-static void print_flows(const struct plan_flows *pf, const struct rc_service *s,
+static void print_flows(const struct rc_preview_flows *pf, const struct rc_service *s,
 			struct json *j)
 {
 	char b1[RC_ENDPOINT_LEN], b2[RC_ENDPOINT_LEN];
@@ -385,7 +378,7 @@ static void print_flows(const struct plan_flows *pf, const struct rc_service *s,
 
 static void print_json(struct json *j, const struct rc_preview_req *r,
 		       const struct rc_service *s, const struct rc_preview *p,
-		       const struct plan_flows *pf)
+		       const struct rc_preview_flows *pf)
 {
 	bool tunnel = rc_service_forward(s) == RINGSTEER_FORWARD_TUNNEL;
 	char addr[RC_ADDR_LEN];
@@ -439,7 +432,7 @@ static void print_json(struct json *j, const struct rc_preview_req *r,
 }
 
 /* Every flow is one of the services read: a typo must not read as "stays". */
-static int flows_check(const struct plan_flows *pf, const struct rc_config *c)
+static int flows_check(const struct rc_preview_flows *pf, const struct rc_config *c)
 {
 	struct sim_flow_text t;
 	uint32_t i, k;
@@ -457,20 +450,8 @@ static int flows_check(const struct plan_flows *pf, const struct rc_config *c)
 	return 0;
 }
 
-/* PF's backends before (S under KEY_A) and after (AFTER under KEY_B). */
-static int flows_owners(struct plan_flows *pf, const uint8_t *key_a, const struct rc_service *s,
-			const uint8_t *key_b, const struct rc_service *after)
-{
-	int err;
-
-	err = rc_flow_owners(key_a, s, pf->f, pf->n, pf->before);
-	if (!err)
-		err = rc_flow_owners(key_b, after, pf->f, pf->n, pf->after);
-	return err ? cli_error("plan flows: computing the rings: %s", strerror(-err)) : 0;
-}
-
 static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
-		    const struct rc_service *s, struct plan_flows *pf, struct json *j)
+		    const struct rc_service *s, const struct rc_preview_flows *pf, struct json *j)
 {
 	const uint8_t *key_b = r->op == RC_PREVIEW_KEY_SET ? r->key : c->key;
 	const struct rc_endpoint *x = r->op <= RC_PREVIEW_BACKEND_DEL ? &r->b.ep : NULL;
@@ -483,15 +464,10 @@ static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
 		rc_service_free(&after);
 		return err;
 	}
-	err = pf->n ? flows_owners(pf, c->key, s, key_b, &after) : 0;
-	if (!err) {
-		err = rc_preview_compute(c->key, s, key_b, &after, x, &p);
-		if (err)
-			cli_error("plan: computing the rings: %s", strerror(-err));
-	}
+	err = rc_preview_compute(c->key, s, key_b, &after, x, pf->n ? pf : NULL, &p);
 	rc_service_free(&after);
 	if (err)
-		return err;
+		return cli_error("plan: computing the rings: %s", strerror(-err));
 	if (cli_json)
 		print_json(j, r, s, &p, pf->n ? pf : NULL);
 	else
@@ -502,7 +478,7 @@ static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
 	return 0;
 }
 
-static int flows_read(const struct rc_preview_req *r, struct plan_flows *pf)
+static int flows_read(const struct rc_preview_req *r, struct rc_preview_flows *pf)
 {
 	int err;
 
@@ -519,7 +495,7 @@ static int flows_read(const struct rc_preview_req *r, struct plan_flows *pf)
 	return pf->before && pf->after ? 0 : cli_error("plan: out of memory");
 }
 
-static void flows_free(struct plan_flows *pf)
+static void flows_free(struct rc_preview_flows *pf)
 {
 	free(pf->f);
 	free(pf->before);
@@ -530,7 +506,7 @@ int cmd_plan(int argc, char **argv)
 {
 	char name[RC_SERVICE_NAME_LEN];
 	struct rc_preview_req r;
-	struct plan_flows pf;
+	struct rc_preview_flows pf;
 	struct rc_config c;
 	struct nl_conn nl;
 	struct json j;

@@ -256,7 +256,7 @@ rs_restore()
 tun_restore()
 {
 	local n=$1 kind=$2 encap=ipip ft=/sys/module/ringsteer/parameters/flow_table_entries
-	local entries
+	local param entries
 	[ "$kind" != tungue ] || encap="gue port 6080"
 	rs_conf "$n" 80 vnodes 256 forward tunnel encap "$encap"
 	if [ "$kind" = tunct ]; then
@@ -269,19 +269,18 @@ tun_restore()
 		}
 		EOF
 	fi
-	entries=$(<"$ft")
+	param=$(<"$ft")
 	[ "$kind" != tunnoft ] || echo 0 >"$ft"
 	# ringctl's own pages (binary, libraries, read over 9p) would be
 	# charged to the first cgroup that reads them.
 	"$RINGCTL" version >/dev/null
 	charged "$W/charged" ip netns exec "bx-$n" "$RINGCTL" restore "$W/rs.conf" >/dev/null ||
 		die "ringctl restore ($n)"
-	echo "$entries" >"$ft"
+	echo "$param" >"$ft"
 	# The first service of a tunipip namespace takes its flow table, one
 	# per possible CPU: what it costs in all (with the service's ring and
-	# backends), against 48 bytes an entry.
-	# The entries are the kernel's (the parameter, rounded up to fill the
-	# block).
+	# backends), against 48 bytes an entry. The entries are the kernel's
+	# (the parameter, rounded up to fill the block).
 	[ "$kind" != tunipip ] || {
 		entries=$(ip netns exec "bx-$n" "$RINGCTL" show -j | jq .flow_table_entries)
 		echo "BENCH ftmem $n $(wc -l <"$(state "$n" udp)") $entries $(<"$W/charged")" \

@@ -52,9 +52,16 @@ ring_restore()
 	for n in $(seq 1 "$NLB"); do
 		lbn "$n" "$RINGCTL" restore "$W/ring.conf" >/dev/null || die "lb$n: restore $*"
 	done
-	for n in $(seq 2 "$NLB"); do
-		[ "$(lb_tunnel_fingerprint "$n")" = "$(lb_tunnel_fingerprint 1)" ] ||
-			die "lb$n's fingerprint differs from lb1's after restoring one file"
+	fingerprints_agree
+}
+
+# no_table_hits WHEN: no LB's service has hit a flow table.
+no_table_hits()
+{
+	local n
+	for n in $(seq 1 "$NLB"); do
+		[ "$(lbn "$n" "$RINGCTL" show -j | jq '.services[0].tunnel.table_hits')" = 0 ] ||
+			die "lb$n has flow table hits $1"
 	done
 }
 
@@ -138,10 +145,7 @@ for n in $(seq 1 "$NLB"); do
 done
 echo 0 >"$PARAM"
 ring_restore 1 2 3
-for n in $(seq 1 "$NLB"); do
-	[ "$(lbn "$n" "$RINGCTL" show -j | jq '.services[0].tunnel.table_hits')" = 0 ] ||
-		die "lb$n has table hits in a new service"
-done
+no_table_hits "in a new service"
 client_start notable || die "the flows did not start without the table"
 for p in tcp udp; do
 	planned "$p" add "$VIP4:$VPORT" "$(be_addr 4):$VPORT" >"$W/want_add.$p"
@@ -155,10 +159,7 @@ done
 ring_restore 1:draining 2 3 4
 settle "be1 drained, no table"
 client_stop
-for n in $(seq 1 "$NLB"); do
-	[ "$(lbn "$n" "$RINGCTL" show -j | jq '.services[0].tunnel.table_hits')" = 0 ] ||
-		die "lb$n: table hits with flow_table_entries=0"
-done
+no_table_hits "with flow_table_entries=0"
 echo 16384 >"$PARAM"
 for p in tcp udp; do
 	if [ "$p" = tcp ]; then

@@ -441,6 +441,23 @@ lb_return()
 	esac
 }
 
+# fingerprints_agree [SKEWED]: every LB's fingerprint equals lb1's, but
+# SKEWED's, which must differ.
+fingerprints_agree()
+{
+	local n skew=${1:-0}
+	"lb_${FLEET_LB}_fingerprint" 1 >"$W/fp1"
+	[ -s "$W/fp1" ] || die "lb1 has no fingerprint"
+	for n in $(seq 2 "$NLB"); do
+		"lb_${FLEET_LB}_fingerprint" "$n" >"$W/fp$n"
+		if [ "$n" = "$skew" ]; then
+			! cmp -s "$W/fp1" "$W/fp$n" || die "lb$n is skewed but its fingerprint equals lb1's"
+		else
+			cmp -s "$W/fp1" "$W/fp$n" || die "lb$n's fingerprint differs from lb1's: $(diff "$W/fp1" "$W/fp$n" | tr '\n' ' ')"
+		fi
+	done
+}
+
 # monitor_start / monitor_stop: rtr's route changes, timestamped, into
 # $W/routes.mon.
 monitor_start()

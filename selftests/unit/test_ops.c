@@ -109,7 +109,7 @@ TEST(plan_add_moves_exactly_the_new_share)
 	three(&a, 3);
 	three(&b, 3);
 	add(&b, "10.1.0.4:80", 1, RINGSTEER_STATE_ACTIVE, 0, 0);
-	ASSERT_EQ(0, rc_preview_compute(key, &a, key, &b, &x, &p));
+	ASSERT_EQ(0, rc_preview_compute(key, &a, key, &b, &x, NULL, &p));
 	/* Only the new backend gains: what moves is exactly its share. */
 	EXPECT_EQ(p.moved, share_of(&b, "10.1.0.4:80"));
 	EXPECT_GT(p.moved, 0.1);
@@ -148,7 +148,7 @@ TEST(plan_del_and_drain_move_the_backends_share_and_connections)
 			b.b[1].state = RINGSTEER_STATE_DRAINING;
 		else
 			b.b[1] = b.b[--b.nb];
-		ASSERT_EQ(0, rc_preview_compute(key, &a, key, &b, &x, &p));
+		ASSERT_EQ(0, rc_preview_compute(key, &a, key, &b, &x, NULL, &p));
 		EXPECT_EQ(p.moved, share_of(&a, "10.1.0.2:80"));
 		EXPECT_EQ(0, p.collateral_exact);
 		/* All 22 of its connections, exactly, and nobody else's. */
@@ -169,13 +169,13 @@ TEST(plan_key_change_is_an_expectation)
 	struct rc_preview p;
 
 	three(&a, 3);
-	ASSERT_EQ(0, rc_preview_compute(key, &a, key2, &a, NULL, &p));
+	ASSERT_EQ(0, rc_preview_compute(key, &a, key2, &a, NULL, NULL, &p));
 	EXPECT_TRUE(p.expected);
 	/* About 1 - 3 * (1/3)^2 = 2/3 of the flows change backend. */
 	EXPECT_NEAR(2.0 / 3, p.moved, 0.05);
 	rc_preview_free(&p);
 	/* The same key and backends: nothing moves, exactly. */
-	ASSERT_EQ(0, rc_preview_compute(key, &a, key, &a, NULL, &p));
+	ASSERT_EQ(0, rc_preview_compute(key, &a, key, &a, NULL, NULL, &p));
 	EXPECT_EQ(0.0, p.moved);
 	EXPECT_EQ(0.0, p.conns_moving);
 	rc_preview_free(&p);
@@ -333,15 +333,17 @@ TEST(plan_parses_the_real_commands_arguments)
 }
 
 /*
- * plan's "flows": each flow's owner before and after is the ring's (the
- * kernel's lookup), and adding a backend moves flows only to it, about its
- * share of them.
+ * plan's "flows" (rc_preview_compute()'s FL): each flow's owner before and
+ * after is the ring's (the kernel's lookup), and adding a backend moves
+ * flows only to it, about its share of them.
  */
 TEST(plan_flows_move_only_to_the_added_backend)
 {
 	struct rc_endpoint before[2000], after[2000], be4 = ep("10.1.0.4:80");
 	struct rs_flow f[2000];
+	struct rc_preview_flows fl;
 	struct rc_service a, b;
+	struct rc_preview p;
 	struct rs_ring *r;
 	uint32_t i, moved = 0;
 	const char *why;
@@ -357,8 +359,9 @@ TEST(plan_flows_move_only_to_the_added_backend)
 		ASSERT_EQ(0, parse_flow_line(line, &f[i], &why));
 		ASSERT_TRUE(rc_flow_to_service(&f[i], &a));
 	}
-	ASSERT_EQ(0, rc_flow_owners(key, &a, f, 2000, before));
-	ASSERT_EQ(0, rc_flow_owners(key, &b, f, 2000, after));
+	fl = (struct rc_preview_flows){ .f = f, .n = 2000, .before = before, .after = after };
+	ASSERT_EQ(0, rc_preview_compute(key, &a, key, &b, &be4, &fl, &p));
+	rc_preview_free(&p);
 	r = rc_service_ring(key, &a);
 	ASSERT_FALSE(IS_ERR(r));
 	for (i = 0; i < 2000; i++) {
@@ -390,7 +393,9 @@ TEST(plan_flows_move_only_to_the_added_backend)
 TEST(plan_flows_of_a_drained_backend_all_move)
 {
 	struct rc_endpoint before[500], after[500], be2 = ep("10.1.0.2:80");
+	struct rc_preview_flows fl;
 	struct rc_service a, b;
+	struct rc_preview p;
 	struct rs_flow f[500];
 	uint32_t i, on2 = 0;
 	const char *why;
@@ -403,8 +408,9 @@ TEST(plan_flows_of_a_drained_backend_all_move)
 		snprintf(line, sizeof(line), "10.9.0.%u:%u 10.0.0.1:80 tcp", i % 250 + 1, 30000 + i);
 		ASSERT_EQ(0, parse_flow_line(line, &f[i], &why));
 	}
-	ASSERT_EQ(0, rc_flow_owners(key, &a, f, 500, before));
-	ASSERT_EQ(0, rc_flow_owners(key, &b, f, 500, after));
+	fl = (struct rc_preview_flows){ .f = f, .n = 500, .before = before, .after = after };
+	ASSERT_EQ(0, rc_preview_compute(key, &a, key, &b, &be2, &fl, &p));
+	rc_preview_free(&p);
 	for (i = 0; i < 500; i++) {
 		bool was2 = !rc_endpoint_cmp(&before[i], &be2);
 
@@ -456,18 +462,23 @@ TEST(drain_wait_parses_timeout_and_delete)
 	EXPECT_EQ(-EINVAL, wait_parse("sleep 5", &w));
 }
 
+/* O gets (malloc()ed) what CALL writes to the stream F. */
+#define CAPTURE(o, f, call) do {				\
+	size_t len_;						\
+	FILE *f = open_memstream(&(o), &len_);			\
+								\
+	call;							\
+	fclose(f);						\
+} while (0)
+
 /* The namespace's state heads show's table and JSON object, when known. */
 TEST(show_prints_the_namespace_state)
 {
 	struct rc_config c = { 0 };
-	char *o = NULL;
 	const char *p;
-	size_t l;
-	FILE *f;
+	char *o;
 
-	f = open_memstream(&o, &l);
-	print_show_json(f, &c);
-	fclose(f);
+	CAPTURE(o, f, print_show_json(f, &c));
 	EXPECT_STREQ("{\"services\":[]}\n", o);
 	free(o);
 
@@ -475,26 +486,20 @@ TEST(show_prints_the_namespace_state)
 	c.net = (struct rc_net){ .services = 3, .points = 1234567,
 				 .points_max = 4194304, .hooks = true, .kept = 1,
 				 .generation = 17 };
-	f = open_memstream(&o, &l);
-	print_show_json(f, &c);
-	fclose(f);
+	CAPTURE(o, f, print_show_json(f, &c));
 	EXPECT_STREQ("{\"hooks\":true,\"tunnel_hooks\":false,\"flow_table_entries\":0,"
 		     "\"points\":1234567,\"points_max\":4194304,"
 		     "\"kept\":1,\"generation\":17,\"services\":[]}\n", o);
 	free(o);
 
-	f = open_memstream(&o, &l);
-	print_show_text(f, &c);
-	fclose(f);
+	CAPTURE(o, f, print_show_text(f, &c));
 	p = "namespace: 3 services, 1.2M of 4.2M ring points, hooks on, "
 	    "1 service's kept flows, generation 17\nProt ";
 	EXPECT_EQ(0, strncmp(o, p, strlen(p)));
 	free(o);
 
 	c.net = (struct rc_net){ .services = 1, .points = 256, .points_max = 4194304 };
-	f = open_memstream(&o, &l);
-	print_net_text(f, &c.net);
-	fclose(f);
+	CAPTURE(o, f, print_net_text(f, &c.net));
 	EXPECT_STREQ("namespace: 1 service, 256 of 4.2M ring points, hooks off, "
 		     "no kept flows, generation 0\n", o);
 	free(o);
@@ -503,15 +508,11 @@ TEST(show_prints_the_namespace_state)
 	c.net = (struct rc_net){ .services = 1, .points = 256, .points_max = 4194304,
 				 .has_backends = true, .backends = 3,
 				 .backends_max = 65536 };
-	f = open_memstream(&o, &l);
-	print_net_text(f, &c.net);
-	fclose(f);
+	CAPTURE(o, f, print_net_text(f, &c.net));
 	EXPECT_STREQ("namespace: 1 service, 256 of 4.2M ring points, 3 of 65.5k backends, "
 		     "hooks off, no kept flows, generation 0\n", o);
 	free(o);
-	f = open_memstream(&o, &l);
-	print_show_json(f, &c);
-	fclose(f);
+	CAPTURE(o, f, print_show_json(f, &c));
 	EXPECT_STREQ("{\"hooks\":false,\"tunnel_hooks\":false,\"flow_table_entries\":0,"
 		     "\"points\":256,\"points_max\":4194304,"
 		     "\"backends\":3,\"backends_max\":65536,\"kept\":0,"
@@ -521,15 +522,11 @@ TEST(show_prints_the_namespace_state)
 	/* A tunnel namespace: its hooks and its flow table's size. */
 	c.net = (struct rc_net){ .services = 1, .points = 256, .points_max = 4194304,
 				 .tunnel_hooks = true, .flow_table_entries = 21844 };
-	f = open_memstream(&o, &l);
-	print_net_text(f, &c.net);
-	fclose(f);
+	CAPTURE(o, f, print_net_text(f, &c.net));
 	EXPECT_STREQ("namespace: 1 service, 256 of 4.2M ring points, hooks off, tunnel hooks on, "
 		     "flow table 21844 entries a CPU, no kept flows, generation 0\n", o);
 	free(o);
-	f = open_memstream(&o, &l);
-	print_show_json(f, &c);
-	fclose(f);
+	CAPTURE(o, f, print_show_json(f, &c));
 	EXPECT_STREQ("{\"hooks\":false,\"tunnel_hooks\":true,\"flow_table_entries\":21844,"
 		     "\"points\":256,\"points_max\":4194304,\"kept\":0,"
 		     "\"generation\":0,\"services\":[]}\n", o);

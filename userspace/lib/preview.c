@@ -55,19 +55,17 @@ bool rc_flow_to_service(const struct rs_flow *f, const struct rc_service *s)
 	       !memcmp(f->daddr, s->vip.addr, sizeof(f->daddr));
 }
 
-int rc_flow_owners(const uint8_t key[RINGSTEER_KEY_LEN], const struct rc_service *s,
-		   const struct rs_flow *f, uint32_t n, struct rc_endpoint *owner)
+/* Each flow's backend on R, hashed as service S hashes (OWNER[fl->n]). */
+static void flow_owners(const struct rs_ring *r, const struct rc_service *s,
+			const struct rc_preview_flows *fl, struct rc_endpoint *owner)
 {
-	struct rs_ring *r = rc_service_ring(key, s);
 	const struct rs_member *m;
 	uint32_t i;
 	int idx;
 
-	if (IS_ERR(r))
-		return PTR_ERR(r);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < fl->n; i++) {
 		memset(&owner[i], 0, sizeof(owner[i]));
-		idx = rs_ring_lookup(r, rs_flow_position(&r->key, &f[i], rc_service_hash(s)));
+		idx = rs_ring_lookup(r, rs_flow_position(&r->key, &fl->f[i], rc_service_hash(s)));
 		if (idx < 0)
 			continue;
 		m = &r->members[idx];
@@ -75,8 +73,6 @@ int rc_flow_owners(const uint8_t key[RINGSTEER_KEY_LEN], const struct rc_service
 		memcpy(owner[i].addr, m->addr, sizeof(owner[i].addr));
 		owner[i].port = ntohs(m->port);
 	}
-	rs_ring_free(r);
-	return 0;
 }
 
 /* rs_ring_fingerprint() of each service's ring, as the kernel builds it. */
@@ -99,11 +95,6 @@ int rc_config_fingerprints(struct rc_config *c)
 		c->s[i].has_fingerprint = !err;
 	}
 	return err;
-}
-
-static uint32_t hash_of(const struct rc_service *s)
-{
-	return s->has & RC_HAS_HASH ? s->hash : RINGSTEER_HASH_FLOW;
 }
 
 /* Each backend's exact fraction of the hash space, by member index. */
@@ -240,7 +231,8 @@ static void conns_moving(struct rc_preview *p)
 
 int rc_preview_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_service *a,
 		    const uint8_t key_b[RINGSTEER_KEY_LEN], const struct rc_service *b,
-		    const struct rc_endpoint *x, struct rc_preview *p)
+		    const struct rc_endpoint *x, const struct rc_preview_flows *fl,
+		    struct rc_preview *p)
 {
 	struct rs_ring *ra, *rb;
 	double *sa, *sb;
@@ -256,13 +248,17 @@ int rc_preview_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_s
 		rs_ring_free(ra);
 		return PTR_ERR(rb);
 	}
+	if (fl) {
+		flow_owners(ra, a, fl, fl->before);
+		flow_owners(rb, b, fl, fl->after);
+	}
 	sa = shares(ra);
 	sb = shares(rb);
 	err = sa && sb ? fill_backends(a, b, ra, rb, sa, sb, p) : -ENOMEM;
 	if (err)
 		goto out;
 	if (ra->npoints && rb->npoints) {
-		if (memcmp(key_a, key_b, RINGSTEER_KEY_LEN) || hash_of(a) != hash_of(b))
+		if (memcmp(key_a, key_b, RINGSTEER_KEY_LEN) || rc_service_hash(a) != rc_service_hash(b))
 			expected_moves(p);
 		else
 			err = exact_moves(ra, rb, x, p);

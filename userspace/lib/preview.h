@@ -22,13 +22,6 @@ struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
 				const struct rc_service *s);
 /* F's destination and protocol are S's VIP, port and protocol. */
 bool rc_flow_to_service(const struct rs_flow *f, const struct rc_service *s);
-/*
- * The backend the ring of S under KEY gives each of the N flows F, as the
- * kernel's lookup does (S's hash mode); OWNER[i].family is 0 where no
- * backend owns points. 0 or -errno.
- */
-int rc_flow_owners(const uint8_t key[RINGSTEER_KEY_LEN], const struct rc_service *s,
-		   const struct rs_flow *f, uint32_t n, struct rc_endpoint *owner);
 /* Every service's fingerprint from c->key, offline. */
 int rc_config_fingerprints(struct rc_config *c);
 void rc_member_of(struct rs_member *m, const struct rc_endpoint *ep, uint32_t weight);
@@ -61,14 +54,27 @@ struct rc_preview {
 };
 
 /*
+ * Flows whose backends before and after a change are wanted (plan's
+ * "flows"): before[i] and after[i] get the backend the kernel's lookup
+ * gives f[i] (family 0 where no backend owns points).
+ */
+struct rc_preview_flows {
+	struct rs_flow *f;
+	uint32_t n;
+	struct rc_endpoint *before, *after;
+};
+
+/*
  * Compare service A under KEY_A with B under KEY_B (same service, backends
  * by identity; conns read from A). X names the backend a backend command
  * changes (NULL for service and key changes): moves touching neither X's
- * old nor new points count as collateral. 0 or -errno.
+ * old nor new points count as collateral. FL, if not NULL, gets its flows'
+ * backends from the same two rings. 0 or -errno.
  */
 int rc_preview_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_service *a,
 		       const uint8_t key_b[RINGSTEER_KEY_LEN], const struct rc_service *b,
-		       const struct rc_endpoint *x, struct rc_preview *p);
+		       const struct rc_endpoint *x, const struct rc_preview_flows *fl,
+		       struct rc_preview *p);
 void rc_preview_free(struct rc_preview *p);
 
 /* A parsed "plan" command line, before any netlink I/O (plan.c). */
