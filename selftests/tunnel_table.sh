@@ -37,20 +37,12 @@ done
 # packets on one CPU of the LB (here all on cpu0), whichever CPU sent them.
 lb sh -c 'echo 1 >/sys/class/net/lb-cli/queues/rx-0/rps_cpus'
 
-setup()
-{
-	cmd_ok rctl key set "$KEY"
-	cmd_ok rctl service add "$SVC4" forward tunnel
-	for i in 1 2 3; do
-		cmd_ok rctl backend add "$SVC4" "10.2.$i.2:80"
-	done
-}
 # counter NAME: one of the TCP service's tunnel counters.
 counter() { rctl show -j | jq ".services[0].tunnel.$1"; }
 # broken PING: the sports a hold_ping output reports broken.
 broken() { awk '$2 == "-" { print $1 }' "$1" | sort -n; }
 
-setup
+tunnel_service 3
 # 16384 entries of 48 bytes take a 1 MiB block: the table fills it, 5461
 # buckets of 4.
 [ "$(rctl show -j | jq .flow_table_entries)" = 21844 ] ||
@@ -134,7 +126,7 @@ hold_stop
 # The table off: exactly the flows the ring moves break.
 cmd_ok rctl flush
 echo 0 >"$PARAM"
-setup
+tunnel_service 3
 [ "$(rctl show -j | jq .flow_table_entries)" = 0 ] || die "a flow table with flow_table_entries=0"
 lookup 22000-22199 >"$W/want4"
 hold_start 22000-22199 >"$W/held4"

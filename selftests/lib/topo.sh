@@ -154,6 +154,18 @@ topo_setup()
 	die "backend servers did not start"
 }
 
+# tunnel_service N: the key, and SVC4 as a forward tunnel service over
+# backends 1..N with the VIP's port (a tunnel cannot translate it).
+tunnel_service()
+{
+	local i
+	cmd_ok rctl key set "$KEY"
+	cmd_ok rctl service add "$SVC4" forward tunnel
+	for i in $(seq 1 "$1"); do
+		cmd_ok rctl backend add "$SVC4" "10.2.$i.2:$VPORT"
+	done
+}
+
 # ports A-B[,C-D...]: the port numbers, one a line.
 ports()
 {
@@ -281,10 +293,12 @@ field()
 	echo "$v"
 }
 
-# hold_start [-6] [-u] SPORTS: open flows and keep them (coprocess HOLD);
-# prints the first answers like traffic. hold_ping: one more request on
-# each flow, prints "SPORT NAME". hold_stop: reset them all. hold_close:
-# close them as applications do (FINs both ways, TIME_WAIT left behind).
+# hold_start [-6] [-u] [-t TIMEOUT] SPORTS: open flows and keep them
+# (coprocess HOLD); prints the first answers like traffic; a flow that has
+# no answer TIMEOUT seconds after a request (default 5) is closed as "-".
+# hold_ping: one more request on each flow, prints "SPORT NAME".
+# hold_stop: reset them all. hold_close: close them as applications do
+# (FINs both ways, TIME_WAIT left behind).
 hold_start()
 {
 	local src=$CLI4 dst=$VIP4 opts=(--hold) line
@@ -292,6 +306,7 @@ hold_start()
 		case $1 in
 		-6) src=$CLI6; dst=$VIP6 ;;
 		-u) opts+=(--udp) ;;
+		-t) opts+=(--timeout "$2"); shift ;;
 		*) break ;;
 		esac
 		shift
