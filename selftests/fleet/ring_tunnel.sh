@@ -7,6 +7,10 @@
 #   - with the flow table (the default): be4 joins and be1 drains, no
 #     connection breaks and no flow changes backend; be2 is deleted, and
 #     exactly its connections are reset, at their next segment;
+#   - a client reconnects from the source port of a closed connection
+#     after be4 joined: the LB that carried the old one still has its
+#     entry, yet the new SYN follows the ring, so the connection survives
+#     when that LB withdraws and ECMP moves it to another LB;
 #   - without it (flow_table_entries=0): be4 joins, then be1 drains, and
 #     exactly the flows "ringctl plan flows" predicts for each change break
 #     (TCP: reset by the backend they reach) or change backend (UDP).
@@ -17,9 +21,10 @@
 set -e
 P=fr
 export FLEET_LB=tunnel
-# Nothing here fails an LB: BFD need not be quick, only never time out
-# when a busy host does not run the guest for a while (5 s here), as ECMP
-# would then move flows to LBs whose tables never saw them.
+# No LB fails here (one withdraws its route by BGP, and returns): BFD need
+# not be quick, only never time out when a busy host does not run the
+# guest for a while (5 s here), as ECMP would then move flows to LBs whose
+# tables never saw them.
 FLEET_BFD_MULT=${FLEET_BFD_MULT:-25}
 . "$(dirname "$0")/../lib/fleet.sh"
 PARAM=/sys/module/ringsteer/parameters/flow_table_entries
@@ -138,6 +143,65 @@ on_backend udp 2 | comm -13 - "$W/moved" | grep -q . && die "with the table, a U
 awk '$1 == "tcp" && $3 == "reset=1" { split($4, s, "="); if (s[2] > m) m = s[2] } END { exit m > 3 }' \
 	"$FCLIENT.report" || die "be2's connections were reset only after a stall of over 3 s"
 pass "with the flow table: be4 joined and be1 drained on every LB (restore), none of $CONNS broke or moved; be2 deleted: exactly its $(wc -l <"$W/on2") connections reset"
+
+# -- A client that reuses its source port: it connects, closes (a reset,
+# so that neither end keeps the tuple), the ring changes, it connects again
+# from the same port, and then the router moves the new connection to
+# another LB. The LB that carried the first connection still has its
+# entry, and its backend is still active: the new SYN must follow the
+# ring all the same, as every other LB would, or the connection is reset
+# when it moves.
+ring_restore 1 2 3
+# seen_on SPORT: the LBs that saw the client's CLI4:SPORT (5 s at most ago).
+seen_on()
+{
+	local n
+	for n in $(seq 1 "$NLB"); do
+		! lb_tunnel_clients "$n" | grep -qx "$CLI4:$1" || echo "$n"
+	done
+}
+# forgot N SPORT: LB N has not seen the client's CLI4:SPORT for 5 s.
+forgot() { ! lb_tunnel_clients "$1" | grep -qx "$CLI4:$2"; }
+# answer FILE: the backend in a "SPORT NAME SEQ" line of rs_client.py ("-").
+answer() { awk '{ print $2 }' "$1"; }
+# A port whose flow be4's arrival moves on the ring.
+seq 40000 40063 | sed "s/.*/$CLI4:& $VIP4:$VPORT tcp/" >"$W/reuse.flows"
+lbn 1 "$RINGCTL" plan flows "$W/reuse.flows" backend add "$VIP4:$VPORT" "$(be_addr 4):$VPORT" proto tcp \
+	>"$W/reuse.plan" || die "lb1: plan flows for the reused port"
+awk '$NF == "moves" && $5 == "->" { sub(/.*:/, "", $1); print $1, $4, $6; exit }' "$W/reuse.plan" >"$W/reuse.port"
+read -r sport before after <"$W/reuse.port" || true
+[ -n "$sport" ] || die "be4's arrival moves none of 64 ports: $(head -n 3 "$W/reuse.plan")"
+before=be${before#10.2.}; before=${before%%.*}
+after=be${after#10.2.}; after=${after%%.*}
+traffic -t 10 "$sport" >"$W/reuse1"
+[ "$(answer "$W/reuse1")" = "$before" ] ||
+	die "first connection from port $sport: answered by $(answer "$W/reuse1"), the ring says $before"
+carrier=$(seen_on "$sport")
+[ "$(echo "$carrier" | wc -w)" = 1 ] || die "the first connection was seen on LBs '$carrier', want one"
+ring_restore 1 2 3 4
+# The first connection's element gone from the carrier's set, the next
+# one's shows which LB took it.
+wait_for 15 "lb$carrier forgets port $sport" forgot "$carrier" "$sport"
+hold_start -t 10 "$sport" >"$W/reuse2"
+second=$(answer "$W/reuse2")
+[ "$second" != - ] || die "the second connection from port $sport got no answer"
+[ "$(seen_on "$sport")" = "$carrier" ] ||
+	die "the second connection went through LBs '$(seen_on "$sport")', the first through lb$carrier"
+lb_fail withdraw "$carrier"
+rest=$(all_lbs | tr ' ' '\n' | grep -vx "rtr-lb$carrier" | paste -sd' ')
+wait_for 30 "rtr's route without lb$carrier" routes_are "$rest"
+hold_ping >"$W/reuse3"
+moved_to=$(seen_on "$sport" | grep -vx "$carrier" | paste -sd' ')
+hold_stop
+lb_return withdraw "$carrier"
+wait_for 60 "lb$carrier back in rtr's route" fleet_converged
+echo "# port $sport: first connection on $before through lb$carrier; be4 joined (the ring: $after);" \
+	"second connection from the same port on $second, then moved to lb${moved_to:-?}: answered by $(answer "$W/reuse3")"
+[ -n "$moved_to" ] || die "the second connection did not move to another LB"
+[ "$(answer "$W/reuse3")" = "$second" ] ||
+	die "the second connection from port $sport, on $second through lb$carrier, broke when it moved to lb$moved_to (answer: $(answer "$W/reuse3"))"
+[ "$second" = "$after" ] || die "the second connection's SYN went to $second, the ring says $after"
+pass "a client reusing port $sport after be4 joined: its new SYN followed the ring to $after (not its old $before) on lb$carrier, and the connection survived its move to lb$moved_to"
 
 # -- Without the table: exactly what plan predicts breaks.
 for n in $(seq 1 "$NLB"); do
