@@ -20,8 +20,11 @@
  * no point while draining, but each has per-CPU counters, about 8 bytes a
  * CPU, so a namespace's backends are bounded on their own. The default
  * holds 65,536: 64 MiB of counters on a 128-CPU host, as much as the ring
- * budget's 48 MiB, 1 MiB on 2 CPUs.
+ * budget's 48 MiB, 1 MiB on 2 CPUs. A forward tunnel backend also has a
+ * per-CPU route cache (struct dst_cache, 40 bytes a CPU), so it counts as
+ * RS_TUN_BACKEND_COST backends.
  */
+#define RS_TUN_BACKEND_COST 6
 static unsigned int max_backends_per_netns = 16 * RINGSTEER_MAX_BACKENDS;
 module_param(max_backends_per_netns, uint, 0644);
 MODULE_PARM_DESC(max_backends_per_netns,
@@ -39,6 +42,22 @@ u32 rs_net_backends(const struct rs_net *rn)
 
 	list_for_each_entry(svc, &rn->services.list, node)
 		n += svc->nbackends;
+	return n;
+}
+
+/* What a backend of @svc costs of max_backends_per_netns. */
+static u32 backend_cost(const struct rs_service *svc)
+{
+	return rs_tunnel(&svc->fwd) ? RS_TUN_BACKEND_COST : 1;
+}
+
+static u64 net_backend_cost(const struct rs_net *rn)
+{
+	const struct rs_service *svc;
+	u64 n = 0;
+
+	list_for_each_entry(svc, &rn->services.list, node)
+		n += (u64)svc->nbackends * backend_cost(svc);
 	return n;
 }
 
@@ -359,9 +378,9 @@ static int prepare_backend_new(struct rs_txn *txn)
 		return -E2BIG;
 	}
 	/* Only a new backend adds one: nothing else is refused for it. */
-	if (rs_net_backends(txn->rn) >= rs_net_backends_max()) {
+	if (net_backend_cost(txn->rn) + backend_cost(txn->svc) > rs_net_backends_max()) {
 		NL_SET_ERR_MSG_MOD(txn->extack,
-				   "too many backends in this namespace (module parameter max_backends_per_netns)");
+				   "too many backends in this namespace (module parameter max_backends_per_netns; a tunnel backend counts 6)");
 		return -E2BIG;
 	}
 	txn->backend = rs_backend_alloc(&c->ep, c->weight, c->state,

@@ -15,6 +15,7 @@
 
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
+#include <linux/module.h>
 #include <net/gue.h>
 #include <net/icmp.h>
 #include <net/inet_ecn.h>
@@ -29,10 +30,19 @@
 
 #include "encap.h"
 
+/*
+ * The kernel's ICMP limits exempt fragmentation needed (icmpv4_mask_allow()),
+ * so without a limit of its own the hook would answer at the sender's rate.
+ */
+static unsigned int icmp_rate = 1000;
+module_param(icmp_rate, uint, 0644);
+MODULE_PARM_DESC(icmp_rate,
+		 "ICMP errors forward tunnel sends a second in one namespace (too big, time exceeded; default 1000, as net.ipv4.icmp_msgs_per_sec; 0: none)");
+
 /* The GUE source port: from the flow's keyed hash, 49152..65535. */
 static __be16 gue_sport(u64 hash)
 {
-	return htons(0xc000 | (u16)(hash >> 50));
+	return htons(RS_GUE_SPORT_MIN | (u16)(hash >> 50));
 }
 
 /* The outer IPv6 flow label: from the same hash, never 0. */
@@ -70,6 +80,30 @@ static bool too_big(const struct sk_buff *skb, u16 frag_max, unsigned int mtu)
 static void stat(struct rs_service *svc, enum rs_tun_stat which)
 {
 	rs_tun_stats_add(svc->tun_stats, which, RS_TUN_NSTATS);
+}
+
+/*
+ * One more ICMP error this second? Under contention the answer is no:
+ * a flood is when two CPUs want to answer at once.
+ */
+static bool may_answer(struct rs_service *svc, struct rs_icmp_limit *l)
+{
+	bool ok;
+
+	if (!spin_trylock(&l->lock)) {
+		stat(svc, RS_TUN_ICMP_LIMITED);
+		return false;
+	}
+	if (time_after_eq(jiffies, l->second + HZ)) {
+		l->second = jiffies;
+		l->sent = 0;
+	}
+	ok = l->sent < READ_ONCE(icmp_rate);
+	l->sent += ok;
+	spin_unlock(&l->lock);
+	if (!ok)
+		stat(svc, RS_TUN_ICMP_LIMITED);
+	return ok;
 }
 
 /*
@@ -143,26 +177,38 @@ static struct rtable *route4(struct net *net, struct rs_backend *b, u8 proto,
 	return rt;
 }
 
-/* TTL and MTU; false if @skb was answered instead (the caller frees it). */
+/*
+ * TTL, MTU and size; false if @skb was answered or is to be dropped
+ * instead (the caller frees it).
+ */
 static bool fits4(struct sk_buff *skb, struct rs_service *svc,
-		  const struct rs_steer *steer, const struct rtable *rt)
+		  const struct rs_steer *steer, const struct rtable *rt,
+		  const struct rs_tun_pkt *p)
 {
 	const struct iphdr *iph = ip_hdr(skb);
+	unsigned int hlen = sizeof(struct iphdr) + encap_len(steer);
 	unsigned int mtu;
 
 	if (iph->ttl <= 1) {
-		icmp_send(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
+		if (may_answer(svc, p->icmp_limit))
+			icmp_send(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
 		return false;
 	}
-	mtu = dst_mtu(&rt->dst) - sizeof(struct iphdr) - encap_len(steer);
+	/* A maximal reassembled datagram has no room for an outer header. */
+	if (!skb_is_gso(skb) && skb->len + hlen > IP_MAX_MTU) {
+		stat(svc, RS_TUN_ENCAP_ERRORS);
+		return false;
+	}
+	mtu = dst_mtu(&rt->dst) - hlen;
 	/* Without DF the outer packet is fragmented instead (ip_fragment()). */
-	if ((iph->frag_off & htons(IP_DF)) &&
-	    too_big(skb, IPCB(skb)->frag_max_size, mtu)) {
-		stat(svc, RS_TUN_TOO_BIG);
+	if (!(iph->frag_off & htons(IP_DF)) ||
+	    !too_big(skb, IPCB(skb)->frag_max_size, mtu))
+		return true;
+	stat(svc, RS_TUN_TOO_BIG);
+	/* No IPv4 host need take less than 68 (RFC 791): none is advertised. */
+	if (mtu >= 68 && may_answer(svc, p->icmp_limit))
 		icmp_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED, htonl(mtu));
-		return false;
-	}
-	return true;
+	return false;
 }
 
 void rs_tun_xmit4(struct net *net, struct sk_buff *skb, struct rs_service *svc,
@@ -182,7 +228,7 @@ void rs_tun_xmit4(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 	/* icmp_send() answers by the route the packet carries. */
 	skb_dst_drop(skb);
 	skb_dst_set(skb, &rt->dst);
-	if (!fits4(skb, svc, steer, rt))
+	if (!fits4(skb, svc, steer, rt, p))
 		goto drop;
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(rt->dst.dev) + hlen))
 		goto err;
@@ -212,7 +258,8 @@ void rs_tun_xmit4(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 	iph->daddr = daddr;
 	iph->saddr = saddr;
 	iph->ttl = ttl;
-	ip_select_ident(net, skb, NULL);
+	/* A GSO packet leaves as gso_segs packets, each with an ID of its own. */
+	ip_select_ident_segs(net, skb, NULL, skb_shinfo(skb)->gso_segs ?: 1);
 	untrack(skb);
 	ip_local_out(net, NULL, skb);
 	return;
@@ -247,22 +294,29 @@ static struct dst_entry *route6(struct net *net, struct rs_backend *b,
 }
 
 static bool fits6(struct sk_buff *skb, struct rs_service *svc,
-		  const struct rs_steer *steer, const struct dst_entry *dst)
+		  const struct rs_steer *steer, const struct dst_entry *dst,
+		  const struct rs_tun_pkt *p)
 {
 	unsigned int mtu;
 
 	if (ipv6_hdr(skb)->hop_limit <= 1) {
-		icmpv6_send(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
+		if (may_answer(svc, p->icmp_limit))
+			icmpv6_send(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
+		return false;
+	}
+	/* The outer payload length must hold the whole inner packet. */
+	if (!skb_is_gso(skb) && skb->len + encap_len(steer) > IPV6_MAXPLEN) {
+		stat(svc, RS_TUN_ENCAP_ERRORS);
 		return false;
 	}
 	mtu = dst_mtu(dst) - sizeof(struct ipv6hdr) - encap_len(steer);
 	mtu = max(mtu, IPV6_MIN_MTU);
-	if (too_big(skb, IP6CB(skb)->frag_max_size, mtu)) {
-		stat(svc, RS_TUN_TOO_BIG);
+	if (!too_big(skb, IP6CB(skb)->frag_max_size, mtu))
+		return true;
+	stat(svc, RS_TUN_TOO_BIG);
+	if (may_answer(svc, p->icmp_limit))
 		icmpv6_send(skb, ICMPV6_PKT_TOOBIG, 0, mtu);
-		return false;
-	}
-	return true;
+	return false;
 }
 
 void rs_tun_xmit6(struct net *net, struct sk_buff *skb, struct rs_service *svc,
@@ -280,7 +334,7 @@ void rs_tun_xmit6(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 		goto err;
 	skb_dst_drop(skb);
 	skb_dst_set(skb, dst);
-	if (!fits6(skb, svc, steer, dst))
+	if (!fits6(skb, svc, steer, dst, p))
 		goto drop;
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst->dev) + hlen))
 		goto err;

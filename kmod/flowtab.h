@@ -11,11 +11,16 @@
 
 #include "steer.h"
 
+struct net;
 struct rs_flow_table;
 struct rs_ft_entry;
 
-/* rs_net->lock held; NULL if the table is off (module parameter 0). */
-struct rs_flow_table *rs_ft_alloc(void);
+/*
+ * rs_net->lock held; NULL if the table is off (module parameter 0 for
+ * @net: flow_table_entries, or flow_table_entries_userns for a namespace
+ * the initial user namespace does not own).
+ */
+struct rs_flow_table *rs_ft_alloc(const struct net *net);
 void rs_ft_free(struct rs_flow_table *ft);
 /* A grace period later: for a table the packet path may still read. */
 void rs_ft_free_rcu(struct rs_flow_table *ft);
@@ -24,17 +29,17 @@ u32 rs_ft_entries(const struct rs_flow_table *ft);
 
 /*
  * The backend @svc's flow from @saddr:@sport is pinned to, or NULL (a
- * miss); *@slot is where rs_ft_put() records the ring's choice. @syn: a
- * TCP SYN, which reuses an entry only while its backend is active and
- * up (rs_backend_cached()).
+ * miss); *@slot is where rs_ft_put() may record the ring's choice (NULL:
+ * nowhere). @syn: a TCP SYN, which always misses (it follows the ring).
  */
 struct rs_backend *rs_ft_get(struct rs_services *s,
 			     const struct rs_service *svc,
 			     const union nf_inet_addr *saddr, __be16 sport,
 			     bool syn, struct rs_ft_entry **slot);
-void rs_ft_put(struct rs_ft_entry *slot, const struct rs_service *svc,
-	       const union nf_inet_addr *saddr, __be16 sport,
-	       struct rs_backend *b);
+/* False if the flood threshold kept it from being recorded. */
+bool rs_ft_put(struct rs_services *s, struct rs_ft_entry *slot,
+	       const struct rs_service *svc, const union nf_inet_addr *saddr,
+	       __be16 sport, struct rs_backend *b);
 
 /* Backend ids, by which entries are revalidated: rs_net->lock held. */
 int rs_ft_id_alloc(struct rs_services *s, struct rs_backend *b);

@@ -31,7 +31,7 @@ const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
 	[RINGSTEER_FLOW_A_PORT] = { .type = NLA_U16, },
 };
 
-const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_ENCAP_ERRORS + 1] = {
+const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FLOOD_SKIPPED + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
@@ -57,6 +57,10 @@ const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_ENCAP_ER
 	[RINGSTEER_SERVICE_A_TOO_BIG] = { .type = NLA_U64, },
 	[RINGSTEER_SERVICE_A_FRAGMENTS] = { .type = NLA_U64, },
 	[RINGSTEER_SERVICE_A_ENCAP_ERRORS] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_MARTIANS] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_NOT_HOST] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_ICMP_LIMITED] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_FLOOD_SKIPPED] = { .type = NLA_U64, },
 };
 
 /* Per-command subsets of the nested types */

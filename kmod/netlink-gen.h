@@ -14,7 +14,7 @@
 /* Common nested types */
 extern const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_ON_DOWN + 1];
 extern const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1];
-extern const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_ENCAP_ERRORS + 1];
+extern const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FLOOD_SKIPPED + 1];
 
 /* Per-command subsets of the nested types */
 extern const struct nla_policy ringsteer_service_id_nl_policy[RINGSTEER_SERVICE_A_PROTO + 1];

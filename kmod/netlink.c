@@ -400,15 +400,26 @@ static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 		kfree(req);
 		return err;
 	}
+	req->deletes_queued = rs_sweep_deletes_queued(&rn->sweep);
 	info->user_ptr[0] = req;
 	return 0;
 }
 
+/*
+ * A delete whose walk had to wait for the namespace's credit returns once
+ * it has run, waiting without the lock (sweep.h).
+ */
 static void post_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 		      struct genl_info *info)
 {
-	mutex_unlock(&info_rn(info)->lock);
+	struct rs_net *rn = info_rn(info);
+	u64 queued = rs_sweep_deletes_queued(&rn->sweep);
+	bool wait = queued != info_req(info)->deletes_queued;
+
+	mutex_unlock(&rn->lock);
 	kfree(info_req(info));
+	if (wait)
+		rs_sweep_wait(&rn->sweep, queued);
 }
 
 /*
@@ -787,7 +798,9 @@ static int fill_net(struct sk_buff *skb, struct genl_info *info,
 	    nla_put_u32(skb, RINGSTEER_NET_A_BACKENDS_MAX, rs_net_backends_max()) ||
 	    nla_put_u8(skb, RINGSTEER_NET_A_TUNNEL_HOOKS, rn->tun_hooks.registered) ||
 	    (ft_entries &&
-	     nla_put_u32(skb, RINGSTEER_NET_A_FLOW_TABLE_ENTRIES, ft_entries)))
+	     nla_put_u32(skb, RINGSTEER_NET_A_FLOW_TABLE_ENTRIES, ft_entries)) ||
+	    nla_put_u64_64bit(skb, RINGSTEER_NET_A_UNSERVED_DROPS,
+			      rs_counter_sum(rn->services.unserved), RINGSTEER_NET_A_PAD))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -156,6 +156,9 @@ static int __net_init rs_net_init(struct net *net)
 
 	mutex_init(&rn->lock);
 	rs_services_init(&rn->services);
+	rn->services.unserved = rs_counter_alloc();
+	if (!rn->services.unserved)
+		return -ENOMEM;
 	INIT_LIST_HEAD(&rn->retired);
 	rs_sweep_init(&rn->sweep, net, &rn->lock, &kept_flows);
 	rs_conns_init(&rn->conns, net, &rn->lock, &rn->services);
@@ -212,6 +215,7 @@ static void __net_exit rs_net_exit(struct net *net)
 	}
 	forget_retired(rn);
 	xa_destroy(&rn->services.ids);
+	free_percpu(rn->services.unserved);
 	rs_sweep_free(&rn->sweep);
 	memzero_explicit(rn->key, sizeof(rn->key));
 	mutex_unlock(&rn->lock);

@@ -12,6 +12,8 @@
 void rs_services_init(struct rs_services *services)
 {
 	hash_init(services->table);
+	hash_init(services->tun_vips);
+	spin_lock_init(&services->icmp_limit.lock);
 	xa_init_flags(&services->ids, XA_FLAGS_ALLOC1);
 	services->next_id = 0;
 	RCU_INIT_POINTER(services->ft, NULL);
@@ -69,12 +71,18 @@ void rs_service_link(struct rs_services *services, struct rs_service *svc)
 	hash_add_rcu(services->table, &svc->hnode,
 		     rs_service_hash(svc->family, &svc->vip, svc->port,
 				     svc->proto));
+	/* A service's forward mode never changes: one of the two, for life. */
+	if (rs_tunnel(&svc->fwd))
+		hash_add_rcu(services->tun_vips, &svc->vip_node,
+			     rs_vip_hash(svc->family, &svc->vip));
 	services->count++;
 }
 
 void rs_service_unlink(struct rs_services *services, struct rs_service *svc)
 {
 	hash_del_rcu(&svc->hnode);
+	if (rs_tunnel(&svc->fwd))
+		hash_del_rcu(&svc->vip_node);
 	list_del(&svc->node);
 	services->ntunnel -= rs_tunnel(&svc->fwd);
 	services->count--;

@@ -19,6 +19,11 @@ u32 rs_service_hash(u8 family, const union nf_inet_addr *vip, __be16 port,
 	return jhash2(vip->all, words, ((u32)proto << 16) ^ (__force u16)port);
 }
 
+u32 rs_vip_hash(u8 family, const union nf_inet_addr *vip)
+{
+	return jhash2(vip->all, family == AF_INET ? 1 : 4, family);
+}
+
 bool rs_addr_equal(u8 family, const union nf_inet_addr *a,
 		   const union nf_inet_addr *b)
 {
@@ -51,6 +56,19 @@ struct rs_service *rs_services_find_rcu(const struct rs_services *services,
 			return svc;
 	}
 	return NULL;
+}
+
+bool rs_tun_vip_rcu(const struct rs_services *services, u8 family,
+		    const union nf_inet_addr *vip)
+{
+	struct rs_service *svc;
+
+	hash_for_each_possible_rcu(services->tun_vips, svc, vip_node,
+				   rs_vip_hash(family, vip)) {
+		if (svc->family == family && rs_addr_equal(family, &svc->vip, vip))
+			return true;
+	}
+	return false;
 }
 
 struct rs_backend *rs_steer_pick(const struct rs_steer *steer,

@@ -18,6 +18,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/list.h>
+#include <linux/spinlock.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/xarray.h>
 #include <linux/netfilter.h>
@@ -54,7 +55,8 @@ struct rs_backend {
 	u8 state;
 	u8 health;
 	u8 on_down;
-	u32 id;				/* forward tunnel: in rs_services->ids */
+	/* forward tunnel: in rs_services->ids; READ_ONCE() in the packet path */
+	u32 id;
 	bool counted;			/* writer: conns holds a count (conns.h) */
 	u64 share;			/* writer: ring positions owned */
 	struct rs_ct_conns conns;	/* writer: at the namespace's last count */
@@ -77,6 +79,10 @@ enum rs_tun_stat {
 	RS_TUN_TOO_BIG,
 	RS_TUN_FRAGMENTS,
 	RS_TUN_ENCAP_ERRORS,
+	RS_TUN_MARTIANS,	/* dropped: a source that is not unicast */
+	RS_TUN_NOT_HOST,	/* dropped: a frame to another link address */
+	RS_TUN_ICMP_LIMITED,	/* ICMP errors not sent: icmp_rate */
+	RS_TUN_FLOOD_SKIPPED,	/* misses not recorded: flood_threshold */
 	RS_TUN_NSTATS
 };
 
@@ -105,6 +111,7 @@ struct rs_steer {
 
 struct rs_service {
 	struct hlist_node hnode;	/* rs_services->table, RCU */
+	struct hlist_node vip_node;	/* forward tunnel: ->tun_vips, RCU */
 	struct list_head node;		/* writer: rs_services->list */
 	union nf_inet_addr vip;
 	__be16 port;
@@ -125,9 +132,25 @@ struct rs_service {
 	struct rcu_head rcu;
 };
 
+/*
+ * The ICMP errors forward tunnel sends in one namespace, a second
+ * (encap.c): the kernel exempts fragmentation needed from its own limits.
+ */
+struct rs_icmp_limit {
+	spinlock_t lock;		/* taken with trylock, in softirq */
+	unsigned long second;		/* jiffies the count started */
+	u32 sent;
+};
+
 /* The services of one namespace. */
 struct rs_services {
 	DECLARE_HASHTABLE(table, 8);	/* by (vip, port, proto), RCU */
+	/*
+	 * Forward tunnel services by VIP alone, RCU: what reaches a tunnel
+	 * VIP and is not steered is dropped unless the host owns the VIP
+	 * (tunnel.c), and this finds them whatever the port.
+	 */
+	DECLARE_HASHTABLE(tun_vips, 6);
 	struct list_head list;		/* writer: creation order */
 	u32 count;			/* writer */
 	u32 ntunnel;			/* writer: of them forward tunnel */
@@ -139,6 +162,9 @@ struct rs_services {
 	struct xarray ids;
 	u32 next_id;			/* writer */
 	struct rs_flow_table __rcu *ft;
+	/* Packets to a tunnel VIP not steered and dropped (tunnel.c). */
+	struct rs_counter __percpu *unserved;
+	struct rs_icmp_limit icmp_limit;
 };
 
 /* rcu_read_lock() held. */
@@ -150,6 +176,10 @@ struct rs_backend *rs_steer_pick(const struct rs_steer *steer,
 
 u32 rs_service_hash(u8 family, const union nf_inet_addr *vip, __be16 port,
 		    u8 proto);
+u32 rs_vip_hash(u8 family, const union nf_inet_addr *vip);
+/* Whether a forward tunnel service has @vip, whatever its port. */
+bool rs_tun_vip_rcu(const struct rs_services *services, u8 family,
+		    const union nf_inet_addr *vip);
 
 static inline size_t rs_addr_len(u8 family)
 {
@@ -189,20 +219,16 @@ static inline bool rs_resets_on_down(u8 svc_on_down, u8 backend_on_down)
 
 /*
  * Whether a flow table entry naming @b still holds for a packet of @svc
- * (flowtab.c), with the ring's rule (commit.c's on_ring()): a new flow
- * (@syn) only on a backend active and up; a flow under way also on a
- * draining one, and on a down one unless it resets on down. Read
- * without the lock: the writers use WRITE_ONCE(), and write a backend's
- * on_down before its health.
+ * (flowtab.c), with the ring's rule for flows under way (commit.c's
+ * on_ring()): on an active or draining backend, and on a down one unless
+ * it resets on down. (A SYN never reads the table: it follows the ring.)
+ * Read without the lock: the writers use WRITE_ONCE(), and write a
+ * backend's on_down before its health.
  */
 static inline bool rs_backend_cached(const struct rs_service *svc,
-				     const struct rs_backend *b, bool syn)
+				     const struct rs_backend *b)
 {
-	bool up = READ_ONCE(b->health) == RINGSTEER_HEALTH_UP;
-
-	if (syn)
-		return up && READ_ONCE(b->state) == RINGSTEER_STATE_ACTIVE;
-	if (up)
+	if (READ_ONCE(b->health) == RINGSTEER_HEALTH_UP)
 		return true;
 	/* Pairs with the smp_wmb() in commit.c's apply(). */
 	smp_rmb();

@@ -11,11 +11,15 @@
  * refills at a tenth of the time passed, the cost of each walk measured
  * and taken from it), and they are batched:
  *
- * - A delete walks before the command returns, waiting for its credit if
- *   need be. The README promises that a deleted backend's connections
- *   reset on their next segment, which holds only if their entries are
- *   gone when the delete returns; a fast series of deletes slows down
- *   instead.
+ * - A delete walks before the command returns. The README promises that
+ *   a deleted backend's connections reset on their next segment, which
+ *   holds only if their entries are gone when the delete returns. With
+ *   credit, it walks at once; without, its targets are queued for the
+ *   deferred walk as soon as the credit allows, and the request waits for
+ *   that walk after it has released the namespace's lock
+ *   (rs_sweep_wait()): a fast series of deletes slows down, and nothing
+ *   else the namespace is asked meanwhile (the health checker's marks,
+ *   show) waits for its credit.
  * - A new service's walk for flows bound to its VIP (conntrack.c) runs at
  *   once while there is credit, or else deferred, with whatever else is
  *   due then: a restore of many services costs a walk or two, not one
@@ -27,7 +31,9 @@
  * - Kept flows are counted by the deferred walk, every RS_KEPT_POLL, or
  *   RS_KEPT_SHARE times the last walk's cost if that is longer.
  *
- * Whatever runs a walk serves everything due in the same walk.
+ * Whatever runs a walk serves everything due in the same walk. Nothing
+ * sleeps for the credit with the lock held; only a queue already full
+ * (RS_SWEEP_MAX targets) makes a change walk at once without credit.
  */
 
 #include <linux/sched/signal.h>
@@ -82,15 +88,6 @@ static void charge(struct rs_sweep *s, u64 cost)
 	credit(s);
 	s->credit -= min_t(u64, cost, S64_MAX / 2);
 	s->cost = cost;
-}
-
-/* A fatal signal ends the wait: the walk follows anyway. */
-static void wait_credit(struct rs_sweep *s)
-{
-	u64 ns;
-
-	while ((ns = owed_ns(s)) && !fatal_signal_pending(current))
-		schedule_timeout_killable(nsecs_to_jiffies(ns) + 1);
 }
 
 static u32 nkept(struct rs_sweep *s)
@@ -192,6 +189,30 @@ static void postpone(struct rs_sweep *s, unsigned long j)
 		s->poll_at = j + RS_KEPT_POLL;
 }
 
+/* Walked once: queued for the second walk, if there is room. */
+static void second_pass(struct rs_sweep *s, struct rs_sweep_batch *b)
+{
+	if (s->nqueued + b->n <= RS_SWEEP_MAX)
+		queue_batch(s, b, jiffies + RS_SECOND_PASS);
+	else
+		rs_sweep_batch_free(b);
+	arm(s);
+}
+
+/*
+ * A delete that waited for its credit in the queue has had its first
+ * walk: its request may return, and it is walked once more later.
+ */
+static bool deferred_delete_walked(struct rs_sweep *s, struct rs_sweep_batch *b)
+{
+	if (!b->delete_seq)
+		return false;
+	WRITE_ONCE(s->deletes_walked, max(s->deletes_walked, b->delete_seq));
+	b->delete_seq = 0;
+	second_pass(s, b);
+	return true;
+}
+
 /*
  * One walk for @now (if not NULL) and everything due. Without the memory
  * to gather them, @now walks alone and the rest waits for the next.
@@ -222,8 +243,11 @@ static void run(struct rs_sweep *s, const struct rs_sweep_batch *now)
 		if (time_before(j, b->due))
 			continue;
 		unqueue_batch(s, b);
+		if (deferred_delete_walked(s, b))
+			continue;
 		rs_sweep_batch_free(b);
 	}
+	wake_up_all(&s->walked);
 	if (poll) {
 		s->ops->kept_counted(s, counts + n - kept);
 		s->poll_at = jiffies + max_t(unsigned long, RS_KEPT_POLL,
@@ -234,16 +258,6 @@ out:
 	kvfree(counts);
 }
 
-/* Walked once: queued for the second walk, if there is room. */
-static void second_pass(struct rs_sweep *s, struct rs_sweep_batch *b)
-{
-	if (s->nqueued + b->n <= RS_SWEEP_MAX)
-		queue_batch(s, b, jiffies + RS_SECOND_PASS);
-	else
-		rs_sweep_batch_free(b);
-	arm(s);
-}
-
 void rs_sweep_deleted(struct rs_sweep *s, struct rs_sweep_batch *b)
 {
 	lockdep_assert_held(s->lock);
@@ -251,11 +265,29 @@ void rs_sweep_deleted(struct rs_sweep *s, struct rs_sweep_batch *b)
 		rs_sweep_batch_free(b);
 		return;
 	}
-	wait_credit(s);
+	if (owed_ns(s) && s->nqueued + b->n <= RS_SWEEP_MAX) {
+		/* The deferred walk waits a grace period first too. */
+		b->delete_seq = ++s->deletes_queued;
+		queue_batch(s, b, jiffies);
+		arm(s);
+		return;
+	}
 	/* Packets that read the old ring have set up their NAT. */
 	synchronize_net();
 	run(s, b);
 	second_pass(s, b);
+}
+
+u64 rs_sweep_deletes_queued(const struct rs_sweep *s)
+{
+	lockdep_assert_held(s->lock);
+	return s->deletes_queued;
+}
+
+void rs_sweep_wait(struct rs_sweep *s, u64 seq)
+{
+	/* A fatal signal ends the wait: the walk follows anyway. */
+	wait_event_killable(s->walked, READ_ONCE(s->deletes_walked) >= seq);
 }
 
 void rs_sweep_added(struct rs_sweep *s, struct rs_sweep_batch *b)
@@ -271,7 +303,6 @@ void rs_sweep_added(struct rs_sweep *s, struct rs_sweep_batch *b)
 	 * packet that missed the service is binding now is the second
 	 * walk's, which saves every new service a grace period.
 	 */
-	wait_credit(s);
 	run(s, b);
 	second_pass(s, b);
 }
@@ -331,6 +362,7 @@ void rs_sweep_init(struct rs_sweep *s, struct net *net, struct mutex *lock,
 		   const struct rs_sweep_ops *ops)
 {
 	INIT_LIST_HEAD(&s->queue);
+	init_waitqueue_head(&s->walked);
 	s->credit = RS_WALK_BURST;
 	s->stamp = ktime_get_ns();
 	s->net = net;
@@ -343,6 +375,9 @@ void rs_sweep_stop(struct rs_sweep *s)
 {
 	lockdep_assert_held(s->lock);
 	s->stopped = true;
+	/* No walk will come: the deletes waiting for one return. */
+	WRITE_ONCE(s->deletes_walked, s->deletes_queued);
+	wake_up_all(&s->walked);
 }
 
 void rs_sweep_sync(struct rs_sweep *s)

@@ -2,12 +2,14 @@
 /*
  * When the conntrack walks a namespace's changes need run, and what they
  * may cost (sweep.c). Everything here runs under the namespace's lock,
- * which the sweep is handed at init and knows nothing else of.
+ * which the sweep is handed at init and knows nothing else of, but
+ * rs_sweep_wait(), which must not.
  */
 #ifndef _RINGSTEER_SWEEP_H
 #define _RINGSTEER_SWEEP_H
 
 #include <linux/list.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "conntrack.h"
@@ -20,6 +22,7 @@ struct rs_sweep;
 struct rs_sweep_batch {
 	struct list_head node;		/* rs_sweep->queue */
 	unsigned long due;		/* jiffies: its deferred walk */
+	u64 delete_seq;			/* a delete waiting for it; 0: none */
 	u32 n;
 	struct rs_ct_target t[];
 };
@@ -44,6 +47,9 @@ struct rs_sweep {
 	u64 stamp;			/* ktime_get_ns() the credit is of */
 	u64 cost;			/* the last walk's, in ns */
 	unsigned long poll_at;		/* jiffies: the kept flows' next count */
+	u64 deletes_queued;		/* deletes that waited for credit */
+	u64 deletes_walked;		/* of them walked: READ_ONCE() unlocked */
+	wait_queue_head_t walked;	/* their requests, without the lock */
 	struct delayed_work work;
 	struct net *net;		/* whose conntrack entries are walked */
 	struct mutex *lock;		/* the namespace's: held by every call */
@@ -63,10 +69,15 @@ void rs_sweep_sync(struct rs_sweep *s);
 void rs_sweep_free(struct rs_sweep *s);
 
 /*
- * After a delete is published: walk for @b's targets before returning,
- * and once more later. Takes @b. May sleep, for the namespace's budget.
+ * After a delete is published: walk for @b's targets now, or, without
+ * credit, queue them for the deferred walk; once more later either way.
+ * Takes @b. A request whose commit raised rs_sweep_deletes_queued() calls
+ * rs_sweep_wait() with its new value once it has dropped the lock, and
+ * returns when the walk has run (or the namespace is going).
  */
 void rs_sweep_deleted(struct rs_sweep *s, struct rs_sweep_batch *b);
+u64 rs_sweep_deletes_queued(const struct rs_sweep *s);
+void rs_sweep_wait(struct rs_sweep *s, u64 seq);
 /* After a service is published: walk for @b's now or soon. Takes @b. */
 void rs_sweep_added(struct rs_sweep *s, struct rs_sweep_batch *b);
 /*

@@ -11,6 +11,28 @@
  * on the backend's reply path telling it about MTU) goes to the backend
  * that owns the quoted flow.
  *
+ * The hook runs before routing, so it does routing's checks itself (as
+ * ip_route_input_slow() and ip_forward() would) before it steers or
+ * answers anything: a frame sent to another link-layer address (L2
+ * broadcast or multicast) is dropped, and so is a packet whose source is
+ * not a remote unicast address (multicast, broadcast, zeronet, loopback,
+ * or one of the host's own); IPv6 likewise (multicast, unspecified,
+ * loopback, v4-mapped, local). The bit tests run on every packet, the
+ * routing table's only on a table miss: an entry was recorded by a packet
+ * from the same source that passed them. What reaches a tunnel VIP and is
+ * not steered (another port or protocol, ICMP echo, a fragment that could
+ * not be reassembled, a routing header with segments left) is dropped
+ * unless the VIP is one of the host's own addresses: the load balancer of
+ * an ECMP fleet need not own its VIP, and its default route leads back to
+ * the router that sent it, which would send it here again until its TTL
+ * ran out.
+ *
+ * The outer path MTU: a router between the load balancer and a backend
+ * answers an outer packet that is too big with an ICMP error to the load
+ * balancer's own address, which the kernel applies only through a tunnel
+ * device (tunl0, ip6tnl0, a fou port). So the hook applies it itself, and
+ * the next packet of the flow is answered with the smaller MTU.
+ *
  * Runs under rcu_read_lock() in softirq: no lock, no allocation, no
  * sleeping. Local clients on the load balancer itself (LOCAL_OUT) are not
  * steered: their packets to the VIP follow the host's own routing.
@@ -24,8 +46,11 @@
 #include <linux/netfilter_ipv6.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
+#include <net/addrconf.h>
 #include <net/ip.h>
+#include <net/ip6_route.h>
 #include <net/ipv6.h>
+#include <net/route.h>
 #include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/netfilter/ipv6/nf_defrag_ipv6.h>
 
@@ -90,8 +115,9 @@ static bool read_icmp4(const struct sk_buff *skb, unsigned int thoff,
 	if (!ih || !icmp_is_err(ih->type))
 		return false;
 	qh = skb_header_pointer(skb, thoff + sizeof(_ih), sizeof(_qh), &_qh);
+	/* A first fragment quotes the ports: only a later one has none. */
 	if (!qh || qh->ihl < 5 || qh->saddr != pi->daddr.ip ||
-	    ip_is_fragment(qh))
+	    qh->frag_off & htons(IP_OFFSET))
 		return false;
 	pi->icmp = true;
 	pi->proto = qh->protocol;
@@ -139,7 +165,7 @@ static bool read_icmp6(const struct sk_buff *skb, unsigned int thoff,
 		return false;
 	nexthdr = qh->nexthdr;
 	qoff = ipv6_skip_exthdr(skb, qoff + sizeof(_qh), &nexthdr, &frag_off);
-	if (qoff < 0 || frag_off)
+	if (qoff < 0 || frag_off & htons(IP6_OFFSET))
 		return false;
 	pi->icmp = true;
 	pi->proto = nexthdr;
@@ -150,6 +176,18 @@ static bool read_icmp6(const struct sk_buff *skb, unsigned int thoff,
 	return true;
 }
 
+/*
+ * A routing header with segments left: the VIP is a waypoint, not the
+ * packet's destination, and the host's own routing decides (RFC 8200).
+ */
+static bool routed_on(const struct sk_buff *skb)
+{
+	int flags = IP6_FH_F_SKIP_RH;
+	unsigned int off = 0;
+
+	return ipv6_find_hdr(skb, &off, NEXTHDR_ROUTING, NULL, &flags) >= 0;
+}
+
 static bool read6(const struct sk_buff *skb, struct pkt_info *pi)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
@@ -158,7 +196,7 @@ static bool read6(const struct sk_buff *skb, struct pkt_info *pi)
 	int thoff;
 
 	thoff = ipv6_skip_exthdr(skb, sizeof(*ip6h), &nexthdr, &frag_off);
-	if (thoff < 0 || frag_off)
+	if (thoff < 0 || frag_off || (nexthdr != ip6h->nexthdr && routed_on(skb)))
 		return false;
 	memset(pi, 0, sizeof(*pi));
 	pi->saddr.in6 = ip6h->saddr;
@@ -193,29 +231,168 @@ static void count(struct rs_service *svc, struct rs_backend *b,
 	rs_counter_inc(b->new_flows);
 }
 
-/* The flow table first, then the ring (recorded in the table). */
-static struct rs_backend *pick(struct rs_services *services,
+static unsigned int drop(struct rs_service *svc, enum rs_tun_stat why)
+{
+	rs_tun_stats_add(svc->tun_stats, RS_TUN_PACKETS, why);
+	return NF_DROP;
+}
+
+/* The bit tests on the packet's own source (not a quoted one). */
+static bool plain_source(const struct sk_buff *skb, u8 family)
+{
+	__be32 a;
+
+	if (family == AF_INET6)
+		return !(ipv6_addr_type(&ipv6_hdr(skb)->saddr) &
+			 (IPV6_ADDR_MULTICAST | IPV6_ADDR_LOOPBACK | IPV6_ADDR_MAPPED)) &&
+		       !ipv6_addr_any(&ipv6_hdr(skb)->saddr);
+	a = ip_hdr(skb)->saddr;
+	return !ipv4_is_multicast(a) && !ipv4_is_lbcast(a) &&
+	       !ipv4_is_zeronet(a) && !ipv4_is_loopback(a);
+}
+
+static bool local_address(struct net *net, u8 family,
+			  const union nf_inet_addr *a)
+{
+	if (family == AF_INET6)
+		return ipv6_chk_addr(net, &a->in6, NULL, 0);
+	return inet_addr_type(net, a->ip) == RTN_LOCAL;
+}
+
+/* And the routing table's: a directed broadcast, or the host's own. */
+static bool remote_source(struct net *net, const struct sk_buff *skb, u8 family)
+{
+	if (family == AF_INET6)
+		return !ipv6_chk_addr(net, &ipv6_hdr(skb)->saddr, NULL, 0);
+	return inet_addr_type(net, ip_hdr(skb)->saddr) == RTN_UNICAST;
+}
+
+/*
+ * An ICMP error to the host's own address that quotes an outer packet
+ * of ours (ipip or ip6ip6, or GUE from its source port range): its MTU
+ * goes into the route to the backend, where the kernel's tunnel devices
+ * would have put it. Spoofed, it can lower the path MTU towards the
+ * quoted destination to the kernel's minimum for ip_rt_mtu_expires, as
+ * it can through tunl0.
+ */
+static bool ours_quoted(const struct sk_buff *skb, unsigned int qoff, u8 proto)
+{
+	const struct udphdr *uh;
+	struct udphdr _uh;
+
+	if (proto != IPPROTO_UDP)
+		return proto == IPPROTO_IPIP || proto == IPPROTO_IPV6;
+	uh = skb_header_pointer(skb, qoff, sizeof(_uh), &_uh);
+	return uh && ntohs(uh->source) >= RS_GUE_SPORT_MIN;
+}
+
+static void learn_pmtu4(struct net *net, struct sk_buff *skb)
+{
+	unsigned int off = ip_hdrlen(skb) + sizeof(struct icmphdr);
+	const struct icmphdr *ih;
+	const struct iphdr *qh;
+	struct icmphdr _ih;
+	u32 mtu;
+
+	ih = skb_header_pointer(skb, ip_hdrlen(skb), sizeof(_ih), &_ih);
+	if (!ih || ih->type != ICMP_DEST_UNREACH || ih->code != ICMP_FRAG_NEEDED)
+		return;
+	mtu = ntohs(ih->un.frag.mtu);
+	if (!pskb_may_pull(skb, off + sizeof(*qh)))
+		return;
+	qh = (const struct iphdr *)(skb->data + off);
+	if (qh->ihl < 5 || qh->saddr != ip_hdr(skb)->daddr ||
+	    !ours_quoted(skb, off + qh->ihl * 4, qh->protocol) ||
+	    inet_addr_type(net, qh->saddr) != RTN_LOCAL)
+		return;
+	/* It reads the quoted header at skb->data, as an err_handler does. */
+	__skb_pull(skb, off);
+	ipv4_update_pmtu(skb, net, mtu, 0, qh->protocol);
+	__skb_push(skb, off);
+}
+
+static void learn_pmtu6(struct net *net, struct sk_buff *skb)
+{
+	unsigned int off = sizeof(struct ipv6hdr) + sizeof(struct icmp6hdr);
+	const struct icmp6hdr *ih;
+	const struct ipv6hdr *qh;
+	struct icmp6hdr _ih;
+	__be32 mtu;
+
+	ih = skb_header_pointer(skb, sizeof(struct ipv6hdr), sizeof(_ih), &_ih);
+	if (!ih || ih->icmp6_type != ICMPV6_PKT_TOOBIG)
+		return;
+	mtu = ih->icmp6_mtu;
+	if (!pskb_may_pull(skb, off + sizeof(*qh)))
+		return;
+	qh = (const struct ipv6hdr *)(skb->data + off);
+	if (!ipv6_addr_equal(&qh->saddr, &ipv6_hdr(skb)->daddr) ||
+	    !ours_quoted(skb, off + sizeof(*qh), qh->nexthdr) ||
+	    !ipv6_chk_addr(net, &qh->saddr, NULL, 0))
+		return;
+	__skb_pull(skb, off);
+	ip6_update_pmtu(skb, net, mtu, 0, 0, sock_net_uid(net, NULL));
+	__skb_push(skb, off);
+}
+
+/*
+ * Not a tunnel service's packet: an ICMP error about our outer packets
+ * is learned from and passed on; what is for a tunnel VIP the host does
+ * not own is dropped (see the top of the file), the rest passed on.
+ */
+static unsigned int not_steered(struct rs_services *services, struct net *net,
+				struct sk_buff *skb, u8 family)
+{
+	union nf_inet_addr daddr = {};
+
+	if (family == AF_INET) {
+		if (ip_hdr(skb)->protocol == IPPROTO_ICMP)
+			learn_pmtu4(net, skb);
+		daddr.ip = ip_hdr(skb)->daddr;
+	} else {
+		/* The header is in the linear part before any extension. */
+		if (ipv6_hdr(skb)->nexthdr == IPPROTO_ICMPV6)
+			learn_pmtu6(net, skb);
+		daddr.in6 = ipv6_hdr(skb)->daddr;
+	}
+	if (!rs_tun_vip_rcu(services, family, &daddr) ||
+	    local_address(net, family, &daddr))
+		return NF_ACCEPT;
+	rs_counter_inc(services->unserved);
+	return NF_DROP;
+}
+
+/*
+ * The backend from the flow table, else the ring's, recorded (NULL: none
+ * serves the VIP; a martian source is dropped on a miss, *@why set).
+ */
+static struct rs_backend *pick(struct net *net, struct sk_buff *skb,
+			       struct rs_services *services,
 			       struct rs_service *svc, const struct rs_steer *steer,
 			       const struct pkt_info *pi, struct rs_tun_pkt *p,
-			       u64 *pos)
+			       u64 *pos, enum rs_tun_stat *why)
 {
-	bool syn = pi->proto == IPPROTO_TCP && pi->syn;
 	struct rs_ft_entry *slot;
 	struct rs_backend *b;
 
-	b = rs_ft_get(services, svc, &pi->saddr, pi->sport, syn, &slot);
+	b = rs_ft_get(services, svc, &pi->saddr, pi->sport, pi->syn, &slot);
 	if (b) {
 		count(svc, b, pi, true);
 		*pos = rs_flow_position(&steer->ring->key, &p->flow, steer->hash);
 		return b;
+	}
+	if (!remote_source(net, skb, p->flow.family)) {
+		*why = RS_TUN_MARTIANS;
+		return NULL;
 	}
 	b = rs_steer_pick(steer, &p->flow, pos);
 	if (!b)
 		return NULL;
 	count(svc, b, pi, false);
 	/* An ICMP error starts no flow. */
-	if (!pi->icmp)
-		rs_ft_put(slot, svc, &pi->saddr, pi->sport, b);
+	if (!pi->icmp &&
+	    !rs_ft_put(services, slot, svc, &pi->saddr, pi->sport, b))
+		rs_tun_stats_add(svc->tun_stats, RS_TUN_FLOOD_SKIPPED, RS_TUN_NSTATS);
 	return b;
 }
 
@@ -223,6 +400,7 @@ static unsigned int tun_steer(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
 {
 	u8 family = state->pf == NFPROTO_IPV4 ? AF_INET : AF_INET6;
+	enum rs_tun_stat why = RS_TUN_NSTATS;
 	struct rs_services *services = priv;
 	const struct rs_steer *steer;
 	struct rs_tun_pkt p = {};
@@ -232,19 +410,25 @@ static unsigned int tun_steer(void *priv, struct sk_buff *skb,
 	u64 pos;
 
 	if (!(family == AF_INET ? read4(skb, &pi) : read6(skb, &pi)))
-		return NF_ACCEPT;
+		return not_steered(services, state->net, skb, family);
 	svc = rs_services_find_rcu(services, family, &pi.daddr, pi.dport,
 				   pi.proto);
 	if (!svc)
-		return NF_ACCEPT;
+		return not_steered(services, state->net, skb, family);
 	steer = rcu_dereference(svc->steer);
 	if (!rs_tunnel(&steer->fwd))
 		return NF_ACCEPT;
+	if (skb->pkt_type != PACKET_HOST)
+		return drop(svc, RS_TUN_NOT_HOST);
+	if (!plain_source(skb, family))
+		return drop(svc, RS_TUN_MARTIANS);
 
 	rs_flow_init(&p.flow, family, pi.proto, &pi.saddr, pi.sport, &pi.daddr,
 		     pi.dport);
-	b = pick(services, svc, steer, &pi, &p, &pos);
+	b = pick(state->net, skb, services, svc, steer, &pi, &p, &pos, &why);
 	if (!b) {
+		if (why != RS_TUN_NSTATS)
+			return drop(svc, why);
 		/* Nothing serves the VIP itself: drop, do not pass it on. */
 		rs_tun_stats_add(svc->tun_stats, RS_TUN_PACKETS, RS_TUN_NSTATS);
 		if (!pi.icmp)
@@ -255,6 +439,7 @@ static unsigned int tun_steer(void *priv, struct sk_buff *skb,
 	p.hash = steer->hash == RINGSTEER_HASH_FLOW ? pos :
 		 rs_flow_position(&steer->ring->key, &p.flow, RINGSTEER_HASH_FLOW);
 	p.icmp = pi.icmp;
+	p.icmp_limit = &services->icmp_limit;
 	if (family == AF_INET)
 		rs_tun_xmit4(state->net, skb, svc, steer, b, &p);
 	else
@@ -296,7 +481,7 @@ int rs_tun_hooks_register(struct net *net, struct rs_tun_hooks *hooks,
 			.priority = RS_TUN_PRIORITY,
 		};
 	/* Charged to whoever adds the namespace's first tunnel service. */
-	ft = rs_ft_alloc();
+	ft = rs_ft_alloc(net);
 	if (IS_ERR(ft))
 		return PTR_ERR(ft);
 	rcu_assign_pointer(services->ft, ft);

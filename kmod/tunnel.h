@@ -25,8 +25,9 @@ struct rs_tun_hooks {
 /*
  * rs_net->lock held. Registration enables defragmentation in @net (so
  * that fragments hash on their whole flow), never conntrack or nf_nat.
- * Unregistration returns once no packet is in the hooks any more
- * (nf_unregister_net_hooks() waits for them).
+ * Unregistration does not wait for the packets still in the hooks
+ * (nf_unregister_net_hooks() frees its entries with call_rcu()): what
+ * they read, the flow table, is freed a grace period later.
  */
 int rs_tun_hooks_register(struct net *net, struct rs_tun_hooks *hooks,
 			  struct rs_services *services);

@@ -200,7 +200,8 @@ TEST(show_prints_forward_and_counters)
 				.has = RC_HAS_FORWARD | RC_HAS_ENCAP | RC_HAS_ENCAP_PORT,
 				.has_tunnel_stats = true, .packets = 10, .table_misses = 9,
 				.nonsyn_misses = 4, .too_big = 1, .fragments = 2,
-				.encap_errors = 3 };
+				.encap_errors = 3, .martians = 5, .not_host = 6,
+				.icmp_limited = 7, .flood_skipped = 8 };
 	const char *why;
 	char *o;
 
@@ -216,6 +217,8 @@ TEST(show_prints_forward_and_counters)
 	EXPECT_NE(NULL, strstr(o, " forward tunnel encap gue port 6080\n")) TH_LOG("%s", o);
 	EXPECT_NE(NULL, strstr(o, "tunnel: packets 10 table hits 0 misses 9 non-SYN misses 4 "
 			       "too big 1 fragments 2 encap errors 3\n")) TH_LOG("%s", o);
+	EXPECT_NE(NULL, strstr(o, "     dropped: martian sources 5 not for this host 6 "
+			       "ICMP limited 7; flood: not recorded 8\n")) TH_LOG("%s", o);
 	/* The NAT service's line names no forward mode, as before. */
 	EXPECT_EQ(NULL, strstr(o, "forward nat")) TH_LOG("%s", o);
 	free(o);
@@ -225,7 +228,9 @@ TEST(show_prints_forward_and_counters)
 		TH_LOG("%s", o);
 	EXPECT_NE(NULL, strstr(o, "\"tunnel\":{\"packets\":10,\"table_hits\":0,"
 			       "\"table_misses\":9,\"nonsyn_misses\":4,\"too_big\":1,"
-			       "\"fragments\":2,\"encap_errors\":3}")) TH_LOG("%s", o);
+			       "\"fragments\":2,\"encap_errors\":3,\"martians\":5,"
+			       "\"not_host\":6,\"icmp_limited\":7,\"flood_skipped\":8}"))
+		TH_LOG("%s", o);
 	EXPECT_NE(NULL, strstr(o, "\"forward\":\"nat\",\"backends_configured\"")) TH_LOG("%s", o);
 	free(o);
 	rc_config_free(&c);

@@ -488,7 +488,7 @@ TEST(show_prints_the_namespace_state)
 				 .generation = 17 };
 	CAPTURE(o, f, print_show_json(f, &c));
 	EXPECT_STREQ("{\"hooks\":true,\"tunnel_hooks\":false,\"flow_table_entries\":0,"
-		     "\"points\":1234567,\"points_max\":4194304,"
+		     "\"unserved_drops\":0,\"points\":1234567,\"points_max\":4194304,"
 		     "\"kept\":1,\"generation\":17,\"services\":[]}\n", o);
 	free(o);
 
@@ -514,21 +514,23 @@ TEST(show_prints_the_namespace_state)
 	free(o);
 	CAPTURE(o, f, print_show_json(f, &c));
 	EXPECT_STREQ("{\"hooks\":false,\"tunnel_hooks\":false,\"flow_table_entries\":0,"
-		     "\"points\":256,\"points_max\":4194304,"
+		     "\"unserved_drops\":0,\"points\":256,\"points_max\":4194304,"
 		     "\"backends\":3,\"backends_max\":65536,\"kept\":0,"
 		     "\"generation\":0,\"services\":[]}\n", o);
 	free(o);
 
 	/* A tunnel namespace: its hooks and its flow table's size. */
 	c.net = (struct rc_net){ .services = 1, .points = 256, .points_max = 4194304,
-				 .tunnel_hooks = true, .flow_table_entries = 21844 };
+				 .tunnel_hooks = true, .flow_table_entries = 21844,
+				 .unserved_drops = 9 };
 	CAPTURE(o, f, print_net_text(f, &c.net));
 	EXPECT_STREQ("namespace: 1 service, 256 of 4.2M ring points, hooks off, tunnel hooks on, "
-		     "flow table 21844 entries a CPU, no kept flows, generation 0\n", o);
+		     "flow table 21844 entries a CPU, 9 unserved dropped, no kept flows, "
+		     "generation 0\n", o);
 	free(o);
 	CAPTURE(o, f, print_show_json(f, &c));
 	EXPECT_STREQ("{\"hooks\":false,\"tunnel_hooks\":true,\"flow_table_entries\":21844,"
-		     "\"points\":256,\"points_max\":4194304,\"kept\":0,"
+		     "\"unserved_drops\":9,\"points\":256,\"points_max\":4194304,\"kept\":0,"
 		     "\"generation\":0,\"services\":[]}\n", o);
 	free(o);
 }

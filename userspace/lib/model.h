@@ -66,6 +66,7 @@ struct rc_service {
 	bool has_tunnel_stats;
 	uint64_t packets, table_hits, table_misses, nonsyn_misses;
 	uint64_t too_big, fragments, encap_errors;
+	uint64_t martians, not_host, icmp_limited, flood_skipped;
 	bool has_fingerprint;	/* kernels before it report neither */
 	uint32_t generation;	/* rings published for the service */
 	uint64_t fingerprint;	/* rs_ring_fingerprint() of its ring */
@@ -96,6 +97,7 @@ struct rc_net {
 	uint32_t backends_max;	/* the namespace's limit */
 	bool tunnel_hooks;	/* tunnel hooks registered */
 	uint32_t flow_table_entries;	/* per CPU; 0: no table */
+	uint64_t unserved_drops;	/* to a tunnel VIP, not steered */
 };
 
 struct rc_config {

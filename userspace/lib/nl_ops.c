@@ -162,6 +162,10 @@ static const struct {
 	{ RINGSTEER_SERVICE_A_TOO_BIG, offsetof(struct rc_service, too_big) },
 	{ RINGSTEER_SERVICE_A_FRAGMENTS, offsetof(struct rc_service, fragments) },
 	{ RINGSTEER_SERVICE_A_ENCAP_ERRORS, offsetof(struct rc_service, encap_errors) },
+	{ RINGSTEER_SERVICE_A_MARTIANS, offsetof(struct rc_service, martians) },
+	{ RINGSTEER_SERVICE_A_NOT_HOST, offsetof(struct rc_service, not_host) },
+	{ RINGSTEER_SERVICE_A_ICMP_LIMITED, offsetof(struct rc_service, icmp_limited) },
+	{ RINGSTEER_SERVICE_A_FLOOD_SKIPPED, offsetof(struct rc_service, flood_skipped) },
 };
 
 /* FORWARD, ENCAP, ENCAP_PORT and forward tunnel's counters. */
@@ -496,7 +500,8 @@ static int net_cb(const struct nlmsghdr *nlh, void *data)
 	n->hooks = mnl_attr_get_u8(hooks);
 	n->tunnel_hooks = len_is(nt[RINGSTEER_NET_A_TUNNEL_HOOKS], 1) &&
 			  mnl_attr_get_u8(nt[RINGSTEER_NET_A_TUNNEL_HOOKS]);
-	if (get_u32(nt[RINGSTEER_NET_A_FLOW_TABLE_ENTRIES], &n->flow_table_entries))
+	if (get_u32(nt[RINGSTEER_NET_A_FLOW_TABLE_ENTRIES], &n->flow_table_entries) ||
+	    get_u64(nt[RINGSTEER_NET_A_UNSERVED_DROPS], &n->unserved_drops))
 		return MNL_CB_OK;
 	r->err = 0;
 	r->seen = true;

@@ -71,11 +71,29 @@ void print_net_text(FILE *f, const struct rc_net *n)
 		fprintf(f, "tunnel hooks on, ");
 	if (n->flow_table_entries)
 		fprintf(f, "flow table %u entries a CPU, ", n->flow_table_entries);
+	if (n->unserved_drops)
+		fprintf(f, "%llu unserved dropped, ", (unsigned long long)n->unserved_drops);
 	if (n->kept)
 		fprintf(f, "%u service%s kept flows", n->kept, n->kept == 1 ? "'s" : "s'");
 	else
 		fprintf(f, "no kept flows");
 	fprintf(f, ", generation %u\n", n->generation);
+}
+
+/* forward tunnel's counters; the dropped ones only once there are any. */
+static void print_tunnel_text(FILE *f, const struct rc_service *s)
+{
+	fprintf(f, "     tunnel: packets %llu table hits %llu misses %llu non-SYN misses %llu too big %llu fragments %llu encap errors %llu\n",
+		(unsigned long long)s->packets, (unsigned long long)s->table_hits,
+		(unsigned long long)s->table_misses,
+		(unsigned long long)s->nonsyn_misses,
+		(unsigned long long)s->too_big, (unsigned long long)s->fragments,
+		(unsigned long long)s->encap_errors);
+	if (s->martians || s->not_host || s->icmp_limited || s->flood_skipped)
+		fprintf(f, "     dropped: martian sources %llu not for this host %llu ICMP limited %llu; flood: not recorded %llu\n",
+			(unsigned long long)s->martians, (unsigned long long)s->not_host,
+			(unsigned long long)s->icmp_limited,
+			(unsigned long long)s->flood_skipped);
 }
 
 /* forward tunnel's counters, as in the spec, in one object. */
@@ -89,6 +107,10 @@ static void print_tunnel_json(struct json *j, const struct rc_service *s)
 	json_u64(j, "too_big", s->too_big);
 	json_u64(j, "fragments", s->fragments);
 	json_u64(j, "encap_errors", s->encap_errors);
+	json_u64(j, "martians", s->martians);
+	json_u64(j, "not_host", s->not_host);
+	json_u64(j, "icmp_limited", s->icmp_limited);
+	json_u64(j, "flood_skipped", s->flood_skipped);
 	json_obj_end(j);
 }
 
@@ -123,6 +145,7 @@ void print_show_json(FILE *f, const struct rc_config *c)
 		json_bool(&j, "hooks", c->net.hooks);
 		json_bool(&j, "tunnel_hooks", c->net.tunnel_hooks);
 		json_u64(&j, "flow_table_entries", c->net.flow_table_entries);
+		json_u64(&j, "unserved_drops", c->net.unserved_drops);
 		json_u64(&j, "points", c->net.points);
 		json_u64(&j, "points_max", c->net.points_max);
 		if (c->net.has_backends) {
@@ -235,12 +258,7 @@ void print_show_text(FILE *f, const struct rc_config *c)
 		print_forward_text(f, s);
 		fputc('\n', f);
 		if (s->has_tunnel_stats)
-			fprintf(f, "     tunnel: packets %llu table hits %llu misses %llu non-SYN misses %llu too big %llu fragments %llu encap errors %llu\n",
-				(unsigned long long)s->packets, (unsigned long long)s->table_hits,
-				(unsigned long long)s->table_misses,
-				(unsigned long long)s->nonsyn_misses,
-				(unsigned long long)s->too_big, (unsigned long long)s->fragments,
-				(unsigned long long)s->encap_errors);
+			print_tunnel_text(f, s);
 		for (k = 0; k < s->nb; k++) {
 			const struct rc_backend *b = &s->b[k];
 

@@ -61,7 +61,8 @@ enum value {
 	V_SVC_FLOWS, V_SVC_NO_BACKEND, V_SVC_POINTS, V_SVC_BACKENDS, V_SVC_ACTIVE,
 	/* forward tunnel services only */
 	V_TUN_PACKETS, V_TUN_HITS, V_TUN_MISSES, V_TUN_NONSYN, V_TUN_TOO_BIG,
-	V_TUN_FRAGMENTS, V_TUN_ENCAP_ERRORS,
+	V_TUN_FRAGMENTS, V_TUN_ENCAP_ERRORS, V_TUN_MARTIANS, V_TUN_NOT_HOST,
+	V_TUN_ICMP_LIMITED, V_TUN_FLOOD_SKIPPED,
 	V_BE_FLOWS, V_BE_CONNS, V_BE_WEIGHT, V_BE_ACTIVE, V_BE_UP, V_BE_SHARE,
 };
 
@@ -95,6 +96,16 @@ static const struct metric {
 	{ "ringsteer_tunnel_encap_errors_total", "counter",
 	  "Packets dropped: not encapsulated or not routed to their backend.",
 	  V_TUN_ENCAP_ERRORS, false },
+	{ "ringsteer_tunnel_martians_total", "counter",
+	  "Packets dropped: a source that is not remote unicast.", V_TUN_MARTIANS, false },
+	{ "ringsteer_tunnel_not_host_total", "counter",
+	  "Packets dropped: a frame to a link-layer broadcast, multicast or other address.",
+	  V_TUN_NOT_HOST, false },
+	{ "ringsteer_tunnel_icmp_limited_total", "counter",
+	  "ICMP errors not sent, over the module's icmp_rate.", V_TUN_ICMP_LIMITED, false },
+	{ "ringsteer_tunnel_flood_skipped_total", "counter",
+	  "Table misses not recorded, over the module's flood_threshold.",
+	  V_TUN_FLOOD_SKIPPED, false },
 	{ "ringsteer_backend_new_flows_total", "counter",
 	  "New flows steered to the backend.", V_BE_FLOWS, true },
 	{ "ringsteer_backend_connections", "gauge",
@@ -134,6 +145,14 @@ static unsigned long long svc_value(const struct rc_service *s, enum value v)
 		return s->fragments;
 	case V_TUN_ENCAP_ERRORS:
 		return s->encap_errors;
+	case V_TUN_MARTIANS:
+		return s->martians;
+	case V_TUN_NOT_HOST:
+		return s->not_host;
+	case V_TUN_ICMP_LIMITED:
+		return s->icmp_limited;
+	case V_TUN_FLOOD_SKIPPED:
+		return s->flood_skipped;
 	default:
 		return s->nactive;
 	}
@@ -193,7 +212,7 @@ void print_prom(FILE *f, const struct rc_config *c)
 		for (i = 0; i < c->ns; i++) {
 			const struct rc_service *s = &c->s[i];
 
-			if (m->v >= V_TUN_PACKETS && m->v <= V_TUN_ENCAP_ERRORS &&
+			if (m->v >= V_TUN_PACKETS && m->v <= V_TUN_FLOOD_SKIPPED &&
 			    !s->has_tunnel_stats)
 				continue;
 			if (!m->backend) {
