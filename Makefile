@@ -13,6 +13,8 @@
 # make gen-check     fail if the checked-in generated netlink code is stale
 # make layers-check  fail if a layer of userspace/lib/ includes or calls a
 #                    command, or files of userspace/ depend on each other in a loop
+# make doc-check     fail if a relative link of README.md or doc/*.md is broken,
+#                    or README.md is over 300 lines
 # make sparse        sparse (C=2) on the kernel sources
 # make unit          host unit tests (KTAP)
 # make vm-test       VM selftests on KVER (default: newest target kernel)
@@ -143,7 +145,7 @@ KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
 	check-kernels demo-vm check-debug gen gen-check check-host check-host-kernels \
-	check-fresh check-fresh-quick layers-check
+	check-fresh check-fresh-quick layers-check doc-check
 
 all: module ringctl
 
@@ -201,6 +203,11 @@ ringctl: userspace/ringctl
 # see the script.
 layers-check: $(USER_OBJS) $(SHARED_OBJS)
 	$(Q)python3 selftests/vm/layers-check.py $^
+
+# Files and #anchors of the README's and doc/'s relative links; the
+# README's length.
+doc-check:
+	$(Q)python3 selftests/vm/doc-check.py
 
 # checkpatch and the kselftest harness come from Debian's linux-source-6.1 at
 # build time; they are never committed.

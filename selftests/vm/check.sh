@@ -95,6 +95,7 @@ phase 3 "checkpatch, sparse, the package list, kernel-less make (about 3 min)"
 step "checkpatch --strict" make style
 step "generated netlink code matches the YNL spec" make gen-check
 step "ringctl's layers never depend on its commands, no loops" make layers-check
+step "README and doc/ links resolve, README within 300 lines" make doc-check
 for k in "${kvers[@]}"; do
 	step "sparse $k" make sparse KVER="$k"
 done
