@@ -116,12 +116,13 @@ TEST_CFLAGS := -DRS_TEST_HOOKS -I$(SRC)/selftests/unit
 
 UNIT_SRCS := $(wildcard selftests/unit/test_*.c)
 UNIT_BINS := $(patsubst selftests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
-# Programs the VM scenarios run: one per selftests/*.c, and the fuzzer
-# built from selftests/fuzz/.
+# Programs the VM scenarios run: one per selftests/*.c, the netlink fuzzer
+# built from selftests/fuzz/ and the packet fuzzer from selftests/pktfuzz/.
 VM_C_SRCS := $(wildcard selftests/*.c)
 FUZZ_SRCS := $(wildcard selftests/fuzz/*.c)
+PKTFUZZ_SRCS := $(wildcard selftests/pktfuzz/*.c)
 VM_C_BINS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(VM_C_SRCS)) \
-	$(BUILD)/selftests/fuzz_netlink
+	$(BUILD)/selftests/fuzz_netlink $(BUILD)/selftests/fuzz_packets
 
 KSRC_TARBALL := /usr/src/linux-source-6.1.tar.xz
 KSRC := $(BUILD)/ksrc
@@ -303,6 +304,13 @@ $(BUILD)/selftests/fuzz_netlink: $(FUZZ_SRCS) $(LIB_OBJS) $(SHARED_OBJS) $(USER_
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -I$(BUILD)/fuzz -o $@ $(FUZZ_SRCS) $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+
+# Frames only: no netlink, nothing of ringctl's (it asks `ringctl lookup`
+# through fuzz_packets.sh).
+$(BUILD)/selftests/fuzz_packets: $(PKTFUZZ_SRCS) $(wildcard selftests/pktfuzz/*.h)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/pktfuzz -o $@ $(PKTFUZZ_SRCS)
 
 selftest-bins: $(VM_C_BINS) userspace/ringctl
 

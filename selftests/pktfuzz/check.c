@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The invariants. Every frame that leaves the load balancer is tied to
+ * the input it answers by the tag in the copy of that input it carries
+ * (parse.c), whenever it arrives: a reassembly timeout's ICMP error comes
+ * seconds later. A frame that carries no copy counts against the newest
+ * input. Then, per frame:
+ *   - at most one packet leaves per packet in (fragments of one packet
+ *     count once: a reassembled datagram leaves fragmented again);
+ *   - no ICMP goes to a non-unicast destination, IP or L2;
+ *   - nothing answers or steers a martian source or a frame that was not
+ *     sent to the LB's own MAC (pkt_type other than PACKET_HOST);
+ *   - nothing sent to a tunnel VIP the LB does not own is routed on or
+ *     answered by routing (unreachable, redirect, TTL of a port no
+ *     service has);
+ *   - an encapsulated packet is one of a tunnel service's flows, in the
+ *     service's encapsulation, to the backend of the link it leaves on,
+ *     and every packet of a flow goes to the same backend (the flows file
+ *     lets fuzz_packets.sh ask `ringctl lookup` about each one);
+ *   - the tunnel's own ICMP errors (time exceeded, too big) stay within
+ *     twice their rate in any second (the limit counts per second);
+ * and per input, once nothing of it can still be on the way: what a
+ * tunnel service must steer reached a backend.
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pktfuzz.h"
+
+#define RING		(1U << 16)
+#define FLOWS		(1U << 18)
+#define MAX_SUSPECTS	4096
+#define SHOW		3
+
+enum inv {
+	INV_COUNT, INV_ICMP_UNICAST, INV_MARTIAN, INV_NOT_HOST, INV_ROUTED,
+	INV_ANSWERED, INV_ENCAP, INV_MOVED, INV_NOT_STEERED, INV_ICMP_RATE,
+	INV_CAPTURE, INV_N
+};
+
+static const char *const inv_names[INV_N] = {
+	[INV_COUNT] = "one-out-per-in",
+	[INV_ICMP_UNICAST] = "icmp-to-unicast-only",
+	[INV_MARTIAN] = "martian-source-dropped",
+	[INV_NOT_HOST] = "not-host-dropped",
+	[INV_ROUTED] = "unserved-not-routed",
+	[INV_ANSWERED] = "unserved-not-answered",
+	[INV_ENCAP] = "encap-is-the-service's",
+	[INV_MOVED] = "flow-to-one-backend",
+	[INV_NOT_STEERED] = "steerable-is-steered",
+	[INV_ICMP_RATE] = "tunnel-icmp-rate-limited",
+	[INV_CAPTURE] = "capture-complete",
+};
+
+struct flowent {
+	bool used;
+	int svc, link;
+	struct addr src;
+	uint16_t sport, bport;
+	uint64_t first;
+};
+
+struct check {
+	const struct topo *t;
+	uint64_t seed, first, cur, settled;
+	bool any, verbose;
+	unsigned int icmp_rate;
+	struct input ring[RING];
+	uint64_t fails[INV_N], first_fail[INV_N];
+	struct {
+		uint64_t inputs, frames, outputs, encap, forwarded, quoted, rst,
+			 echo, unattributed, old, neigh, later, steer;
+	} st;
+	uint64_t encap_by_svc[MAX_SVCS], ttl_low_by_svc[MAX_SVCS], unserved_clear;
+	struct flowent *flows;
+	size_t nflows, flows_full;
+	uint64_t *win;		/* the tunnel's ICMP errors of the last second */
+	unsigned int win_head, win_n, win_cap;
+	struct input *sus;	/* must-steer inputs that had not when judged */
+	size_t nsus;
+};
+
+static void out_str(const struct check *c, const struct out *o, char *buf, size_t len)
+{
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+	const struct link *l = &c->t->links[o->link];
+	size_t n;
+	size_t i;
+
+	n = snprintf(buf, len, "on %s/%s: %s > %s proto %u", l->ns, l->ifname,
+		     addr_str(&o->o.src, s, sizeof(s)), addr_str(&o->o.dst, d, sizeof(d)),
+		     o->o.proto);
+	if (o->icmp && n < len)
+		n += snprintf(buf + n, len - n, " icmp %u/%u", o->icmp_type, o->icmp_code);
+	if (o->l2_group && n < len)
+		n += snprintf(buf + n, len - n, " to an L2 group address");
+	if (n < len)
+		n += snprintf(buf + n, len - n, "\n    ");
+	for (i = 0; i < o->len && i < 96 && n + 3 < len; i++)
+		n += snprintf(buf + n, len - n, "%02x", o->b[i]);
+}
+
+static void fail(struct check *c, enum inv inv, const struct input *in,
+		 const struct out *o, const char *fmt, ...)
+{
+	char msg[256], ob[512];
+	va_list ap;
+
+	if (!c->fails[inv]++)
+		c->first_fail[inv] = in ? in->index : 0;
+	if (c->fails[inv] > SHOW)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printf("FAIL %s: %s\n", inv_names[inv], msg);
+	if (in)
+		printf("  input %llu: %s(%u frame%s)\n  replay alone: RS_PKT_SEED=%llu RS_PKT_FIRST=%llu RS_PKT_COUNT=1\n",
+		       (unsigned long long)in->index, in->what, in->nframes,
+		       in->nframes == 1 ? "" : "s", (unsigned long long)c->seed,
+		       (unsigned long long)in->index);
+	if (o) {
+		out_str(c, o, ob, sizeof(ob));
+		printf("  output %s\n", ob);
+	}
+	fflush(stdout);
+}
+
+struct check *check_new(const struct topo *t, uint64_t seed, uint64_t first,
+			unsigned int icmp_rate, bool verbose)
+{
+	struct check *c = calloc(1, sizeof(*c));
+
+	c->t = t;
+	c->seed = seed;
+	c->first = c->settled = first;
+	c->icmp_rate = icmp_rate;
+	c->verbose = verbose;
+	c->flows = calloc(FLOWS, sizeof(*c->flows));
+	c->win_cap = 2 * icmp_rate + 16;
+	c->win = calloc(c->win_cap, sizeof(*c->win));
+	c->sus = calloc(MAX_SUSPECTS, sizeof(*c->sus));
+	if (!c->flows || !c->win || !c->sus) {
+		fprintf(stderr, "fuzz_packets: out of memory\n");
+		exit(2);
+	}
+	return c;
+}
+
+static struct input *by_index(struct check *c, uint64_t idx)
+{
+	struct input *in = &c->ring[idx % RING];
+
+	return c->any && idx >= c->first && idx <= c->cur && in->index == idx ? in : NULL;
+}
+
+/* The newest input with @tag: a copy only ever arrives after its input. */
+static struct input *by_tag(struct check *c, uint32_t tag)
+{
+	uint64_t back = (c->cur - tag) & (RING - 1);
+
+	return back > c->cur ? NULL : by_index(c, c->cur - back);
+}
+
+void check_input(struct check *c, const struct input *in)
+{
+	c->ring[in->index % RING] = *in;
+	c->cur = in->index;
+	c->any = true;
+	c->st.inputs++;
+	c->st.frames += in->nframes;
+	if (in->hook_svc >= 0 && (in->flags & IN_TTL_LOW))
+		c->ttl_low_by_svc[in->hook_svc] += in->nframes;
+	c->unserved_clear += in->unserved_clear;
+	c->st.steer += !!(in->flags & IN_STEER);
+}
+
+static bool is_backend(const struct check *c, const struct input *in,
+		       const struct addr *a)
+{
+	return (in->flags & IN_NAT_VIP) && topo_backend_addr(c->t, a);
+}
+
+/* Whether the copy @h of an input in @o is @in's. */
+static bool matches(const struct check *c, const struct input *in,
+		    const struct out *o, enum where w, const struct hdr *h)
+{
+	if (w == W_RST || w == W_ECHO)
+		return addr_eq(&o->o.dst, &in->src) &&
+		       (addr_eq(&o->o.src, &in->dst) || is_backend(c, in, &o->o.src));
+	if (!addr_eq(&h->src, &in->src))
+		return false;
+	return addr_eq(&h->dst, &in->dst) || (w != W_INNER && is_backend(c, in, &h->dst));
+}
+
+static struct input *attribute(struct check *c, struct out *o)
+{
+	static const enum where order[] = { W_INNER, W_OUTER, W_QUOTE, W_RST, W_ECHO };
+	struct input *in;
+	unsigned int i;
+	struct hdr h;
+	uint32_t tag;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		if (!parse_image(o, order[i], &h, &tag))
+			continue;
+		in = by_tag(c, tag);
+		if (!in || !matches(c, in, o, order[i], &h))
+			continue;
+		o->where = order[i];
+		o->img = h;
+		return in;
+	}
+	c->st.unattributed++;
+	return by_index(c, c->cur);
+}
+
+static uint32_t flow_hash(int svc, const struct addr *a, uint16_t sport)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)svc;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		h = (h ^ a->a[i]) * 16777619u;
+	h = (h ^ sport) * 16777619u;
+	return h ^ (h >> 15);
+}
+
+static void record_flow(struct check *c, const struct input *in, const struct out *o,
+			int svc, const struct addr *src, uint16_t sport, int link,
+			uint16_t bport)
+{
+	uint32_t i = flow_hash(svc, src, sport) & (FLOWS - 1);
+	struct flowent *e;
+	char a[INET6_ADDRSTRLEN];
+
+	for (;; i = (i + 1) & (FLOWS - 1)) {
+		e = &c->flows[i];
+		if (!e->used)
+			break;
+		if (e->svc == svc && e->sport == sport && addr_eq(&e->src, src)) {
+			if (e->link != link || e->bport != bport)
+				fail(c, INV_MOVED, in, o,
+				     "flow from %s:%u to service %d went to backend %d port %u, input %llu to backend %d port %u",
+				     addr_str(src, a, sizeof(a)), sport, svc, link, bport,
+				     (unsigned long long)e->first, e->link, e->bport);
+			return;
+		}
+	}
+	if (c->nflows >= FLOWS / 2) {
+		c->flows_full++;
+		return;
+	}
+	*e = (struct flowent){ .used = true, .svc = svc, .link = link, .src = *src,
+			       .sport = sport, .bport = bport, .first = in->index };
+	c->nflows++;
+}
+
+static void encapsulated(struct check *c, struct input *in, const struct out *o)
+{
+	const struct link *l = &c->t->links[o->link];
+	const struct svc *s;
+	struct addr src, vip;
+	uint16_t sport, dport;
+	uint8_t proto;
+	int k;
+
+	c->st.encap++;
+	in->encaps++;
+	if (!(in->flags & IN_TUNNEL_VIP)) {
+		fail(c, INV_ENCAP, in, o, "encapsulated a packet that is not to a tunnel VIP");
+		return;
+	}
+	if (!parse_flow(o->b, &o->img, &src, &sport, &vip, &dport, &proto) ||
+	    !(s = topo_svc(c->t, &vip, dport, proto)) || s->fwd != FWD_TUNNEL) {
+		fail(c, INV_ENCAP, in, o, "encapsulated a packet of no tunnel service");
+		return;
+	}
+	k = s - c->t->svcs;
+	c->encap_by_svc[k]++;
+	if (s->encap != o->encap_kind ||
+	    (s->encap == ENCAP_GUE && o->encap_dport != s->encap_port))
+		fail(c, INV_ENCAP, in, o, "not the encapsulation of service %d", k);
+	if (!addr_eq(&o->o.dst, s->vip.family == AF_INET ? &l->b4 : &l->b6))
+		fail(c, INV_ENCAP, in, o, "outer destination is not backend %d's address",
+		     l->backend);
+	if ((in->flags & IN_STEER) &&
+	    (in->flow.svc != k || in->flow.sport != sport || !addr_eq(&in->flow.src, &src)))
+		fail(c, INV_ENCAP, in, o, "steered as another flow than its own");
+	/* Port 0 is no flow ringctl lookup takes. */
+	if (!(in->flags & (IN_MARTIAN | IN_MARTIAN_TUN | IN_NOT_HOST)) && sport)
+		record_flow(c, in, o, k, &src, sport, o->link, s->port);
+}
+
+/* A NATed packet to a backend: its flow, for `ringctl lookup`. */
+static void natted(struct check *c, const struct input *in, const struct out *o)
+{
+	const struct svc *s;
+	int i;
+
+	if (!(in->flags & IN_NAT_VIP) || (in->flags & (IN_MARTIAN | IN_NOT_HOST)) || !in->sport ||
+	    !o->o.ports || o->o.proto != in->proto || o->o.sport != in->sport ||
+	    !(s = topo_svc(c->t, &in->dst, in->dport, in->proto)))
+		return;
+	for (i = 1; i < c->t->nlinks; i++) {
+		const struct link *l = &c->t->links[i];
+
+		if (addr_eq(&o->o.dst, &l->b4) || addr_eq(&o->o.dst, &l->b6))
+			record_flow(c, in, o, s - c->t->svcs, &in->src, in->sport, i,
+				    o->o.dport);
+	}
+}
+
+/* The tunnel's own ICMP errors: no more than twice the rate in a second. */
+static void rate(struct check *c, const struct input *in, const struct out *o,
+		 uint64_t ns)
+{
+	unsigned int i;
+
+	if (!c->icmp_rate)
+		return;
+	while (c->win_n && ns - c->win[c->win_head] > 1000000000ULL) {
+		c->win_head = (c->win_head + 1) % c->win_cap;
+		c->win_n--;
+	}
+	i = (c->win_head + c->win_n) % c->win_cap;
+	c->win[i] = ns;
+	if (++c->win_n <= 2 * c->icmp_rate)
+		return;
+	fail(c, INV_ICMP_RATE, in, o,
+	     "%u ICMP errors about tunnel VIP traffic within one second (icmp_rate %u)",
+	     c->win_n, c->icmp_rate);
+	c->win_n = 0;
+}
+
+/* An ICMP error the LB sent about a packet to a tunnel VIP. */
+static void quoted(struct check *c, const struct input *in, const struct out *o,
+		   uint64_t ns)
+{
+	bool v4 = o->o.family == AF_INET;
+	uint8_t t = o->icmp_type, code = o->icmp_code;
+	bool ttl = v4 ? t == 11 && code == 0 : t == 3 && code == 0;
+	bool too_big = v4 ? t == 3 && code == 4 : t == 2;
+
+	c->st.quoted++;
+	if (!(in->flags & IN_TUNNEL_VIP))
+		return;
+	if (ttl || too_big)
+		rate(c, in, o, ns);
+	/*
+	 * Routing's answers: unreachable, redirect, IPv4 options; time
+	 * exceeded for what no service takes (the hook answers TTL only for
+	 * its services). IPv6 parameter problems come from ipv6_rcv(),
+	 * before any hook.
+	 */
+	if ((v4 && ((t == 3 && code != 4) || t == 5 || t == 12)) ||
+	    (!v4 && (t == 1 || t == 137)) || (ttl && in->served == SERVED_NO))
+		fail(c, INV_ANSWERED, in, o, "ICMP %u/%u about a packet to a tunnel VIP", t, code);
+}
+
+void check_frame(void *ctx, int link, const uint8_t *b, size_t len, uint64_t ns)
+{
+	struct check *c = ctx;
+	struct input *in;
+	struct out o;
+
+	parse_frame(c->t, link, b, len, &o);
+	if (o.neigh) {
+		c->st.neigh++;
+		return;
+	}
+	c->st.outputs++;
+	if (o.o.later_frag) {
+		c->st.later++;
+		return;
+	}
+	in = attribute(c, &o);
+	if (c->verbose) {
+		char ob[512];
+
+		out_str(c, &o, ob, sizeof(ob));
+		printf("  output of input %lld (copy at %d) %s\n", in ? (long long)in->index : -1LL,
+		       o.where, ob);
+	}
+	if (o.icmp && (o.l2_group || topo_nonunicast(c->t, &o.o.dst)))
+		fail(c, INV_ICMP_UNICAST, in, &o, "ICMP to a non-unicast destination");
+	if (!in) {
+		c->st.old++;
+		return;
+	}
+	if (++in->outs > in->nframes)
+		fail(c, INV_COUNT, in, &o, "%u packets left the LB for %u in%s", in->outs,
+		     in->nframes, o.where == W_NONE ? " (the last carries no copy of it)" : "");
+	if ((in->flags & IN_MARTIAN) ||
+	    ((in->flags & IN_MARTIAN_TUN) && (in->flags & IN_TUNNEL_VIP)))
+		fail(c, INV_MARTIAN, in, &o, "a packet left the LB for a martian source");
+	/* ipv6_rcv() answers an unknown option of that type even to a group. */
+	if ((in->flags & IN_NOT_HOST) &&
+	    !(o.icmp && o.o.family == AF_INET6 && o.icmp_type == 4 && o.icmp_code == 2))
+		fail(c, INV_NOT_HOST, in, &o, "a packet left the LB for a frame to another L2 address");
+	switch (o.where) {
+	case W_INNER:
+		encapsulated(c, in, &o);
+		break;
+	case W_OUTER:
+		c->st.forwarded++;
+		if (topo_tunnel_vip(c->t, &o.o.dst))
+			fail(c, INV_ROUTED, in, &o, "routed on to the tunnel VIP, not encapsulated");
+		natted(c, in, &o);
+		break;
+	case W_QUOTE:
+		quoted(c, in, &o, ns);
+		break;
+	case W_RST:
+		c->st.rst++;
+		break;
+	case W_ECHO:
+		c->st.echo++;
+		break;
+	default:
+		break;
+	}
+}
+
+void check_settle(struct check *c, uint64_t upto)
+{
+	struct input *in;
+
+	for (; c->settled < upto; c->settled++) {
+		in = by_index(c, c->settled);
+		if (!in || !(in->flags & IN_STEER) || in->encaps)
+			continue;
+		if (c->nsus < MAX_SUSPECTS)
+			c->sus[c->nsus] = *in;
+		c->nsus++;
+	}
+}
+
+void check_capture(struct check *c, uint64_t drops)
+{
+	if (drops)
+		fail(c, INV_CAPTURE, NULL, NULL, "the receive rings dropped %llu frames",
+		     (unsigned long long)drops);
+}
+
+static void write_flows(const struct check *c, const char *path)
+{
+	char v[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	FILE *f = fopen(path, "w");
+	size_t i;
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	for (i = 0; i < FLOWS; i++) {
+		const struct flowent *e = &c->flows[i];
+		const struct svc *sv;
+		const struct link *l;
+		bool v6;
+
+		if (!e->used)
+			continue;
+		sv = &c->t->svcs[e->svc];
+		l = &c->t->links[e->link];
+		v6 = sv->vip.family == AF_INET6;
+		fprintf(f, v6 ? "[%s]:%u %s [%s]:%u [%s]:%u %llu\n" : "%s:%u %s %s:%u %s:%u %llu\n",
+			addr_str(&sv->vip, v, sizeof(v)), sv->port,
+			sv->proto == IPPROTO_TCP ? "tcp" : "udp",
+			addr_str(&e->src, s, sizeof(s)), e->sport,
+			addr_str(v6 ? &l->b6 : &l->b4, b, sizeof(b)), e->bport,
+			(unsigned long long)e->first);
+	}
+	fclose(f);
+}
+
+static void write_summary(const struct check *c, const char *path)
+{
+	char v[INET6_ADDRSTRLEN];
+	FILE *f = fopen(path, "w");
+	int i;
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	fprintf(f, "{\"inputs\":%llu,\"frames\":%llu,\"unserved_clear\":%llu,\"services\":[",
+		(unsigned long long)c->st.inputs, (unsigned long long)c->st.frames,
+		(unsigned long long)c->unserved_clear);
+	for (i = 0; i < c->t->nsvcs; i++) {
+		const struct svc *s = &c->t->svcs[i];
+
+		fprintf(f, "%s{\"vip\":\"%s\",\"port\":%u,\"proto\":\"%s\",\"encap_out\":%llu,\"ttl_low\":%llu}",
+			i ? "," : "", addr_str(&s->vip, v, sizeof(v)), s->port,
+			s->proto == IPPROTO_TCP ? "tcp" : "udp",
+			(unsigned long long)c->encap_by_svc[i],
+			(unsigned long long)c->ttl_low_by_svc[i]);
+	}
+	fprintf(f, "]}\n");
+	fclose(f);
+}
+
+int check_finish(struct check *c, const char *flows_path, const char *summary_path)
+{
+	uint64_t total = 0;
+	size_t i;
+	int k;
+
+	if (c->any)
+		check_settle(c, c->cur + 1);
+	for (i = 0; i < c->nsus && i < MAX_SUSPECTS; i++) {
+		struct input *in = by_index(c, c->sus[i].index);
+
+		if (!(in ? in : &c->sus[i])->encaps)
+			fail(c, INV_NOT_STEERED, &c->sus[i], NULL,
+			     "a packet a tunnel service must steer reached no backend");
+	}
+	if (c->nsus > MAX_SUSPECTS)
+		fail(c, INV_NOT_STEERED, NULL, NULL, "%zu more not judged", c->nsus - MAX_SUSPECTS);
+	printf("outputs %llu: %llu encapsulated, %llu routed or NATed, %llu ICMP quoting an input, %llu resets, %llu echo replies; %llu carried no copy of an input, %llu of inputs before this run, %llu later fragments; %llu ARP/ND/MLD ignored\n",
+	       (unsigned long long)c->st.outputs, (unsigned long long)c->st.encap,
+	       (unsigned long long)c->st.forwarded, (unsigned long long)c->st.quoted,
+	       (unsigned long long)c->st.rst, (unsigned long long)c->st.echo,
+	       (unsigned long long)c->st.unattributed, (unsigned long long)c->st.old,
+	       (unsigned long long)c->st.later, (unsigned long long)c->st.neigh);
+	printf("inputs that a tunnel service must steer: %llu; flows recorded: %zu%s\n",
+	       (unsigned long long)c->st.steer, c->nflows,
+	       c->flows_full ? " (table full: some not recorded)" : "");
+	for (k = 0; k < INV_N; k++) {
+		total += c->fails[k];
+		if (c->fails[k])
+			printf("invariant %s: FAILED %llu times, first at input %llu (RS_PKT_SEED=%llu RS_PKT_FIRST=%llu RS_PKT_COUNT=1)\n",
+			       inv_names[k], (unsigned long long)c->fails[k],
+			       (unsigned long long)c->first_fail[k],
+			       (unsigned long long)c->seed,
+			       (unsigned long long)c->first_fail[k]);
+		else
+			printf("invariant %s: held\n", inv_names[k]);
+	}
+	if (flows_path)
+		write_flows(c, flows_path);
+	if (summary_path)
+		write_summary(c, summary_path);
+	fflush(stdout);
+	return total ? 1 : 0;
+}

@@ -1,0 +1,805 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One input from (seed, index): a destination (a tunnel or NAT service,
+ * another port of a VIP, the LB itself, a host behind it), a source (a
+ * client, or a martian), a shape (TCP with any flags, UDP, GUE, an ICMP
+ * error quoting a crafted packet, other ICMP, other protocols), then what
+ * a broken sender or an attacker does to it (options, extension headers,
+ * fragments, truncation, bad lengths, TTL 0 or 1, DF over the tunnel's
+ * MTU, an L2 destination that is not the LB's). Each input also says what
+ * the load balancer must or must not do with it (struct input), for
+ * check.c. Every copy of the input's headers the LB could send carries its
+ * tag: the IPv4 ID, the IPv6 flow label, TCP sequence and acknowledgement
+ * numbers, the ICMP echo identifier.
+ */
+
+#include <stdarg.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "gen.h"
+
+enum dstclass { D_TUN_SVC, D_TUN_OTHER, D_NAT_SVC, D_NAT_OTHER, D_LB, D_ROUTED };
+enum shape { S_TCP, S_UDP, S_GUE, S_ICMP_ERR, S_ICMP_INFO, S_OTHER };
+
+/* One input being made. */
+struct gx {
+	struct gen *g;
+	const struct topo *t;
+	struct rng r;
+	struct input *in;
+	uint8_t fam;
+	enum dstclass dc;
+	enum shape shape;
+	const struct svc *svc;	/* the service of (dst, dport, proto) */
+	const struct svc *qsvc;	/* an ICMP error's: the quoted flow's */
+	uint8_t proto;
+	uint16_t sport, dport;
+	uint8_t ttl;
+	bool df;
+	bool wellformed;	/* every header as a correct sender writes it */
+	bool ext, ext_benign, ext_routed;
+	enum quote_kind qk;
+	bool quote_ok;		/* an error type the hook reads, from the VIP */
+	struct addr qclient;
+	uint16_t qcport;
+	bool fragmented, complete;
+	size_t maxfrag;		/* the largest fragment sent */
+	uint8_t dmac[6];
+	uint16_t ethertype;
+	size_t wpos;
+};
+
+static void say(struct gx *x, const char *fmt, ...)
+{
+	size_t room = sizeof(x->in->what) - x->wpos;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(x->in->what + x->wpos, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		x->wpos += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+static void set4(struct addr *a, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3)
+{
+	memset(a, 0, sizeof(*a));
+	a->family = AF_INET;
+	a->a[0] = b0;
+	a->a[1] = b1;
+	a->a[2] = b2;
+	a->a[3] = b3;
+}
+
+/* Clients: 16 of them beyond the LB's default route, and its neighbour. */
+static void client(struct gx *x, struct addr *a)
+{
+	if (chance(&x->r, 10)) {
+		*a = x->fam == AF_INET ? x->t->client4 : x->t->client6;
+		return;
+	}
+	if (x->fam == AF_INET) {
+		set4(a, 198, 18, 0, 1 + below(&x->r, 16));
+		return;
+	}
+	memset(a, 0, sizeof(*a));
+	a->family = AF_INET6;
+	inet_pton(AF_INET6, "2001:db8:1::", a->a);
+	a->a[15] = 1 + below(&x->r, 16);
+}
+
+/* Ports from a small pool, so that flows come back (flow table, conntrack). */
+static uint16_t cport(struct gx *x)
+{
+	return chance(&x->r, 90) ? 1024 + below(&x->r, 512) : below(&x->r, 65536);
+}
+
+static const struct addr *pick_addr(struct gx *x, const struct addr *v, int n)
+{
+	int i, m = 0, k;
+
+	for (i = 0; i < n; i++)
+		m += v[i].family == x->fam;
+	if (!m)
+		return NULL;
+	k = below(&x->r, m);
+	for (i = 0; i < n; i++)
+		if (v[i].family == x->fam && !k--)
+			return &v[i];
+	return NULL;
+}
+
+static const struct svc *pick_svc(struct gx *x, enum fwd fwd)
+{
+	const struct topo *t = x->t;
+	int i, m = 0, k;
+
+	for (i = 0; i < t->nsvcs; i++)
+		m += t->svcs[i].fwd == fwd && t->svcs[i].vip.family == x->fam;
+	if (!m)
+		return NULL;
+	k = below(&x->r, m);
+	for (i = 0; i < t->nsvcs; i++)
+		if (t->svcs[i].fwd == fwd && t->svcs[i].vip.family == x->fam && !k--)
+			return &t->svcs[i];
+	return NULL;
+}
+
+/*
+ * Martian sources (IN_MARTIAN): what routing never accepts a packet
+ * from. 0.0.0.0/8, IPv6's own addresses and v4-mapped ones
+ * (IN_MARTIAN_TUN) the kernel forwards and answers, but a tunnel service
+ * must not steer or answer them.
+ */
+static void martian(struct gx *x)
+{
+	struct input *in = x->in;
+	const struct addr *a;
+	struct addr *s = &in->src;
+
+	in->flags |= IN_MARTIAN;
+	if (x->fam == AF_INET) {
+		switch (below(&x->r, 6)) {
+		case 0: set4(s, 255, 255, 255, 255); break;
+		case 1: set4(s, 224 + below(&x->r, 16), rnd(&x->r), rnd(&x->r), rnd(&x->r)); break;
+		case 2:
+			/* Since 5.3 routing takes 0.0.0.0/8 but 0.0.0.0 as unicast. */
+			if (chance(&x->r, 50)) {
+				set4(s, 0, 0, 0, 0);
+				break;
+			}
+			set4(s, 0, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 4));
+			in->flags = (in->flags & ~IN_MARTIAN) | IN_MARTIAN_TUN;
+			break;
+		case 3: set4(s, 127, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 254)); break;
+		case 4:
+			a = pick_addr(x, x->t->lb, x->t->nlb);
+			*s = *a;
+			break;
+		default:
+			a = pick_addr(x, x->t->bcast, x->t->nbcast);
+			if (a)
+				*s = *a;
+			else
+				set4(s, 255, 255, 255, 255);
+			break;
+		}
+		return;
+	}
+	memset(s, 0, sizeof(*s));
+	s->family = AF_INET6;
+	switch (below(&x->r, 5)) {
+	case 0:
+		s->a[0] = 0xff;
+		s->a[1] = below(&x->r, 256);
+		s->a[15] = 1 + below(&x->r, 3);
+		break;
+	case 1:
+		break;				/* :: */
+	case 2:
+		s->a[15] = 1;			/* ::1 */
+		break;
+	case 3:
+		a = pick_addr(x, x->t->lb, x->t->nlb);
+		*s = *a;
+		in->flags = (in->flags & ~IN_MARTIAN) | IN_MARTIAN_TUN;
+		break;
+	default:
+		s->a[10] = s->a[11] = 0xff;	/* ::ffff:198.18.0.1 */
+		memcpy(s->a + 12, "\xc6\x12\x00\x01", 4);
+		in->flags = (in->flags & ~IN_MARTIAN) | IN_MARTIAN_TUN;
+		break;
+	}
+}
+
+/* A port of the VIP that no service of @proto has. */
+static uint16_t other_port(struct gx *x, const struct addr *vip, uint8_t proto)
+{
+	static const uint16_t ports[] = { 22, 53, 443, 6080, 8080, 0, 65535 };
+	uint16_t p;
+
+	do {
+		p = chance(&x->r, 70) ? ports[below(&x->r, ARRAY_SIZE(ports))] :
+					below(&x->r, 65536);
+	} while (topo_svc(x->t, vip, p, proto));
+	return p;
+}
+
+static void destination(struct gx *x)
+{
+	struct input *in = x->in;
+	const struct addr *a = NULL;
+	uint32_t c = below(&x->r, 100);
+
+	x->proto = chance(&x->r, 50) ? IPPROTO_TCP : IPPROTO_UDP;
+	x->dc = c < 40 ? D_TUN_SVC : c < 50 ? D_TUN_OTHER : c < 72 ? D_NAT_SVC :
+		c < 80 ? D_NAT_OTHER : c < 92 ? D_LB : D_ROUTED;
+	if (x->dc == D_TUN_SVC || x->dc == D_TUN_OTHER)
+		x->svc = pick_svc(x, FWD_TUNNEL);
+	else if (x->dc == D_NAT_SVC || x->dc == D_NAT_OTHER)
+		x->svc = pick_svc(x, FWD_NAT);
+	if (x->svc) {
+		in->dst = x->svc->vip;
+		if (x->dc == D_TUN_SVC || x->dc == D_NAT_SVC) {
+			x->proto = x->svc->proto;
+			x->dport = x->svc->port;
+		} else {
+			x->dport = other_port(x, &in->dst, x->proto);
+			x->svc = NULL;
+		}
+		return;
+	}
+	if (x->dc == D_ROUTED) {
+		const struct link *l = &x->t->links[1 + below(&x->r, x->t->nlinks - 1)];
+
+		a = x->fam == AF_INET ? &l->b4 : &l->b6;
+	}
+	if (!a)
+		a = pick_addr(x, x->t->lb, x->t->nlb);
+	x->dc = x->dc == D_ROUTED ? D_ROUTED : D_LB;
+	in->dst = *a;
+	x->dport = chance(&x->r, 50) ? 80 : below(&x->r, 65536);
+}
+
+static void choose_shape(struct gx *x)
+{
+	uint32_t c = below(&x->r, 100);
+
+	if (c < 20)
+		x->shape = S_ICMP_ERR;
+	else if (c < 26)
+		x->shape = S_ICMP_INFO;
+	else if (c < 30)
+		x->shape = S_OTHER;
+	else if (x->proto == IPPROTO_UDP)
+		x->shape = chance(&x->r, 20) ? S_GUE : S_UDP;
+	else
+		x->shape = S_TCP;
+}
+
+static void tcp(struct gx *x, struct pkt *p)
+{
+	static const uint8_t flags[] = { 0x02, 0x02, 0x02, 0x10, 0x10, 0x18, 0x11, 0x04, 0x12, 0x14 };
+	struct tcp_args a = {
+		.sport = x->sport, .dport = x->dport,
+		.seq = (uint32_t)x->in->tag << 16 | below(&x->r, 0x8000),
+		.ack = (uint32_t)x->in->tag << 16 | below(&x->r, 0x8000),
+		.win = below(&x->r, 65536),
+	};
+	uint8_t opts[40];
+	size_t optlen = 0;
+
+	a.flags = chance(&x->r, 80) ? flags[below(&x->r, sizeof(flags))] : rnd(&x->r);
+	if (chance(&x->r, 15)) {
+		/* MSS, SACK permitted, window scale, timestamps, or garbage */
+		static const uint8_t known[] = {
+			2, 4, 5, 180, 4, 2, 3, 3, 7, 8, 10, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 1,
+		};
+
+		optlen = chance(&x->r, 70) ? sizeof(known) : 1 + below(&x->r, 40);
+		if (optlen == sizeof(known))
+			memcpy(opts, known, optlen);
+		else
+			for (size_t i = 0; i < optlen; i++)
+				opts[i] = rnd(&x->r);
+	}
+	tcp_put(p, &a, opts, optlen);
+	say(x, "tcp %02x ", a.flags);
+}
+
+/* UDP whose payload is GUE (draft-ietf-intarea-gue) around a packet. */
+static void gue(struct gx *x, struct pkt *p)
+{
+	struct pkt *q = &x->g->q;
+	uint8_t h[4] = {};
+
+	udp_put(p, x->sport, x->dport);
+	if (chance(&x->r, 50)) {
+		ip4_begin(q, &x->t->client4, &x->t->client4, IPPROTO_UDP, 64,
+			  x->in->tag, false, NULL, 0);
+		h[1] = IPPROTO_IPIP;
+	} else {
+		ip6_begin(q, &x->t->client6, &x->t->client6, 64, FL_MARK | x->in->tag);
+		h[1] = IPPROTO_IPV6;
+	}
+	udp_put(q, cport(x), 80);
+	pkt_fill(q, &x->r, below(&x->r, 32));
+	pkt_finish(q);
+	if (chance(&x->r, 10))
+		h[0] = rnd(&x->r);	/* another version, control, extra length */
+	pkt_put(p, h, sizeof(h));
+	pkt_bound(p);
+	pkt_put(p, q->b, q->len);
+	say(x, "gue ");
+}
+
+static void icmp_error(struct gx *x, struct pkt *p)
+{
+	static const uint8_t err4[][2] = {
+		{ 3, 4 }, { 3, 4 }, { 3, 1 }, { 3, 3 }, { 3, 13 }, { 11, 0 }, { 11, 1 },
+		{ 12, 0 }, { 4, 0 }, { 5, 1 },
+	};
+	static const uint8_t err6[][2] = {
+		{ 2, 0 }, { 2, 0 }, { 1, 0 }, { 1, 4 }, { 3, 0 }, { 3, 1 }, { 4, 0 }, { 4, 1 },
+	};
+	struct input *in = x->in;
+	struct addr from = in->dst;
+	uint8_t type, code, qproto = x->proto;
+	uint16_t qsport = x->dport;
+	uint32_t rest = 0;
+	char qwhat[64];
+	int k;
+
+	if (x->fam == AF_INET) {
+		k = below(&x->r, ARRAY_SIZE(err4));
+		type = err4[k][0];
+		code = err4[k][1];
+		/* icmp_is_err() counts a redirect: it quotes a packet too. */
+		x->quote_ok = true;
+	} else {
+		k = below(&x->r, ARRAY_SIZE(err6));
+		type = err6[k][0];
+		code = err6[k][1];
+		x->quote_ok = true;
+	}
+	if (type == 3 && code == 4)
+		rest = 300 + below(&x->r, 1300);
+	else if (type == 2)
+		rest = 1200 + below(&x->r, 400);
+	else if (chance(&x->r, 20))
+		rest = rnd(&x->r);
+	/* The quoted packet: from the VIP to a client, mostly. */
+	if (chance(&x->r, 12)) {
+		client(x, &from);
+		x->quote_ok = false;
+	}
+	if (chance(&x->r, 8)) {
+		qproto = chance(&x->r, 50) ? IPPROTO_ICMP : 132;
+		if (x->fam == AF_INET6 && qproto == IPPROTO_ICMP)
+			qproto = IPPROTO_ICMPV6;
+	}
+	if (chance(&x->r, 10) || x->dc == D_LB)
+		qsport = below(&x->r, 49152);
+	client(x, &x->qclient);
+	x->qcport = cport(x);
+	icmp_put(p, type, code, rest);
+	x->qk = gen_quote(&x->r, &x->g->q, x->fam, &from, &x->qclient, qproto,
+			  qsport, x->qcport, in->tag, qwhat, sizeof(qwhat));
+	pkt_put(p, x->g->q.b, x->g->q.len);
+	x->qsvc = topo_svc(x->t, &from, qsport, qproto);
+	if (!x->qsvc || !addr_eq(&from, &in->dst))
+		x->quote_ok = false;
+	say(x, "icmp %u/%u %s ", type, code, qwhat);
+}
+
+static void icmp_info(struct gx *x, struct pkt *p)
+{
+	static const uint8_t info4[] = { 8, 8, 13, 15, 17, 0, 40, 200 };
+	static const uint8_t info6[] = { 128, 128, 129, 139, 144, 200, 255 };
+	uint8_t type = x->fam == AF_INET ? info4[below(&x->r, sizeof(info4))] :
+					   info6[below(&x->r, sizeof(info6))];
+
+	/* The identifier is the tag: an echo reply carries it back. */
+	icmp_put(p, type, 0, (uint32_t)x->in->tag << 16 | below(&x->r, 65536));
+	say(x, "icmp %u ", type);
+}
+
+static void other(struct gx *x, struct pkt *p)
+{
+	static const uint8_t protos[] = { 4, 41, 47, 50, 51, 59, 103, 132, 136, 253, 255 };
+	uint8_t proto = protos[below(&x->r, sizeof(protos))];
+
+	l4_begin(p, proto);
+	say(x, "proto %u ", proto);
+}
+
+/* The payload: small mostly, sometimes near or over the MTU. */
+static void payload(struct gx *x, struct pkt *p)
+{
+	const struct svc *s = x->qsvc ? x->qsvc : x->svc;
+	uint32_t c = below(&x->r, 100);
+	size_t want = 0;
+
+	if (c < 55)
+		want = p->len + below(&x->r, 40);
+	else if (c < 85)
+		want = p->len + below(&x->r, 400);
+	else if (c < 93 || !s || s->fwd != FWD_TUNNEL)
+		want = 1300 + below(&x->r, 201);
+	else
+		want = s->mtu + 1 + below(&x->r, 1500 - s->mtu);
+	if (want > 1500)
+		want = 1500;
+	if (want > p->len)
+		pkt_fill(p, &x->r, want - p->len);
+}
+
+static void build(struct gx *x)
+{
+	struct input *in = x->in;
+	struct pkt *p = &x->g->p;
+	uint8_t opts[40];
+	size_t optlen = 0;
+
+	if (x->fam == AF_INET) {
+		if (chance(&x->r, 8)) {
+			optlen = gen_ip4_opts(&x->r, x->t, opts);
+			say(x, "options %zu ", optlen);
+		}
+		ip4_begin(p, &in->src, &in->dst, x->proto, x->ttl, in->tag, x->df,
+			  opts, optlen);
+	} else {
+		ip6_begin(p, &in->src, &in->dst, x->ttl, FL_MARK | in->tag);
+		if (chance(&x->r, 15)) {
+			x->ext = true;
+			gen_ip6_exts(&x->r, x->t, p, &x->ext_benign, &x->ext_routed);
+			say(x, "ext%s%s ", x->ext_benign ? "" : " odd",
+			    x->ext_routed ? " segments-left" : "");
+		}
+	}
+	switch (x->shape) {
+	case S_TCP: tcp(x, p); break;
+	case S_UDP: udp_put(p, x->sport, x->dport); say(x, "udp "); break;
+	case S_GUE: gue(x, p); break;
+	case S_ICMP_ERR: icmp_error(x, p); break;
+	case S_ICMP_INFO: icmp_info(x, p); break;
+	case S_OTHER: other(x, p); break;
+	}
+	/* An ICMP error ends with its quote, however short. */
+	if (x->shape != S_ICMP_ERR)
+		payload(x, p);
+	pkt_bound(p);
+	pkt_finish(p);
+	say(x, "len %zu ", p->len);
+	if (chance(&x->r, 3) && p->len >= p->l4off + 8) {
+		/* A bad L4 checksum: the hook steers without looking at it. */
+		p->b[p->len - 1] ^= 0x5a;
+		say(x, "bad-l4-csum ");
+	}
+}
+
+static void frame_of(struct gx *x, struct frame *f, const struct pkt *p, size_t len)
+{
+	const struct link *l = &x->t->links[0];
+
+	if (len > p->len)
+		len = p->len;
+	memcpy(f->b, x->dmac, 6);
+	memcpy(f->b + 6, l->mac, 6);
+	f->b[12] = x->ethertype >> 8;
+	f->b[13] = x->ethertype;
+	memcpy(f->b + 14, p->b, len);
+	f->len = 14 + len;
+}
+
+/*
+ * Fragments: in order, reversed, one missing, overlapping, one twice, or
+ * a single first or later fragment; the first sometimes too short for the
+ * whole L4 header (RFC 1858).
+ */
+static void fragment(struct gx *x)
+{
+	const struct pkt *p = &x->g->p;
+	struct frag f[8];
+	size_t hdr = x->fam == AF_INET ? p->l3len : p->unfrag;
+	size_t data = p->len - hdr, cuts[8], off = 0;
+	int n = 2 + below(&x->r, 3), i, k, v = below(&x->r, 10), sent = 0;
+	static const char *const names[] = {
+		"in order", "in order", "in order", "in order", "reversed", "one missing",
+		"overlapping", "one twice", "first only", "a later one only",
+	};
+
+	if ((size_t)n > data / 8)
+		n = data / 8;
+	for (i = 0; i < n - 1; i++)
+		cuts[i] = 8 * (1 + below(&x->r, data / 8 - 1));
+	/* sort, dedup */
+	for (i = 0; i < n - 1; i++)
+		for (k = i + 1; k < n - 1; k++)
+			if (cuts[k] < cuts[i]) {
+				size_t tmp = cuts[i];
+
+				cuts[i] = cuts[k];
+				cuts[k] = tmp;
+			}
+	if (chance(&x->r, 15))
+		cuts[0] = 8;	/* tiny first fragment */
+	for (i = k = 0; i < n; i++) {
+		size_t end = i < n - 1 ? cuts[i] : data;
+
+		if (end <= off)
+			continue;
+		f[k].off = off;
+		f[k].len = end - off;
+		f[k].more = i < n - 1;
+		off = end;
+		k++;
+	}
+	n = k;
+	if (v == 6 && n > 1) {
+		f[1].off -= 8;
+		f[1].len += 8;
+	}
+	pkt_fragment(p, f, n, (uint32_t)x->in->index, x->g->frags);
+	x->fragmented = true;
+	x->complete = v < 5;
+	for (i = 0; i < n; i++) {
+		int j = v == 4 ? n - 1 - i : i;
+		struct pkt *fp = &x->g->frags[j];
+
+		if ((v == 5 && j == n / 2) || (v == 8 && j) || (v == 9 && (!j || i != n - 1)))
+			continue;
+		frame_of(x, &x->g->frames[sent++], fp, fp->len);
+		if (fp->len > x->maxfrag)
+			x->maxfrag = fp->len;
+		if (v == 7 && j == 0)
+			frame_of(x, &x->g->frames[sent++], fp, fp->len);
+	}
+	x->in->nframes = sent;
+	say(x, "frag %d/%d %s ", sent, n, names[v]);
+}
+
+static void put16(uint8_t *b, uint16_t v)
+{
+	b[0] = v >> 8;
+	b[1] = v;
+}
+
+/* Cut at a header boundary (or near it): lengths kept, or made to agree. */
+static void truncate_at_bound(struct gx *x)
+{
+	struct pkt *p = &x->g->p;
+	size_t cut = p->bounds[below(&x->r, p->nbounds)];
+	bool agree = chance(&x->r, 50);
+
+	if (chance(&x->r, 30))
+		cut += below(&x->r, 4);
+	if (cut >= p->len)
+		cut = p->len - 1;
+	if (agree && x->fam == AF_INET && cut >= 20) {
+		put16(p->b + 2, cut);
+		ip4_fix_csum(p->b);
+	} else if (agree && x->fam == AF_INET6 && cut >= 40) {
+		put16(p->b + 4, cut - 40);
+	}
+	frame_of(x, &x->g->frames[0], p, cut);
+	say(x, "cut at %zu of %zu (lengths %s) ", cut, p->len, agree ? "agree" : "kept");
+}
+
+static void bad_lengths(struct gx *x)
+{
+	struct pkt *p = &x->g->p;
+	uint16_t v;
+
+	if (x->fam == AF_INET6) {
+		v = chance(&x->r, 50) ? p->len - 40 + (chance(&x->r, 50) ? 1 : -1) :
+					below(&x->r, 65536);
+		put16(p->b + 4, v);
+		say(x, "payload length %u ", v);
+		return;
+	}
+	if (chance(&x->r, 40)) {
+		p->b[0] = 0x40 | below(&x->r, 16);
+		say(x, "ihl %u ", p->b[0] & 0xf);
+	} else {
+		static const int deltas[] = { -1, 1, 100, -20 };
+
+		v = chance(&x->r, 60) ? p->len + deltas[below(&x->r, 4)] : below(&x->r, 64);
+		put16(p->b + 2, v);
+		say(x, "total length %u ", v);
+	}
+	ip4_fix_csum(p->b);
+}
+
+static void l2(struct gx *x)
+{
+	uint32_t c = below(&x->r, 1000);
+
+	memcpy(x->dmac, x->t->links[0].lbmac, 6);
+	if (c >= 45 || x->shape == S_ICMP_INFO)
+		return;
+	x->in->flags |= IN_NOT_HOST;
+	if (c < 15) {
+		memset(x->dmac, 0xff, 6);
+		say(x, "l2 broadcast ");
+	} else if (c < 30 && x->fam == AF_INET) {
+		memcpy(x->dmac, "\x01\x00\x5e\x00\x00\x01", 6);
+		say(x, "l2 multicast ");
+	} else if (c < 30) {
+		memcpy(x->dmac, "\x33\x33\x00\x00\x00\x01", 6);
+		say(x, "l2 multicast ");
+	} else {
+		memcpy(x->dmac, "\x02\x00\x00\x00\x99\x99", 6);
+		say(x, "l2 another host ");
+	}
+}
+
+/* Whether the tunnel hook must steer what it reads, and to which flow. */
+static void expectations(struct gx *x)
+{
+	struct input *in = x->in;
+	const struct svc *s = x->shape == S_ICMP_ERR ? x->qsvc : x->svc;
+	bool readable, fits;
+
+	if (topo_tunnel_vip(x->t, &in->dst))
+		in->flags |= IN_TUNNEL_VIP;
+	if (topo_nat_vip(x->t, &in->dst))
+		in->flags |= IN_NAT_VIP;
+	if (x->ttl <= 1)
+		in->flags |= IN_TTL_LOW;
+	if (s && s->fwd == FWD_TUNNEL)
+		in->hook_svc = s - x->t->svcs;
+	if (!(in->flags & IN_TUNNEL_VIP))
+		return;
+	if (x->shape == S_ICMP_ERR)
+		readable = x->quote_ok && x->qk != Q_LATER_FRAG && x->qk != Q_NO_PORTS &&
+			   (x->qsvc->proto == IPPROTO_TCP || x->qsvc->proto == IPPROTO_UDP);
+	else
+		readable = x->shape == S_TCP || x->shape == S_UDP || x->shape == S_GUE;
+	in->served = readable && s && s->fwd == FWD_TUNNEL ? SERVED_YES : SERVED_NO;
+	/* What the hook reads of a broken packet is not for us to predict. */
+	if (!x->wellformed || (x->fragmented && !x->complete) ||
+	    (x->ext && (!x->ext_benign || x->ext_routed)))
+		in->served = SERVED_MAYBE;
+	in->unserved_clear = in->served == SERVED_NO && x->wellformed && !x->ext &&
+			     !x->fragmented && !(in->flags & (IN_MARTIAN | IN_MARTIAN_TUN |
+							      IN_NOT_HOST));
+	if (in->served != SERVED_YES ||
+	    (in->flags & (IN_MARTIAN | IN_MARTIAN_TUN | IN_NOT_HOST | IN_TTL_LOW)))
+		return;
+	if (x->fragmented)
+		fits = x->fam == AF_INET || x->maxfrag <= (size_t)s->mtu;
+	else
+		fits = (x->fam == AF_INET && !x->df) || x->g->p.len <= (size_t)s->mtu;
+	if (!fits)
+		return;
+	in->flags |= IN_STEER;
+	in->flow.svc = s - x->t->svcs;
+	if (x->shape == S_ICMP_ERR) {
+		in->flow.src = x->qclient;
+		in->flow.sport = x->qcport;
+	} else {
+		in->flow.src = in->src;
+		in->flow.sport = x->sport;
+	}
+}
+
+static void gen_flood(struct gen *g, uint64_t index, struct input *in);
+
+void gen_input(struct gen *g, uint64_t index, struct input *in)
+{
+	struct gx x = { .g = g, .t = g->t, .in = in, .wellformed = true,
+			.ext_benign = true, .ethertype = 0x0800 };
+	char sbuf[INET6_ADDRSTRLEN], dbuf[INET6_ADDRSTRLEN];
+	uint32_t c, m;
+
+	x.r.s = g->seed ^ (index * 0xd1342543de82ef95ULL);
+	rnd(&x.r);
+	if (!below(&x.r, 2000)) {
+		gen_flood(g, index, in);
+		return;
+	}
+	memset(in, 0, sizeof(*in));
+	in->index = index;
+	in->tag = tag_of(index);
+	in->nframes = 1;
+	in->hook_svc = -1;
+	in->flow.svc = -1;
+	x.fam = chance(&x.r, 50) ? AF_INET : AF_INET6;
+	in->family = x.fam;
+	if (x.fam == AF_INET6)
+		x.ethertype = 0x86dd;
+	destination(&x);
+	choose_shape(&x);
+	x.sport = cport(&x);
+	c = below(&x.r, 1000);
+	if (c < 60)
+		martian(&x);
+	else
+		client(&x, &in->src);
+	c = below(&x.r, 100);
+	x.ttl = c < 2 ? 1 : c < 3 ? 0 : c < 6 ? 2 : c < 80 ? 64 : 2 + below(&x.r, 254);
+	x.df = x.fam == AF_INET && chance(&x.r, 60);
+	in->ttl = x.ttl;
+	say(&x, "v%d %s:%u > %s:%u ttl %u%s ", x.fam == AF_INET ? 4 : 6,
+	    addr_str(&in->src, sbuf, sizeof(sbuf)), x.sport,
+	    addr_str(&in->dst, dbuf, sizeof(dbuf)), x.dport, x.ttl, x.df ? " df" : "");
+	in->sport = x.sport;
+	in->dport = x.dport;
+	in->proto = x.proto;
+	build(&x);
+	l2(&x);
+	if (in->flags & IN_MARTIAN)
+		say(&x, "martian ");
+	if (in->flags & IN_MARTIAN_TUN)
+		say(&x, "own/mapped source ");
+	m = below(&x.r, 100);
+	if (m < 9 && g->p.len - (x.fam == AF_INET ? g->p.l3len : g->p.unfrag) >= 16) {
+		fragment(&x);
+	} else if (m < 16) {
+		x.wellformed = false;
+		truncate_at_bound(&x);
+	} else {
+		if (m < 19) {
+			x.wellformed = false;
+			bad_lengths(&x);
+		} else if (m < 20) {
+			x.wellformed = false;
+			if (x.fam == AF_INET)
+				g->p.b[10] ^= 0xff;
+			else
+				g->p.b[0] = (g->p.b[0] & 0x0f) | 0x40;
+			say(&x, "bad header ");
+		}
+		frame_of(&x, &g->frames[0], &g->p, g->p.len);
+	}
+	if (permille(&x.r, 5)) {
+		/* The other family's ethertype. */
+		x.wellformed = false;
+		x.ethertype ^= 0x0800 ^ 0x86dd;
+		for (c = 0; c < in->nframes; c++) {
+			g->frames[c].b[12] = x.ethertype >> 8;
+			g->frames[c].b[13] = x.ethertype;
+		}
+		say(&x, "wrong ethertype ");
+	}
+	expectations(&x);
+}
+
+/*
+ * A burst of packets too big for the tunnel from one client, on one
+ * flow: the hook's ICMP errors about them must be rate limited.
+ */
+static void gen_flood(struct gen *g, uint64_t index, struct input *in)
+{
+	struct gx x = { .g = g, .t = g->t, .in = in, .wellformed = true,
+			.ext_benign = true, .ethertype = 0x0800 };
+	char sbuf[INET6_ADDRSTRLEN], dbuf[INET6_ADDRSTRLEN];
+	int i;
+
+	x.r.s = g->seed ^ (index * 0xd1342543de82ef95ULL) ^ 0xf100d;
+	rnd(&x.r);
+	memset(in, 0, sizeof(*in));
+	in->index = index;
+	in->tag = tag_of(index);
+	in->hook_svc = -1;
+	in->flow.svc = -1;
+	x.fam = chance(&x.r, 50) ? AF_INET : AF_INET6;
+	in->family = x.fam;
+	if (x.fam == AF_INET6)
+		x.ethertype = 0x86dd;
+	x.svc = pick_svc(&x, FWD_TUNNEL);
+	in->dst = x.svc->vip;
+	x.proto = x.svc->proto;
+	x.dport = x.svc->port;
+	x.shape = x.proto == IPPROTO_TCP ? S_TCP : S_UDP;
+	client(&x, &in->src);
+	x.sport = cport(&x);
+	x.ttl = 64;
+	x.df = true;
+	in->ttl = 64;
+	in->sport = x.sport;
+	in->dport = x.dport;
+	in->proto = x.proto;
+	in->flags = IN_FLOOD;
+	memcpy(x.dmac, x.t->links[0].lbmac, 6);
+	say(&x, "flood of %d: v%d %s:%u > %s:%u len %d ", MAX_FRAMES,
+	    x.fam == AF_INET ? 4 : 6, addr_str(&in->src, sbuf, sizeof(sbuf)), x.sport,
+	    addr_str(&in->dst, dbuf, sizeof(dbuf)), x.dport, x.svc->mtu + 20);
+	if (x.fam == AF_INET)
+		ip4_begin(&g->p, &in->src, &in->dst, x.proto, 64, in->tag, true, NULL, 0);
+	else
+		ip6_begin(&g->p, &in->src, &in->dst, 64, FL_MARK | in->tag);
+	if (x.shape == S_TCP)
+		tcp(&x, &g->p);
+	else
+		udp_put(&g->p, x.sport, x.dport);
+	pkt_fill(&g->p, &x.r, x.svc->mtu + 20 - g->p.len);
+	pkt_finish(&g->p);
+	for (i = 0; i < MAX_FRAMES; i++)
+		frame_of(&x, &g->frames[i], &g->p, g->p.len);
+	in->nframes = MAX_FRAMES;
+	expectations(&x);
+}
