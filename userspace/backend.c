@@ -23,7 +23,10 @@ void cmd_backend_usage(FILE *f)
 "       ringctl backend activate VIP:PORT BACKEND:PORT [proto tcp|udp]\n"
 "       ringctl backend del VIP:PORT BACKEND:PORT [proto tcp|udp] [keep-flows]\n"
 "\n"
-"The backend has the service's address family. weight is 1..%u (default 1):\n"
+"The backend has the service's address family. A forward tunnel service's\n"
+"backends have its port (direct server return cannot translate ports): give\n"
+"BACKEND alone (10.1.0.1, fd00::1 or [fd00::1]) or with the VIP's port.\n"
+"weight is 1..%u (default 1):\n"
 "a backend of weight W owns W * vnodes points. A draining backend owns no\n"
 "points, so no new flow reaches it while its established flows go on;\n"
 "'activate' restores exactly the previous mapping. 'del' also deletes the\n"
@@ -64,6 +67,31 @@ static int request(struct nl_conn *nl, enum op op, const struct rc_service *s,
 	return nl_backend_set(nl, s, b);
 }
 
+/*
+ * What the command must know of the service before it changes anything:
+ * its forward mode, when the backend was given without a port or the
+ * drain is to be waited for. 0, or -errno printed.
+ */
+static int check_service(struct nl_conn *nl, const char *ctx, const struct rc_service *s,
+			 const struct rc_backend *b, const struct parse_args *a,
+			 const struct cmd_drain_wait *w)
+{
+	char name[RC_SERVICE_NAME_LEN];
+	struct rc_service got = { .vip = s->vip, .proto = s->proto };
+	uint32_t forward;
+	int err;
+
+	if (!a->bare && !w->wait)
+		return 0;
+	err = nl_service_get(nl, &got);
+	forward = rc_service_forward(&got);
+	rc_service_free(&got);
+	if (err)
+		return cli_nl_error(err, nl->ext_msg, "%s %s", ctx, rc_service_name(name, s));
+	return (a->bare ? parse_check_bare_backend(ctx, b, forward) : 0) ?:
+	       (w->wait ? cmd_drain_wait_check(s, forward) : 0);
+}
+
 /* argv[0] is the subcommand's name. */
 static int run(enum op op, int argc, char **argv)
 {
@@ -100,7 +128,7 @@ static int run(enum op op, int argc, char **argv)
 	err = cli_nl_open(&nl);
 	if (err)
 		return err;
-	err = w.wait ? cmd_drain_wait_check(&nl, &s) : 0;
+	err = check_service(&nl, ctx, &s, &b, &a, &w);
 	if (err) {
 		nl_close(&nl);
 		return err;

@@ -74,19 +74,10 @@ static void pause_until(double t)
 		;
 }
 
-int cmd_drain_wait_check(struct nl_conn *nl, const struct rc_service *s)
+int cmd_drain_wait_check(const struct rc_service *s, uint32_t forward)
 {
 	char name[RC_SERVICE_NAME_LEN];
-	struct rc_service got = { .vip = s->vip, .proto = s->proto };
-	uint32_t forward;
-	int err;
 
-	err = nl_service_get(nl, &got);
-	forward = rc_service_forward(&got);
-	rc_service_free(&got);
-	if (err)
-		return cli_nl_error(err, nl->ext_msg, "backend drain %s",
-				    rc_service_name(name, s));
 	if (forward == RINGSTEER_FORWARD_TUNNEL)
 		return cli_error("backend drain %s: wait: forward tunnel keeps no conntrack entries, so its connections are not counted; drain without wait: its flows leave the flow table after 5 minutes without a packet",
 				 rc_service_name(name, s));

@@ -19,12 +19,13 @@ struct cmd_drain_wait {
 int cmd_drain_wait_parse(int argc, char **argv, struct cmd_drain_wait *w);
 
 /*
- * Before the drain: whether its connections can be waited for. A forward
- * tunnel service keeps no conntrack entries, and the wait's count of 0
- * would say "drained" while its flow table still sends the backend its
- * flows. 0, or -errno after printing why not.
+ * Before the drain: whether the connections of service S, of forward mode
+ * FORWARD (the kernel's), can be waited for. A forward tunnel service
+ * keeps no conntrack entries, and the wait's count of 0 would say
+ * "drained" while its flow table still sends the backend its flows. 0, or
+ * -EINVAL after printing why not.
  */
-int cmd_drain_wait_check(struct nl_conn *nl, const struct rc_service *s);
+int cmd_drain_wait_check(const struct rc_service *s, uint32_t forward);
 
 /*
  * Show the backend's connections once a second until none is left (then

@@ -82,6 +82,7 @@ static int backend_words(int argc, char **argv, struct rc_preview_req *r)
 	if (a.seen & PARSE_KW_JSON)
 		cli_json = true;
 	r->keep_flows = a.seen & PARSE_KW_KEEP_FLOWS;
+	r->bare = a.bare;
 	if (r->op == RC_PREVIEW_BACKEND_SET && !(r->b.has & (RC_HAS_WEIGHT | RC_HAS_STATE))) {
 		cli_error("%s: nothing to change (give weight and/or state)", ctx);
 		return -EINVAL;
@@ -450,6 +451,17 @@ static int flows_check(const struct rc_preview_flows *pf, const struct rc_config
 	return 0;
 }
 
+/* A backend without a port is a forward tunnel service's only. */
+static int check_bare(const struct rc_preview_req *r, const struct rc_config *c)
+{
+	char ctx[40];
+
+	if (!r->bare || !c->ns)
+		return 0;
+	snprintf(ctx, sizeof(ctx), "plan %s", r->what);
+	return parse_check_bare_backend(ctx, &r->b, rc_service_forward(&c->s[0]));
+}
+
 static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
 		    const struct rc_service *s, const struct rc_preview_flows *pf, struct json *j)
 {
@@ -537,7 +549,7 @@ int cmd_plan(int argc, char **argv)
 				  rc_service_name(name, &r.s));
 	}
 	nl_close(&nl);
-	if (!err && flows_check(&pf, &c)) {
+	if (!err && (check_bare(&r, &c) || flows_check(&pf, &c))) {
 		rc_config_free(&c);
 		err = -EINVAL;
 	}

@@ -110,6 +110,65 @@ TEST(endpoint_port0_for_flows)
 	ASSERT_EQ(0, ep.port);
 }
 
+/*
+ * A forward tunnel service's backend may be its address alone: "fd02::2"
+ * and "[fd02::2]" too, and without brackets all of it is the address.
+ */
+TEST(endpoint_bare_forms)
+{
+	static const struct {
+		const char *s;
+		int family;
+		const char *addr;
+		unsigned int port;
+		bool bare;
+	} good[] = {
+		{ "10.2.0.21", AF_INET, "10.2.0.21", 0, true },
+		{ "fd02::2", AF_INET6, "fd02::2", 0, true },
+		{ "[fd02::2]", AF_INET6, "fd02::2", 0, true },
+		{ "[FD02::2]", AF_INET6, "fd02::2", 0, true },
+		{ "fd02::2:80", AF_INET6, "fd02::2:80", 0, true },
+		{ "10.2.0.21:80", AF_INET, "10.2.0.21", 80, false },
+		{ "[fd02::2]:443", AF_INET6, "fd02::2", 443, false },
+	};
+	static const struct {
+		const char *s, *why;
+	} bad[] = {
+		{ "10.2.0.256", "bad IPv4 address" },
+		{ "host", "bad IPv4 address" },
+		{ "", "bad IPv4 address" },
+		{ "fd02::g", "bad IPv6 address" },
+		{ "[]", "bad IPv6 address" },
+		{ "[10.2.0.21]", "bad IPv6 address" },
+		{ "fd02::2]:80", "bad IPv6 address" },
+		{ "[fd02::2", "missing ']'" },
+		{ "[fd02::2]x", "missing ':PORT' after ']'" },
+		{ "10.2.0.21:", "missing port" },
+	};
+	char addr[RC_ADDR_LEN];
+	struct rc_endpoint ep;
+	const char *why;
+	bool bare;
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ASSERT_EQ(0, rc_endpoint_parse_bare(good[i].s, &ep, &bare, &why))
+			TH_LOG("%s: %s", good[i].s, why);
+		EXPECT_EQ(good[i].family, ep.family) TH_LOG("%s", good[i].s);
+		rc_addr_format(addr, &ep);
+		EXPECT_STREQ(good[i].addr, addr);
+		EXPECT_EQ(good[i].port, ep.port) TH_LOG("%s", good[i].s);
+		EXPECT_EQ(good[i].bare, bare) TH_LOG("%s", good[i].s);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = "";
+		EXPECT_EQ(-EINVAL, rc_endpoint_parse_bare(bad[i].s, &ep, &bare, &why))
+			TH_LOG("accepted '%s'", bad[i].s);
+		EXPECT_NE(NULL, strstr(why, bad[i].why))
+			TH_LOG("'%s': got '%s', want '%s'", bad[i].s, why, bad[i].why);
+	}
+}
+
 TEST(endpoint_order)
 {
 	struct rc_endpoint a, b;
@@ -359,6 +418,76 @@ TEST(service_and_backend_args)
 	capture();
 	ASSERT_EQ(-EINVAL, parse_backend_args("t", 6, be, PARSE_KW_PROTO, &s, &b, &a));
 	captured();
+}
+
+static int quiet_backend(int argc, char **argv, struct rc_service *s, struct rc_backend *b,
+			 struct parse_args *a)
+{
+	int ret;
+
+	capture();
+	ret = parse_backend_args("t", argc, argv,
+				 PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_KEEP_FLOWS, s, b, a);
+	captured();
+	return ret;
+}
+
+/*
+ * backend add/set/drain/activate/del take a backend's address alone, with
+ * the VIP's port, and say so (a->bare) for the check against the service's
+ * forward mode; a port given is kept (the kernel judges a tunnel's), and
+ * the service itself always has its port.
+ */
+TEST(backend_bare_address)
+{
+	static const struct {
+		int argc;
+		char *argv[4];
+		int family;
+		unsigned int port;
+		bool bare;
+		uint32_t weight;	/* the keywords after it are read as ever */
+		uint8_t proto;
+	} good[] = {
+		{ 4, { "10.0.0.1:80", "10.2.0.21", "weight", "2" }, AF_INET, 80, true, 2, IPPROTO_TCP },
+		{ 4, { "[fd00::1]:443", "fd02::2", "proto", "udp" }, AF_INET6, 443, true, 0,
+		  IPPROTO_UDP },
+		{ 3, { "[fd00::1]:443", "[fd02::2]", "keep-flows" }, AF_INET6, 443, true, 0,
+		  IPPROTO_TCP },
+		{ 2, { "10.0.0.1:80", "10.2.0.21:8080" }, AF_INET, 8080, false, 0, IPPROTO_TCP },
+	};
+	static const struct {
+		char *argv[2];
+		const char *why;
+	} bad[] = {
+		{ { "10.0.0.1:80", "fd02::2" }, "different address families" },
+		{ { "10.0.0.1:80", "10.0.0.1" }, "own VIP and port" },
+		{ { "10.0.0.1:80", "127.0.0.1" }, "loopback" },
+		{ { "10.0.0.1:80", "10.2.0.256" }, "bad backend '10.2.0.256': bad IPv4 address" },
+		{ { "10.0.0.1", "10.2.0.21" }, "bad service '10.0.0.1': missing ':PORT'" },
+	};
+	struct rc_service s;
+	struct rc_backend b;
+	struct parse_args a;
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		char **argv = (char **)good[i].argv;
+
+		ASSERT_EQ(0, quiet_backend(good[i].argc, argv, &s, &b, &a))
+			TH_LOG("%s %s: %s", argv[0], argv[1], errbuf);
+		EXPECT_EQ(good[i].family, b.ep.family) TH_LOG("%s", argv[1]);
+		EXPECT_EQ(good[i].port, b.ep.port) TH_LOG("%s", argv[1]);
+		EXPECT_EQ(good[i].bare, a.bare) TH_LOG("%s", argv[1]);
+		EXPECT_EQ(good[i].weight, b.weight) TH_LOG("%s", argv[1]);
+		EXPECT_EQ(good[i].proto, s.proto) TH_LOG("%s", argv[1]);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-EINVAL, quiet_backend(2, (char **)bad[i].argv, &s, &b, &a))
+			TH_LOG("accepted %s %s", bad[i].argv[0], bad[i].argv[1]);
+		EXPECT_NE(NULL, strstr(errbuf, bad[i].why))
+			TH_LOG("got '%s', want '%s'", errbuf, bad[i].why);
+	}
 }
 
 /* A backend's own on-down: service (the default), keep or reset. */

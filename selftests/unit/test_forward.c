@@ -3,7 +3,9 @@
  * ringctl's forward and encap settings: the keywords of service add and
  * set, the configuration file (round trip, bad lines with their line and a
  * clear message, nothing parsed), what show, show -j and fingerprint print
- * beside the ring, and restore's plan when they change.
+ * beside the ring, and restore's plan when they change. A tunnel service's
+ * backends by their address alone: in the file, as save writes them, in
+ * restore's plan, and against the service's mode on the command line.
  */
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -51,6 +53,17 @@ static int parse_text(const char *text, struct rc_config *c)
 	captured();
 	fclose(f);
 	return ret;
+}
+
+static char *print_text(const struct rc_config *c)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	print_config(f, c);
+	fclose(f);
+	return text;
 }
 
 TEST(keywords)
@@ -114,24 +127,23 @@ TEST(keywords_rejected)
 	EXPECT_NE(NULL, strstr(errbuf, "unexpected argument 'forward'"));
 }
 
+/* As save writes it: a tunnel service's backends as their addresses alone. */
 static const char tunnel_conf[] =
 	"# ringsteer configuration (ringctl save); 'ringctl restore' reads it\n"
 	"service 10.0.0.1:80 proto tcp vnodes 256 hash flow on-down keep\n"
 	"\tbackend 10.1.0.1:8080 weight 1 state active\n"
 	"service 10.0.0.2:80 proto tcp vnodes 64 hash flow on-down reset forward tunnel encap ipip\n"
-	"\tbackend 10.1.0.1:80 weight 1 state active\n"
-	"\tbackend 10.1.0.2:80 weight 2 state draining\n"
+	"\tbackend 10.1.0.1 weight 1 state active\n"
+	"\tbackend 10.1.0.2 weight 2 state draining\n"
 	"service 10.0.0.2:53 proto udp vnodes 256 hash source on-down keep forward tunnel encap gue port 6080\n"
-	"\tbackend 10.1.0.3:53 weight 1 state active\n"
+	"\tbackend 10.1.0.3 weight 1 state active\n"
 	"service [fd00::1]:443 proto tcp vnodes 256 hash flow on-down reset forward tunnel encap gue port 7777\n"
-	"\tbackend [fd02::1]:443 weight 1 state active\n";
+	"\tbackend fd02::1 weight 1 state active\n";
 
 TEST(config_round_trip)
 {
 	struct rc_config c;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *text;
 
 	ASSERT_EQ(0, parse_text(tunnel_conf, &c)) TH_LOG("%s", errbuf);
 	ASSERT_EQ(4, c.ns);
@@ -143,12 +155,87 @@ TEST(config_round_trip)
 	EXPECT_EQ(RINGSTEER_ON_DOWN_KEEP, rc_service_on_down(&c.s[0]));
 	EXPECT_EQ(RINGSTEER_ON_DOWN_RESET, rc_service_on_down(&c.s[1]));
 	EXPECT_EQ(RINGSTEER_ON_DOWN_RESET, rc_service_on_down(&c.s[3]));
-	f = open_memstream(&text, &len);
-	print_config(f, &c);
-	fclose(f);
+	/* The backends' port is the VIP's. */
+	EXPECT_EQ(80, c.s[1].b[1].ep.port);
+	EXPECT_EQ(53, c.s[2].b[0].ep.port);
+	EXPECT_EQ(443, c.s[3].b[0].ep.port);
+	text = print_text(&c);
 	EXPECT_STREQ(tunnel_conf, text);
 	free(text);
 	rc_config_free(&c);
+}
+
+/*
+ * Every way a file may name a tunnel service's backend: its address alone
+ * (IPv6 with or without brackets) or with the VIP's port. save writes the
+ * address alone.
+ */
+TEST(config_bare_backends)
+{
+	static const char forms[] =
+		"service 10.0.0.1:80 on-down keep\n"
+		"  backend 10.1.0.1:8080\n"
+		"service 10.0.0.2:80 vnodes 64 on-down reset forward tunnel\n"
+		"  backend 10.2.0.21:80\n"
+		"  backend 10.2.0.22 weight 2 state draining on-down keep\n"
+		"service [fd00::1]:443 forward tunnel encap gue\n"
+		"  backend [fd02::2]\n"
+		"  backend fd02::3\n";
+	static const char *const lines[] = {
+		"\tbackend 10.1.0.1:8080 weight 1 state active\n",
+		"\tbackend 10.2.0.21 weight 1 state active\n",
+		"\tbackend 10.2.0.22 weight 2 state draining on-down keep\n",
+		"\tbackend fd02::2 weight 1 state active\n",
+		"\tbackend fd02::3 weight 1 state active\n",
+	};
+	struct rc_config c, again;
+	char *text, *text2;
+	uint32_t i, k;
+
+	ASSERT_EQ(0, parse_text(forms, &c)) TH_LOG("%s", errbuf);
+	ASSERT_EQ(3, c.ns);
+	EXPECT_EQ(8080, c.s[0].b[0].ep.port);
+	for (i = 1; i < c.ns; i++) {
+		ASSERT_EQ(2, c.s[i].nb);
+		for (k = 0; k < c.s[i].nb; k++)
+			EXPECT_EQ(c.s[i].vip.port, c.s[i].b[k].ep.port);
+	}
+	text = print_text(&c);
+	ASSERT_NE(NULL, text);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		EXPECT_NE(NULL, strstr(text, lines[i])) TH_LOG("save wrote no line %u of lines[]", i);
+	/* What save wrote, restore reads back to the same configuration. */
+	ASSERT_EQ(0, parse_text(text, &again)) TH_LOG("%s", errbuf);
+	text2 = print_text(&again);
+	ASSERT_NE(NULL, text2);
+	EXPECT_STREQ(text, text2);
+	free(text);
+	free(text2);
+	rc_config_free(&c);
+	rc_config_free(&again);
+}
+
+/*
+ * The command line's check once the service's forward mode is read from
+ * the kernel (backend.c, plan.c): an address alone is a tunnel's only.
+ */
+TEST(bare_backend_needs_forward_tunnel)
+{
+	char *words[] = { "10.0.0.1:80", "10.2.0.21" };
+	struct rc_service s;
+	struct rc_backend b;
+	struct parse_args a;
+
+	capture();
+	ASSERT_EQ(0, parse_backend_args("backend del", 2, words, 0, &s, &b, &a));
+	EXPECT_EQ(0, parse_check_bare_backend("backend del", &b, RINGSTEER_FORWARD_TUNNEL));
+	EXPECT_STREQ("", captured());
+	capture();
+	EXPECT_EQ(-EINVAL, parse_check_bare_backend("backend del", &b, RINGSTEER_FORWARD_NAT));
+	captured();
+	EXPECT_NE(NULL, strstr(errbuf, "backend del: bad backend '10.2.0.21': missing ':PORT'"))
+		TH_LOG("%s", errbuf);
+	EXPECT_NE(NULL, strstr(errbuf, "forward tunnel")) TH_LOG("%s", errbuf);
 }
 
 TEST(config_bad_lines)
@@ -164,6 +251,20 @@ TEST(config_bad_lines)
 		  "'port' applies to encap gue only" },
 		{ "service 10.0.0.1:80\nservice 10.0.0.2:80 forward tunel\n", "conf:2:",
 		  "forward 'tunel' is not valid" },
+		/* A NAT service must be told where to send: an address alone is not enough. */
+		{ "service 10.0.0.1:80\nbackend 10.1.0.1\n", "conf:2:",
+		  "bad backend '10.1.0.1': missing ':PORT'" },
+		{ "service [fd00::1]:80 forward nat\nbackend fd02::2\n", "conf:2:",
+		  "bad backend 'fd02::2': missing ':PORT'" },
+		{ "service 10.0.0.1:80 forward tunnel\nbackend [fd02::2]\n", "conf:2:",
+		  "different address families" },
+		/* The two forms name one backend. */
+		{ "service 10.0.0.1:80 forward tunnel\nbackend 10.1.0.1\nbackend 10.1.0.1:80\n",
+		  "conf:3:", "backend 10.1.0.1:80 given twice" },
+		{ "service 10.0.0.1:80 forward tunnel\nbackend 10.0.0.1\n", "conf:2:",
+		  "own VIP and port" },
+		{ "service 10.0.0.1:80 forward tunnel\nbackend 10.1.0\n", "conf:2:",
+		  "bad IPv4 address" },
 	};
 	struct rc_config c;
 	size_t i;
@@ -268,6 +369,44 @@ TEST(restore_plan)
 	EXPECT_EQ(RC_HAS_ENCAP | RC_HAS_ENCAP_PORT, p.ops[2].s.has);
 	EXPECT_EQ(RINGSTEER_ENCAP_GUE, p.ops[2].s.encap);
 	EXPECT_EQ(2, p.ops[2].s.vip.addr[3]);
+	rc_plan_free(&p);
+	rc_config_free(&live);
+	rc_config_free(&want);
+}
+
+/*
+ * The kernel reports every backend with its port, a file may leave a
+ * tunnel service's out: the same backends, so restore sends nothing.
+ */
+TEST(restore_plan_bare_and_explicit_alike)
+{
+	static const char live_text[] =
+		"service 10.0.0.2:80 forward tunnel\n"
+		"  backend 10.2.0.21:80 weight 1 state active\n"
+		"  backend 10.2.0.22:80 weight 2 state active\n"
+		"service [fd00::1]:443 forward tunnel\n"
+		"  backend [fd02::2]:443\n";
+	static const char want_text[] =
+		"service 10.0.0.2:80 forward tunnel\n"
+		"  backend 10.2.0.21\n"
+		"  backend 10.2.0.22 weight 2\n"
+		"service [fd00::1]:443 forward tunnel\n"
+		"  backend fd02::2\n";
+	struct rc_config live, want;
+	struct rc_plan p;
+
+	ASSERT_EQ(0, parse_text(live_text, &live)) TH_LOG("%s", errbuf);
+	ASSERT_EQ(0, parse_text(want_text, &want)) TH_LOG("%s", errbuf);
+	ASSERT_EQ(0, rc_plan_restore(&live, &want, 0, &p));
+	EXPECT_EQ(0, p.n) TH_LOG("first: %s", rc_op_name(p.ops[0].kind));
+	rc_plan_free(&p);
+	/* A real change still shows, on the backend with the VIP's port. */
+	want.s[0].b[1].weight = 3;
+	ASSERT_EQ(0, rc_plan_restore(&live, &want, 0, &p));
+	ASSERT_EQ(1, p.n);
+	EXPECT_EQ(RC_OP_BACKEND_SET, p.ops[0].kind);
+	EXPECT_EQ(80, p.ops[0].b.ep.port);
+	EXPECT_EQ(22, p.ops[0].b.ep.addr[3]);
 	rc_plan_free(&p);
 	rc_config_free(&live);
 	rc_config_free(&want);

@@ -330,6 +330,18 @@ TEST(plan_parses_the_real_commands_arguments)
 	EXPECT_EQ(-EINVAL, plan_parse("plan flows f.txt", &r));
 	EXPECT_EQ(-EINVAL, plan_parse("plan key set 00112233445566778899aabbccddeeff flows", &r));
 	EXPECT_EQ(-EINVAL, plan_parse("plan flows a backend del 10.0.0.1:80 10.1.0.1:80 flows b", &r));
+	/* A forward tunnel service's backend by its address alone (plan.c checks the mode). */
+	ASSERT_EQ(0, plan_parse("plan backend drain 10.0.0.1:80 10.1.0.4", &r));
+	EXPECT_EQ(RC_PREVIEW_BACKEND_DRAIN, r.op);
+	EXPECT_EQ(80, r.b.ep.port);
+	EXPECT_TRUE(r.bare);
+	ASSERT_EQ(0, plan_parse("plan backend add [fd00::1]:443 [fd02::4] weight 3", &r));
+	EXPECT_EQ(443, r.b.ep.port);
+	EXPECT_EQ(3, r.b.weight);
+	EXPECT_TRUE(r.bare);
+	EXPECT_EQ(-EINVAL, plan_parse("plan backend del 10.0.0.1:80 fd02::4", &r));
+	ASSERT_EQ(0, plan_parse("plan backend del 10.0.0.1:80 10.1.0.4:80", &r));
+	EXPECT_FALSE(r.bare);
 }
 
 /*

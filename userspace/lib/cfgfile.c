@@ -8,13 +8,15 @@
  *	key HEX32
  *	service VIP:PORT [proto tcp|udp] [vnodes N] [hash flow|source]
  *		[on-down keep|reset] [forward nat|tunnel] [encap ipip|gue [port N]]
- *		backend ADDR:PORT [weight W] [state active|draining]
+ *		backend ADDR:PORT|ADDR [weight W] [state active|draining]
  *
  * A backend line belongs to the service line above it; indentation is
  * free. The key line is optional (restore then keeps the current key).
- * A backend of a forward tunnel service has the service's port. Saved
- * files name forward only for tunnel services: a NAT service's line is
- * what it was before forward existed.
+ * A backend of a forward tunnel service has the service's port: it may
+ * be given as its address alone ("10.1.0.1", "fd00::1" or "[fd00::1]"),
+ * which is how saved files write it, or with that port. Saved files name
+ * forward only for tunnel services: a NAT service's line is what it was
+ * before forward existed.
  */
 
 #include <errno.h>
@@ -85,7 +87,8 @@ static int backend_line(const char *ctx, int argc, char **argv, struct rc_config
 		return cli_error("%s: backend before any service", ctx);
 	cur = &c->s[c->ns - 1];
 	err = parse_backend_of(ctx, argc - 1, argv + 1,
-			       PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_ON_DOWN, cur, &b, &a);
+			       PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_ON_DOWN, cur, &b, &a) ?:
+	      (a.bare ? parse_check_bare_backend(ctx, &b, rc_service_forward(cur)) : 0);
 	if (err)
 		return err;
 	rc_service_name(name, cur);
@@ -156,7 +159,11 @@ void print_config(FILE *f, const struct rc_config *c)
 		for (k = 0; k < s->nb; k++) {
 			const struct rc_backend *b = &s->b[k];
 
-			rc_endpoint_format(ep, &b->ep);
+			/* Its port is the VIP's: the address says it all. */
+			if (rc_service_forward(s) == RINGSTEER_FORWARD_TUNNEL)
+				rc_addr_format(ep, &b->ep);
+			else
+				rc_endpoint_format(ep, &b->ep);
 			fprintf(f, "\tbackend %s weight %u state %s", ep,
 				rc_backend_weight(b), rc_state_name(rc_backend_state(b)));
 			/* The service's, the default, is not written: older files read alike. */

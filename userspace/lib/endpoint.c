@@ -33,11 +33,21 @@ static int parse_port(const char *s, uint16_t *port, const char **why)
 	return 0;
 }
 
-int rc_endpoint_parse(const char *s, struct rc_endpoint *ep, const char **why)
+/* The LEN characters at S, an address of FAMILY. */
+static int parse_addr(int family, const char *s, size_t len, uint8_t addr[16])
 {
 	char host[INET6_ADDRSTRLEN + 1];
+
+	if (len >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, s, len);
+	host[len] = '\0';
+	return inet_pton(family, host, addr) == 1 ? 0 : -EINVAL;
+}
+
+int rc_endpoint_parse(const char *s, struct rc_endpoint *ep, const char **why)
+{
 	const char *colon, *end;
-	size_t len;
 
 	memset(ep, 0, sizeof(*ep));
 	if (*s == '[') {
@@ -50,10 +60,7 @@ int rc_endpoint_parse(const char *s, struct rc_endpoint *ep, const char **why)
 			*why = "missing ':PORT' after ']'";
 			return -EINVAL;
 		}
-		len = end - s - 1;
-		if (len >= sizeof(host) ||
-		    (memcpy(host, s + 1, len), host[len] = '\0',
-		     inet_pton(AF_INET6, host, ep->addr) != 1)) {
+		if (parse_addr(AF_INET6, s + 1, end - s - 1, ep->addr)) {
 			*why = "bad IPv6 address";
 			return -EINVAL;
 		}
@@ -69,10 +76,7 @@ int rc_endpoint_parse(const char *s, struct rc_endpoint *ep, const char **why)
 			*why = "IPv6 addresses go in brackets: [ADDR]:PORT";
 			return -EINVAL;
 		}
-		len = colon - s;
-		if (len >= sizeof(host) ||
-		    (memcpy(host, s, len), host[len] = '\0',
-		     inet_pton(AF_INET, host, ep->addr) != 1)) {
+		if (parse_addr(AF_INET, s, colon - s, ep->addr)) {
 			*why = strchr(s, ']') ? "missing '[' before IPv6 address"
 					      : "bad IPv4 address";
 			return -EINVAL;
@@ -80,6 +84,32 @@ int rc_endpoint_parse(const char *s, struct rc_endpoint *ep, const char **why)
 		ep->family = AF_INET;
 	}
 	return parse_port(colon + 1, &ep->port, why);
+}
+
+int rc_endpoint_parse_bare(const char *s, struct rc_endpoint *ep, bool *bare,
+			   const char **why)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = strlen(s);
+	int family;
+
+	*bare = false;
+	/* "[v6]:port" and "v4:port" (one colon), or their errors. */
+	if (*s == '[' ? s[len - 1] != ']' : colon && !strchr(colon + 1, ':'))
+		return rc_endpoint_parse(s, ep, why);
+	memset(ep, 0, sizeof(*ep));
+	family = *s == '[' || colon ? AF_INET6 : AF_INET;
+	if (*s == '[') {
+		s++;
+		len -= 2;
+	}
+	if (parse_addr(family, s, len, ep->addr)) {
+		*why = family == AF_INET6 ? "bad IPv6 address" : "bad IPv4 address";
+		return -EINVAL;
+	}
+	ep->family = family;
+	*bare = true;
+	return 0;
 }
 
 const char *rc_endpoint_unusable(const struct rc_endpoint *ep)

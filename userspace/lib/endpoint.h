@@ -7,6 +7,7 @@
 #ifndef RINGCTL_ENDPOINT_H
 #define RINGCTL_ENDPOINT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define RC_ENDPOINT_LEN	56	/* "[v6 address]:65535" and a NUL */
@@ -24,6 +25,14 @@ struct rc_endpoint {
  * with *why saying what is wrong.
  */
 int rc_endpoint_parse(const char *s, struct rc_endpoint *ep, const char **why);
+/*
+ * The same, or an address alone ("10.0.0.1", "fd00::1", "[fd00::1]"): then
+ * port 0 and *bare true. Without brackets a string of two colons or more
+ * is read whole as an IPv6 address: "fd00::1:80" is an address, not
+ * fd00::1 port 80.
+ */
+int rc_endpoint_parse_bare(const char *s, struct rc_endpoint *ep, bool *bare,
+			   const char **why);
 /*
  * Why EP's address cannot be a VIP or a backend, as the kernel refuses it
  * (uapi "Addresses": unspecified, loopback, link-local, multicast,

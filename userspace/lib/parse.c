@@ -126,24 +126,32 @@ int parse_key(const char *s, uint8_t key[RINGSTEER_KEY_LEN])
 	return 0;
 }
 
-int parse_endpoint_arg(const char *ctx, const char *what, const char *s,
-			  struct rc_endpoint *ep)
+/* With BARE, an address alone is taken too: then *BARE and port 0. */
+static int endpoint_arg(const char *ctx, const char *what, const char *s,
+			struct rc_endpoint *ep, bool *bare)
 {
 	const char *why;
 
 	if (!s) {
-		cli_error("%s: missing %s (ADDR:PORT or [ADDR]:PORT)", ctx, what);
+		cli_error("%s: missing %s (ADDR:PORT or [ADDR]:PORT%s)", ctx, what,
+			  bare ? "; ADDR alone for forward tunnel" : "");
 		return -EINVAL;
 	}
-	if (rc_endpoint_parse(s, ep, &why)) {
+	if (bare ? rc_endpoint_parse_bare(s, ep, bare, &why) : rc_endpoint_parse(s, ep, &why)) {
 		cli_error("%s: bad %s '%s': %s", ctx, what, s, why);
 		return -EINVAL;
 	}
-	if (!ep->port) {
+	if (!ep->port && !(bare && *bare)) {
 		cli_error("%s: bad %s '%s': port 0 is not allowed", ctx, what, s);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int parse_endpoint_arg(const char *ctx, const char *what, const char *s,
+			  struct rc_endpoint *ep)
+{
+	return endpoint_arg(ctx, what, s, ep, NULL);
 }
 
 /* A VIP or backend address the kernel would refuse, refused here first. */
@@ -376,17 +384,34 @@ int parse_check_new_service(const char *ctx, const struct rc_service *s)
 	return 0;
 }
 
+int parse_check_bare_backend(const char *ctx, const struct rc_backend *b,
+			     uint32_t forward)
+{
+	char addr[RC_ADDR_LEN];
+
+	if (forward == RINGSTEER_FORWARD_TUNNEL)
+		return 0;
+	rc_addr_format(addr, &b->ep);
+	cli_error("%s: bad backend '%s': missing ':PORT' (only a forward tunnel service's backends may be an address alone)",
+		  ctx, addr);
+	return -EINVAL;
+}
+
 int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowed,
 		     const struct rc_service *s, struct rc_backend *b,
 		     struct parse_args *a)
 {
 	char vip[RC_ENDPOINT_LEN];
+	bool bare = false;
 	int err;
 
 	memset(b, 0, sizeof(*b));
-	err = parse_endpoint_arg(ctx, "backend", argc > 0 ? argv[0] : NULL, &b->ep);
+	err = endpoint_arg(ctx, "backend", argc > 0 ? argv[0] : NULL, &b->ep, &bare);
 	if (err)
 		return err;
+	/* Forward tunnel cannot translate ports: an address alone has the VIP's. */
+	if (bare)
+		b->ep.port = s->vip.port;
 	if (b->ep.family != s->vip.family) {
 		rc_endpoint_format(vip, &s->vip);
 		cli_error("%s: backend %s and service %s are of different address families",
@@ -403,6 +428,7 @@ int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowe
 	err = parse_keywords(ctx, argc - 1, argv + 1, allowed, a);
 	if (err)
 		return err;
+	a->bare = bare;
 	if (a->seen & PARSE_KW_WEIGHT) {
 		b->weight = a->weight;
 		b->has |= RC_HAS_WEIGHT;

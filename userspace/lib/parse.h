@@ -44,6 +44,7 @@ struct parse_args {
 	uint32_t encap;
 	bool has_encap_port;	/* "encap gue port N" */
 	uint16_t encap_port;
+	bool bare;		/* the backend without a port (parse_backend_of) */
 };
 
 int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);
@@ -90,7 +91,9 @@ int parse_check_new_service(const char *ctx, const struct rc_service *s);
 /*
  * "BACKEND:PORT [keywords]" of service *s (the families must agree), with
  * RC_HAS_WEIGHT, RC_HAS_STATE, RC_HAS_HEALTH and RC_HAS_ON_DOWN for the
- * settings given.
+ * settings given. BACKEND may be an address alone (rc_endpoint_parse_bare()):
+ * it then has the VIP's port and a->bare is set, for the caller to check
+ * with parse_check_bare_backend() once it knows the service's forward mode.
  */
 int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowed,
 		     const struct rc_service *s, struct rc_backend *b,
@@ -99,6 +102,15 @@ int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowe
 int parse_backend_args(const char *ctx, int argc, char **argv,
 			  unsigned int allowed, struct rc_service *s,
 			  struct rc_backend *b, struct parse_args *a);
+/*
+ * A backend given without a port (a->bare) is a forward tunnel service's
+ * only: tunneled packets keep the VIP's port, so a port says nothing there,
+ * while a NAT service must be told where to send. 0, or -EINVAL after
+ * "CTX: bad backend 'ADDR': missing ':PORT' ..." when FORWARD, the
+ * service's mode from the file or the kernel, is not forward tunnel.
+ */
+int parse_check_bare_backend(const char *ctx, const struct rc_backend *b,
+			     uint32_t forward);
 
 /*
  * Files of lines of words ('#' starts a comment, blank lines skipped): CB

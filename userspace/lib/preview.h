@@ -89,6 +89,7 @@ struct rc_preview_req {
 	const char *what;		/* "backend add", for output */
 	struct rc_service s;		/* not for key set */
 	struct rc_backend b;		/* backend commands */
+	bool bare;			/* b given without a port (parse_args) */
 	bool keep_flows;
 	uint8_t key[RINGSTEER_KEY_LEN];	/* key set */
 	const char *flows_path;		/* flows FILE|-: each flow's move */
