@@ -25,9 +25,12 @@ void cmd_health_usage(FILE *f)
 "until every backend has been probed enough times, nothing while a\n"
 "self-check fails, never more than 'guard max-down' of a service's active\n"
 "backends (default %u%%) and never the last one; it never changes a\n"
-"backend's state (drain is the operator's). On SIGTERM it exits and leaves\n"
-"the kernel as it is. 'check' reads and checks FILE only. The file format\n"
-"is in ringctl(8), HEALTH CHECK FILE FORMAT.\n", HC_DEF_MAX_DOWN_PCT);
+"backend's state (drain is the operator's). A service of FILE that the\n"
+"kernel does not have is named in the log and the status, unchecked, and\n"
+"checked once it appears; when the kernel has none of them, 'run' fails\n"
+"at once. On SIGTERM it exits and leaves the kernel as it is. 'check'\n"
+"reads and checks FILE only. The file format is in ringctl(8), HEALTH\n"
+"CHECK FILE FORMAT.\n", HC_DEF_MAX_DOWN_PCT);
 }
 
 static int load(int argc, char **argv, const char *ctx, struct hc_config *c)

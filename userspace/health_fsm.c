@@ -108,6 +108,15 @@ int hc_sync(struct hc_svc *s, const struct rc_service *ks, uint64_t now,
 	return 0;
 }
 
+uint32_t hc_missing(const struct hc_state *st)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < st->conf->ns; i++)
+		n += !st->s[i].present;
+	return n;
+}
+
 void hc_result(struct hc_target *t, bool ok, const char *why, uint64_t now)
 {
 	t->probes++;

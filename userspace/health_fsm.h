@@ -49,6 +49,7 @@ struct hc_be {
 struct hc_svc {
 	const struct hc_service_conf *conf;
 	bool present;		/* the kernel has the service */
+	bool said_missing;	/* hc_log_presence() said it is missing */
 	struct hc_be **b;
 	uint32_t nb;
 	bool quorum_lost;
@@ -83,6 +84,9 @@ void hc_state_free(struct hc_state *st);
  */
 int hc_sync(struct hc_svc *s, const struct rc_service *ks, uint64_t now,
 	    void (*gone)(struct hc_be *b, void *data), void *data);
+
+/* Services of ST the kernel lacks (at the last read): not checked. */
+uint32_t hc_missing(const struct hc_state *st);
 
 /* One probe's result. */
 void hc_result(struct hc_target *t, bool ok, const char *why, uint64_t now);

@@ -243,6 +243,8 @@ static void refresh(struct run *r, uint64_t now)
 		hc_log("reading the kernel's configuration: %s%s%s (no change until it works)",
 		       strerror(-err), *r->k.nl.ext_msg ? ": " : "", r->k.nl.ext_msg);
 	r->view_ok = !err;
+	if (!err)
+		hc_log_presence(&r->st);
 }
 
 static void start_due(struct run *r, uint64_t now)
@@ -427,20 +429,8 @@ static void act(struct run *r, uint64_t now)
 static void status(struct run *r)
 {
 	char text[256], msg[300];
-	uint32_t i, k, nb = 0, down = 0, lost = 0;
 
-	for (i = 0; i < r->conf->ns; i++) {
-		lost += r->st.s[i].quorum_lost;
-		for (k = 0; k < r->st.s[i].nb; k++) {
-			nb++;
-			down += r->st.s[i].b[k]->health == RINGSTEER_HEALTH_DOWN;
-		}
-	}
-	snprintf(text, sizeof(text), "%u services, %u backends, %u down%s%s%s%s",
-		 r->conf->ns, nb, down, lost ? ", quorum lost" : "",
-		 !r->st.started ? ", starting: probing every backend" : "",
-		 r->st.started && r->st.frozen ? ", frozen: a self-check fails" : "",
-		 !r->view_ok ? ", cannot read the kernel" : "");
+	hc_status_text(text, sizeof(text), &r->st, r->view_ok);
 	if (!strcmp(text, r->status))
 		return;
 	strcpy(r->status, text);
@@ -544,6 +534,28 @@ static int loop(struct run *r)
 	}
 }
 
+int hc_run_start(const struct hc_state *st)
+{
+	uint32_t ns = st->conf->ns, missing = hc_missing(st);
+
+	/*
+	 * Some missing is boot ordering or a service on its way, picked up
+	 * when it appears; all of them is a wrong file or namespace, and a
+	 * checker that checks nothing must not look like one that works.
+	 */
+	if (missing == ns) {
+		cli_error("health run: none of the file's %u services is in the kernel (ringctl show lists those it has): nothing to check",
+			  ns);
+		return -ENOENT;
+	}
+	if (missing)
+		hc_log("checking %u of %u services from the kernel's health as it is; %u not in the kernel, checked once they appear",
+		       ns - missing, ns, missing);
+	else
+		hc_log("checking %u services from the kernel's health as it is", ns);
+	return 0;
+}
+
 int hc_run(struct hc_config *conf)
 {
 	struct run r = { .conf = conf };
@@ -560,8 +572,9 @@ int hc_run(struct hc_config *conf)
 		if (!r.view_ok)
 			err = -EIO;
 	}
+	if (!err)
+		err = hc_run_start(&r.st);
 	if (!err) {
-		hc_log("checking %u services from the kernel's health as it is", conf->ns);
 		err = loop(&r);
 		teardown(&r);
 	}
