@@ -129,9 +129,9 @@ static const struct svc *pick_svc(struct gx *x, enum fwd fwd)
 
 /*
  * Martian sources (IN_MARTIAN): what routing never accepts a packet
- * from. 0.0.0.0/8, IPv6's own addresses and v4-mapped ones
- * (IN_MARTIAN_TUN) the kernel forwards and answers, but a tunnel service
- * must not steer or answer them.
+ * from. IPv6's unspecified, own and v4-mapped addresses (IN_MARTIAN_TUN)
+ * the kernel forwards or answers, but a tunnel service must not steer or
+ * answer them.
  */
 static void martian(struct gx *x)
 {
@@ -145,13 +145,16 @@ static void martian(struct gx *x)
 		case 0: set4(s, 255, 255, 255, 255); break;
 		case 1: set4(s, 224 + below(&x->r, 16), rnd(&x->r), rnd(&x->r), rnd(&x->r)); break;
 		case 2:
-			/* Since 5.3 routing takes 0.0.0.0/8 but 0.0.0.0 as unicast. */
+			/*
+			 * 0.0.0.0/8: since 5.3 routing takes all of it but
+			 * 0.0.0.0 as unicast, and so must the hook.
+			 */
 			if (chance(&x->r, 50)) {
 				set4(s, 0, 0, 0, 0);
 				break;
 			}
 			set4(s, 0, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 4));
-			in->flags = (in->flags & ~IN_MARTIAN) | IN_MARTIAN_TUN;
+			in->flags &= ~IN_MARTIAN;
 			break;
 		case 3: set4(s, 127, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 254)); break;
 		case 4:
@@ -177,7 +180,9 @@ static void martian(struct gx *x)
 		s->a[15] = 1 + below(&x->r, 3);
 		break;
 	case 1:
-		break;				/* :: */
+		/* ::, which the kernel's TCP answers with a reset to :: */
+		in->flags = (in->flags & ~IN_MARTIAN) | IN_MARTIAN_TUN;
+		break;
 	case 2:
 		s->a[15] = 1;			/* ::1 */
 		break;
@@ -416,6 +421,25 @@ static void payload(struct gx *x, struct pkt *p)
 		pkt_fill(p, &x->r, want - p->len);
 }
 
+/* Where the L4 checksum is, 0 if there is none. */
+static size_t csum_at(const struct pkt *p)
+{
+	switch (p->l4proto) {
+	case IPPROTO_TCP: return 16;
+	case IPPROTO_UDP: return 6;
+	case IPPROTO_ICMP: case IPPROTO_ICMPV6: return 2;
+	default: return 0;
+	}
+}
+
+/* The L4 header's length, for the first fragment to hold (RFC 7112). */
+static size_t l4_hlen(const struct pkt *p)
+{
+	if (p->l4proto == IPPROTO_TCP && p->len >= p->l4off + 13)
+		return (p->b[p->l4off + 12] >> 4) * 4;
+	return csum_at(p) ? 8 : 0;
+}
+
 static void build(struct gx *x)
 {
 	struct input *in = x->in;
@@ -453,9 +477,9 @@ static void build(struct gx *x)
 	pkt_bound(p);
 	pkt_finish(p);
 	say(x, "len %zu ", p->len);
-	if (chance(&x->r, 3) && p->len >= p->l4off + 8) {
+	if (chance(&x->r, 3) && csum_at(p) && p->len >= p->l4off + csum_at(p) + 2) {
 		/* A bad L4 checksum: the hook steers without looking at it. */
-		p->b[p->len - 1] ^= 0x5a;
+		p->b[p->l4off + csum_at(p)] ^= 0x5a;
 		say(x, "bad-l4-csum ");
 	}
 }
@@ -524,7 +548,8 @@ static void fragment(struct gx *x)
 	}
 	pkt_fragment(p, f, n, (uint32_t)x->in->index, x->g->frags);
 	x->fragmented = true;
-	x->complete = v < 5;
+	/* IPv6 drops a first fragment without the whole header chain. */
+	x->complete = v < 5 && (x->fam == AF_INET || f[0].len >= p->l4off - hdr + l4_hlen(p));
 	for (i = 0; i < n; i++) {
 		int j = v == 4 ? n - 1 - i : i;
 		struct pkt *fp = &x->g->frags[j];
@@ -714,7 +739,7 @@ void gen_input(struct gen *g, uint64_t index, struct input *in)
 	if (in->flags & IN_MARTIAN)
 		say(&x, "martian ");
 	if (in->flags & IN_MARTIAN_TUN)
-		say(&x, "own/mapped source ");
+		say(&x, "tunnel-martian source ");
 	m = below(&x.r, 100);
 	if (m < 9 && g->p.len - (x.fam == AF_INET ? g->p.l3len : g->p.unfrag) >= 16) {
 		fragment(&x);

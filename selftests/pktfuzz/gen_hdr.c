@@ -83,16 +83,21 @@ size_t gen_ip4_opts(struct rng *r, const struct topo *t, uint8_t *o)
 	return n;
 }
 
-/* TLV options of a hop-by-hop or destination options header (RFC 8200 4.2). */
+/*
+ * TLV options of a hop-by-hop or destination options header (RFC 8200
+ * 4.2). The kernel drops more than 7 bytes of padding in a row (RFC 4942
+ * 2.1.9.5), ip6_ext()'s own included: that is no benign chain either.
+ */
 static size_t tlv_opts(struct rng *r, uint8_t *b, bool *benign)
 {
-	size_t n = 0, len;
+	size_t n = 0, len, run = 0, maxrun = 0;
 	int i, count = 1 + below(r, 3);
 
 	for (i = 0; i < count; i++) {
 		switch (below(r, 6)) {
 		case 0:
 			b[n++] = 0;	/* Pad1 */
+			run++;
 			break;
 		case 1:			/* PadN */
 			len = below(r, 6);
@@ -100,10 +105,12 @@ static size_t tlv_opts(struct rng *r, uint8_t *b, bool *benign)
 			b[n++] = len;
 			memset(b + n, 0, len);
 			n += len;
+			run += 2 + len;
 			break;
 		case 2:			/* router alert */
 			memcpy(b + n, "\x05\x02\x00\x00", 4);
 			n += 4;
+			run = 0;
 			break;
 		case 3:			/* jumbo payload where there is none */
 			memcpy(b + n, "\xc2\x04\x00\x01\x00\x00", 6);
@@ -119,7 +126,13 @@ static size_t tlv_opts(struct rng *r, uint8_t *b, bool *benign)
 			*benign = false;
 			break;
 		}
+		if (run > maxrun)
+			maxrun = run;
 	}
+	/* ip6_ext() pads the header to 8 bytes with Pad1s. */
+	run += ((2 + n + 7) & ~7UL) - 2 - n;
+	if (run > 7 || maxrun > 7)
+		*benign = false;
 	return n;
 }
 

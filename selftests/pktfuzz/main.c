@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #include "pktfuzz.h"
 
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
 	struct capture *cap;
 	struct check *c;
 	struct input in;
+	struct rusage ru;
 	double t0, last, secs;
 	bool verbose = false;
 	int opt, quiet, rc;
@@ -112,9 +114,12 @@ int main(int argc, char **argv)
 	for (quiet = 0; quiet < 3;)
 		quiet = cap_poll(cap, check_frame, c, 100) ? 0 : quiet + 1;
 	check_capture(c, cap_drops(cap));
-	printf("fuzz_packets: %llu inputs in %.1f s: %.0f inputs/s%s\n",
+	/* System time includes the LB's softirq work, run as each send returns. */
+	getrusage(RUSAGE_SELF, &ru);
+	printf("fuzz_packets: %llu inputs in %.1f s: %.0f inputs/s (CPU: %.1f s user, %.1f s system)\n",
 	       (unsigned long long)count, secs, count / (secs > 0 ? secs : 1),
-	       cap_send_errors(cap) ? " (some frames could not be sent)" : "");
+	       ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
 	if (cap_send_errors(cap))
 		printf("  %llu frames refused by the packet socket (shorter than a header)\n",
 		       (unsigned long long)cap_send_errors(cap));

@@ -151,17 +151,19 @@ summary()
 # runs only the ones that exercise lifetimes: module load/unload, rmmod
 # with live DNAT flows and with another NAT user under traffic, tunnel
 # teardown under traffic, health marking backends down and up with their
-# connections kept or reset, the fuzzer at 5,000 messages. make
-# check-debug runs every scenario, and the fuzzer at 1,000,000
-# (RS_DEBUG_TESTS=all).
-debug_tests=(module.sh rmmod_flows.sh rmmod_nat_peer.sh rmmod_tunnel.sh health_conns.sh fuzz.sh)
-debug_env=(-e RS_FUZZ_MESSAGES=5000 -e RS_RMMOD_ROUNDS=3)
+# connections kept or reset, the netlink fuzzer at 5,000 messages, the
+# packet fuzzer at 2,000 inputs (every path of both hooks, under KASAN).
+# make check-debug runs every scenario, the netlink fuzzer at 1,000,000
+# and the packet fuzzer at 100,000 (RS_DEBUG_TESTS=all).
+debug_tests=(module.sh rmmod_flows.sh rmmod_nat_peer.sh rmmod_tunnel.sh health_conns.sh fuzz.sh
+	fuzz_packets.sh)
+debug_env=(-e RS_FUZZ_MESSAGES=5000 -e RS_RMMOD_ROUNDS=3 -e RS_PKT_COUNT=2000)
 if [ "${RS_DEBUG_TESTS:-}" = all ]; then
 	debug_tests=()
 	# Hundreds of unload rounds under traffic with a NAT peer, followed
 	# by the other scenarios in the same boot: where a late write into
 	# freed memory would show (KASAN, slub_debug).
-	debug_env=(-e RS_FUZZ_MESSAGES=1000000 -e RS_RMMOD_ROUNDS=300)
+	debug_env=(-e RS_FUZZ_MESSAGES=1000000 -e RS_RMMOD_ROUNDS=300 -e RS_PKT_COUNT=100000)
 fi
 phase 5 "the 6.1 debug kernel: build (first time 25 to 45 min, then cached), the module for it"
 echo "# build debug kernel"
