@@ -30,25 +30,17 @@ Last it prints "sent N in T s". Needs root (CAP_NET_RAW).
 """
 
 import argparse
-import ipaddress
 import select
 import socket
 import struct
 import time
 
+from icmp_quote import csum
+
 ETH_P_IP, ETH_P_IPV6 = 0x0800, 0x86DD
 PACKET_OUTGOING = 4
 SO_RCVBUFFORCE = 33
 IP_DF = 0x4000
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
 
 
 def mac_bytes(mac):
@@ -88,7 +80,7 @@ def l4_len(proto):
 
 def packet(a, saddr):
     """One IP packet from saddr as the options say, and its EtherType."""
-    v6 = ipaddress.ip_address(saddr).version == 6
+    v6 = ":" in saddr
     fam = socket.AF_INET6 if v6 else socket.AF_INET
     src, dst = socket.inet_pton(fam, saddr), socket.inet_pton(fam, a.dst)
     proto = {"tcp": socket.IPPROTO_TCP, "udp": socket.IPPROTO_UDP,
