@@ -246,9 +246,14 @@ static bool plain_source(const struct sk_buff *skb, u8 family)
 		return !(ipv6_addr_type(&ipv6_hdr(skb)->saddr) &
 			 (IPV6_ADDR_MULTICAST | IPV6_ADDR_LOOPBACK | IPV6_ADDR_MAPPED)) &&
 		       !ipv6_addr_any(&ipv6_hdr(skb)->saddr);
+	/*
+	 * The kernel's ipv4_is_zeronet() is 0.0.0.0 alone since 0/8 became
+	 * assignable (5.3), but as a source "this network" (RFC 1122) names
+	 * no host to answer: the whole /8 is refused here.
+	 */
 	a = ip_hdr(skb)->saddr;
 	return !ipv4_is_multicast(a) && !ipv4_is_lbcast(a) &&
-	       !ipv4_is_zeronet(a) && !ipv4_is_loopback(a);
+	       (a & htonl(IN_CLASSA_NET)) && !ipv4_is_loopback(a);
 }
 
 static bool local_address(struct net *net, u8 family,
