@@ -35,7 +35,8 @@
 #
 # RS_PKT_SEED reruns a sequence (the seed is printed first); RS_PKT_FIRST
 # and RS_PKT_COUNT=1 replay one input alone (RS_PKT_VERBOSE=1 prints it and
-# what came out). RS_PKT_CHUNK inputs run between two counter checks.
+# what came out). RS_PKT_CHUNK inputs run between two counter checks;
+# RS_PKT_SHOW failures of each invariant are printed whole (default 3).
 
 set -e
 P=pf
@@ -213,15 +214,15 @@ i=$FIRST
 k=0
 end=$((FIRST + COUNT))
 t0=$SECONDS
-verbose=()
-[ -z "$RS_PKT_VERBOSE" ] || verbose=(--verbose)
+opts=(--show "${RS_PKT_SHOW:-3}")
+[ -z "$RS_PKT_VERBOSE" ] || opts+=(--verbose)
 while [ "$i" -lt "$end" ]; do
 	n=$((end - i))
 	[ "$n" -le "$CHUNK" ] || n=$CHUNK
 	rctl show -j >"$W/before.json"
 	rc=0
 	"$FUZZ" --topo "$TOPO" --seed "$SEED" --first "$i" --count "$n" --icmp-rate "$RATE" \
-		--flows "$W/flows.$k" --summary "$W/summary.$k" "${verbose[@]}" || rc=$?
+		--flows "$W/flows.$k" --summary "$W/summary.$k" "${opts[@]}" || rc=$?
 	[ "$rc" -le 1 ] || die "fuzz_packets could not run (exit status $rc)"
 	[ "$rc" = 0 ] || failed+=("invariants of inputs $i to $((i + n - 1))")
 	rctl show -j >"$W/after.json"

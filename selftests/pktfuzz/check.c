@@ -33,7 +33,6 @@
 #define RING		(1U << 16)
 #define FLOWS		(1U << 18)
 #define MAX_SUSPECTS	4096
-#define SHOW		3
 
 enum inv {
 	INV_COUNT, INV_ICMP_UNICAST, INV_MARTIAN, INV_NOT_HOST, INV_ROUTED,
@@ -67,7 +66,7 @@ struct check {
 	const struct topo *t;
 	uint64_t seed, first, cur, settled;
 	bool any, verbose;
-	unsigned int icmp_rate;
+	unsigned int icmp_rate, show;
 	struct input ring[RING];
 	uint64_t fails[INV_N], first_fail[INV_N];
 	struct {
@@ -111,7 +110,7 @@ static void fail(struct check *c, enum inv inv, const struct input *in,
 
 	if (!c->fails[inv]++)
 		c->first_fail[inv] = in ? in->index : 0;
-	if (c->fails[inv] > SHOW)
+	if (c->fails[inv] > c->show)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -130,7 +129,7 @@ static void fail(struct check *c, enum inv inv, const struct input *in,
 }
 
 struct check *check_new(const struct topo *t, uint64_t seed, uint64_t first,
-			unsigned int icmp_rate, bool verbose)
+			unsigned int icmp_rate, unsigned int show, bool verbose)
 {
 	struct check *c = calloc(1, sizeof(*c));
 
@@ -139,6 +138,7 @@ struct check *check_new(const struct topo *t, uint64_t seed, uint64_t first,
 	c->first = c->settled = first;
 	c->icmp_rate = icmp_rate;
 	c->verbose = verbose;
+	c->show = show;
 	c->flows = calloc(FLOWS, sizeof(*c->flows));
 	c->win_cap = 2 * icmp_rate + 16;
 	c->win = calloc(c->win_cap, sizeof(*c->win));

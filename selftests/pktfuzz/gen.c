@@ -129,9 +129,9 @@ static const struct svc *pick_svc(struct gx *x, enum fwd fwd)
 
 /*
  * Martian sources (IN_MARTIAN): what routing never accepts a packet
- * from. IPv6's unspecified, own and v4-mapped addresses (IN_MARTIAN_TUN)
- * the kernel forwards or answers, but a tunnel service must not steer or
- * answer them.
+ * from. 0.0.0.0/8 and IPv6's unspecified, own and v4-mapped addresses
+ * (IN_MARTIAN_TUN) the kernel forwards or answers, but a tunnel service
+ * must not steer or answer them.
  */
 static void martian(struct gx *x)
 {
@@ -147,14 +147,15 @@ static void martian(struct gx *x)
 		case 2:
 			/*
 			 * 0.0.0.0/8: since 5.3 routing takes all of it but
-			 * 0.0.0.0 as unicast, and so must the hook.
+			 * 0.0.0.0 as unicast; as a source it names no host
+			 * (RFC 1122), and a tunnel service refuses it.
 			 */
 			if (chance(&x->r, 50)) {
 				set4(s, 0, 0, 0, 0);
 				break;
 			}
 			set4(s, 0, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 4));
-			in->flags &= ~IN_MARTIAN;
+			in->flags = (in->flags & ~IN_MARTIAN) | IN_MARTIAN_TUN;
 			break;
 		case 3: set4(s, 127, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 254)); break;
 		case 4:
@@ -691,31 +692,52 @@ static void expectations(struct gx *x)
 	}
 }
 
-static void gen_flood(struct gen *g, uint64_t index, struct input *in);
-
-void gen_input(struct gen *g, uint64_t index, struct input *in)
+/* Input @index's own random numbers (@salt: another stream), and its family. */
+static void begin(struct gx *x, struct gen *g, uint64_t index, struct input *in,
+		  uint64_t salt)
 {
-	struct gx x = { .g = g, .t = g->t, .in = in, .wellformed = true,
-			.ext_benign = true, .ethertype = 0x0800 };
-	char sbuf[INET6_ADDRSTRLEN], dbuf[INET6_ADDRSTRLEN];
-	uint32_t c, m;
-
-	x.r.s = g->seed ^ (index * 0xd1342543de82ef95ULL);
-	rnd(&x.r);
-	if (!below(&x.r, 2000)) {
-		gen_flood(g, index, in);
-		return;
-	}
+	*x = (struct gx){ .g = g, .t = g->t, .in = in, .wellformed = true,
+			  .ext_benign = true, .ethertype = 0x0800 };
+	x->r.s = g->seed ^ (index * 0xd1342543de82ef95ULL) ^ salt;
+	rnd(&x->r);
 	memset(in, 0, sizeof(*in));
 	in->index = index;
 	in->tag = tag_of(index);
 	in->nframes = 1;
 	in->hook_svc = -1;
 	in->flow.svc = -1;
-	x.fam = chance(&x.r, 50) ? AF_INET : AF_INET6;
-	in->family = x.fam;
-	if (x.fam == AF_INET6)
-		x.ethertype = 0x86dd;
+	x->fam = chance(&x->r, 50) ? AF_INET : AF_INET6;
+	in->family = x->fam;
+	if (x->fam == AF_INET6)
+		x->ethertype = 0x86dd;
+}
+
+static void say_flow(struct gx *x)
+{
+	char sbuf[INET6_ADDRSTRLEN], dbuf[INET6_ADDRSTRLEN];
+	struct input *in = x->in;
+
+	say(x, "v%d %s:%u > %s:%u ", x->fam == AF_INET ? 4 : 6,
+	    addr_str(&in->src, sbuf, sizeof(sbuf)), x->sport,
+	    addr_str(&in->dst, dbuf, sizeof(dbuf)), x->dport);
+	in->sport = x->sport;
+	in->dport = x->dport;
+	in->proto = x->proto;
+	in->ttl = x->ttl;
+}
+
+static void gen_flood(struct gen *g, uint64_t index, struct input *in);
+
+void gen_input(struct gen *g, uint64_t index, struct input *in)
+{
+	struct gx x;
+	uint32_t c, m;
+
+	begin(&x, g, index, in, 0);
+	if (!below(&x.r, 2000)) {
+		gen_flood(g, index, in);
+		return;
+	}
 	destination(&x);
 	choose_shape(&x);
 	x.sport = cport(&x);
@@ -727,13 +749,8 @@ void gen_input(struct gen *g, uint64_t index, struct input *in)
 	c = below(&x.r, 100);
 	x.ttl = c < 2 ? 1 : c < 3 ? 0 : c < 6 ? 2 : c < 80 ? 64 : 2 + below(&x.r, 254);
 	x.df = x.fam == AF_INET && chance(&x.r, 60);
-	in->ttl = x.ttl;
-	say(&x, "v%d %s:%u > %s:%u ttl %u%s ", x.fam == AF_INET ? 4 : 6,
-	    addr_str(&in->src, sbuf, sizeof(sbuf)), x.sport,
-	    addr_str(&in->dst, dbuf, sizeof(dbuf)), x.dport, x.ttl, x.df ? " df" : "");
-	in->sport = x.sport;
-	in->dport = x.dport;
-	in->proto = x.proto;
+	say_flow(&x);
+	say(&x, "ttl %u%s ", x.ttl, x.df ? " df" : "");
 	build(&x);
 	l2(&x);
 	if (in->flags & IN_MARTIAN)
@@ -779,22 +796,10 @@ void gen_input(struct gen *g, uint64_t index, struct input *in)
  */
 static void gen_flood(struct gen *g, uint64_t index, struct input *in)
 {
-	struct gx x = { .g = g, .t = g->t, .in = in, .wellformed = true,
-			.ext_benign = true, .ethertype = 0x0800 };
-	char sbuf[INET6_ADDRSTRLEN], dbuf[INET6_ADDRSTRLEN];
+	struct gx x;
 	int i;
 
-	x.r.s = g->seed ^ (index * 0xd1342543de82ef95ULL) ^ 0xf100d;
-	rnd(&x.r);
-	memset(in, 0, sizeof(*in));
-	in->index = index;
-	in->tag = tag_of(index);
-	in->hook_svc = -1;
-	in->flow.svc = -1;
-	x.fam = chance(&x.r, 50) ? AF_INET : AF_INET6;
-	in->family = x.fam;
-	if (x.fam == AF_INET6)
-		x.ethertype = 0x86dd;
+	begin(&x, g, index, in, 0xf100d);
 	x.svc = pick_svc(&x, FWD_TUNNEL);
 	in->dst = x.svc->vip;
 	x.proto = x.svc->proto;
@@ -804,15 +809,11 @@ static void gen_flood(struct gen *g, uint64_t index, struct input *in)
 	x.sport = cport(&x);
 	x.ttl = 64;
 	x.df = true;
-	in->ttl = 64;
-	in->sport = x.sport;
-	in->dport = x.dport;
-	in->proto = x.proto;
 	in->flags = IN_FLOOD;
 	memcpy(x.dmac, x.t->links[0].lbmac, 6);
-	say(&x, "flood of %d: v%d %s:%u > %s:%u len %d ", MAX_FRAMES,
-	    x.fam == AF_INET ? 4 : 6, addr_str(&in->src, sbuf, sizeof(sbuf)), x.sport,
-	    addr_str(&in->dst, dbuf, sizeof(dbuf)), x.dport, x.svc->mtu + 20);
+	say(&x, "flood of %d: ", MAX_FRAMES);
+	say_flow(&x);
+	say(&x, "len %d ", x.svc->mtu + 20);
 	if (x.fam == AF_INET)
 		ip4_begin(&g->p, &in->src, &in->dst, x.proto, 64, in->tag, true, NULL, 0);
 	else

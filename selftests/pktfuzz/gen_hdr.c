@@ -295,7 +295,7 @@ enum quote_kind gen_quote(struct rng *r, struct pkt *q, uint8_t family,
 		if (cut < q->l4off + 4 && k != Q_LATER_FRAG)
 			k = Q_NO_PORTS;
 	}
-	snprintf(what, wlen, "quoting %s%s%s len %zu", names[k],
+	snprintf(what, wlen, "quoting %s%s%s (%zu bytes)", names[k],
 		 optlen ? " with options" : "", cut ? " cut short" : "", q->len);
 	return k;
 }

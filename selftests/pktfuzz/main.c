@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_packets --topo FILE [--seed S] [--first I] [--count N]
- *              [--icmp-rate R] [--flows FILE] [--summary FILE] [--verbose]
+ *              [--icmp-rate R] [--flows FILE] [--summary FILE] [--show N]
+ *              [--verbose]
  *
  * Sends inputs I .. I+N-1 of the run with seed S (crafted frames, see
  * gen.c) from the client's end of the link to the load balancer, reads
  * what the load balancer sends on each of its links, and checks the
  * invariants of check.c. Input K is the same for a given seed whichever
  * inputs run before it, so a failing one replays alone with --first K
- * --count 1 (--verbose prints it and what came out). It writes the flows
+ * --count 1 (--verbose prints it and what came out). The first --show
+ * failures of each invariant (default 3) are printed whole. It writes the flows
  * the services steered (--flows, for `ringctl lookup`) and what it
  * counted per service (--summary, JSON, for the kernel's counters), and
  * exits 1 if an invariant failed, 2 on a setup error.
@@ -37,7 +39,7 @@ static void usage(const char *argv0)
 {
 	fprintf(stderr,
 		"usage: %s --topo FILE [--seed S] [--first I] [--count N] [--icmp-rate R]\n"
-		"          [--flows FILE] [--summary FILE] [--verbose]\n", argv0);
+		"          [--flows FILE] [--summary FILE] [--show N] [--verbose]\n", argv0);
 	exit(2);
 }
 
@@ -51,12 +53,13 @@ int main(int argc, char **argv)
 		{ "icmp-rate", required_argument, NULL, 'r' },
 		{ "flows", required_argument, NULL, 'F' },
 		{ "summary", required_argument, NULL, 'S' },
+		{ "show", required_argument, NULL, 'w' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *topo_path = NULL, *flows = NULL, *summary = NULL;
 	uint64_t seed = (uint64_t)time(NULL), first = 0, count = 1000, i;
-	unsigned int icmp_rate = 0;
+	unsigned int icmp_rate = 0, show = 3;
 	static struct topo t;
 	static struct gen g;
 	struct capture *cap;
@@ -67,7 +70,7 @@ int main(int argc, char **argv)
 	bool verbose = false;
 	int opt, quiet, rc;
 
-	while ((opt = getopt_long(argc, argv, "t:s:f:n:r:F:S:v", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:s:f:n:r:F:S:w:v", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't': topo_path = optarg; break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
@@ -76,6 +79,7 @@ int main(int argc, char **argv)
 		case 'r': icmp_rate = strtoul(optarg, NULL, 0); break;
 		case 'F': flows = optarg; break;
 		case 'S': summary = optarg; break;
+		case 'w': show = strtoul(optarg, NULL, 0); break;
 		case 'v': verbose = true; break;
 		default: usage(argv[0]);
 		}
@@ -88,7 +92,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)first, (unsigned long long)count);
 	fflush(stdout);
 	cap = cap_open(&t);
-	c = check_new(&t, seed, first, icmp_rate, verbose);
+	c = check_new(&t, seed, first, icmp_rate, show, verbose);
 	g.t = &t;
 	g.seed = seed;
 	t0 = last = now();

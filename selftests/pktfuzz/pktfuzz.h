@@ -315,8 +315,9 @@ bool parse_flow(const uint8_t *b, const struct hdr *h, struct addr *src,
 
 struct check;
 
+/* @show: how many failures of each invariant to print whole. */
 struct check *check_new(const struct topo *t, uint64_t seed, uint64_t first,
-			unsigned int icmp_rate, bool verbose);
+			unsigned int icmp_rate, unsigned int show, bool verbose);
 /* Before @in's frames are sent. */
 void check_input(struct check *c, const struct input *in);
 void check_frame(void *ctx, int link, const uint8_t *b, size_t len,
