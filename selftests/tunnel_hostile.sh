@@ -204,6 +204,9 @@ pass "setup: UDP and TCP flows reach b1 (behind r2) and b2 as lookup says; no tu
 echo "# setup took $SECONDS s"
 
 # ---- 1. martian sources get no answer
+# 0.1.2.3: all of 0.0.0.0/8 is a martian source here, as
+# doc/semantics.md says, although since Linux 5.3 routing takes 0/8 but
+# 0.0.0.0 as unicast (ipv4_is_zeronet() tests addr == 0).
 MARTIANS4="255.255.255.255,224.0.0.1,239.255.255.250,0.0.0.0,0.1.2.3,127.0.0.1,$LB4,10.2.10.255,10.2.11.255"
 # ff02::1 and ::1 never reach the hook: ip6_rcv_core() drops a multicast
 # or loopback source, so nothing counts them; :: and the LB's own do.
