@@ -152,16 +152,6 @@ pass "with the flow table: be4 joined and be1 drained on every LB (restore), non
 # ring all the same, as every other LB would, or the connection is reset
 # when it moves.
 ring_restore 1 2 3
-# seen_on SPORT: the LBs that saw the client's CLI4:SPORT (5 s at most ago).
-seen_on()
-{
-	local n
-	for n in $(seq 1 "$NLB"); do
-		! lb_tunnel_clients "$n" | grep -qx "$CLI4:$1" || echo "$n"
-	done
-}
-# forgot N SPORT: LB N has not seen the client's CLI4:SPORT for 5 s.
-forgot() { ! lb_tunnel_clients "$1" | grep -qx "$CLI4:$2"; }
 # answer FILE: the backend in a "SPORT NAME SEQ" line of rs_client.py ("-").
 answer() { awk '{ print $2 }' "$1"; }
 # A port whose flow be4's arrival moves on the ring.
@@ -173,31 +163,50 @@ read -r sport before after <"$W/reuse.port" || true
 [ -n "$sport" ] || die "be4's arrival moves none of 64 ports: $(head -n 3 "$W/reuse.plan")"
 before=be${before#10.2.}; before=${before%%.*}
 after=be${after#10.2.}; after=${after%%.*}
+# Which LB carries the tuple: a counter on each, before ringsteer's hook.
+for n in $(seq 1 "$NLB"); do
+	lbn "$n" nft add rule ip fleet pre ip saddr "$CLI4" tcp sport "$sport" counter || die "lb$n: nft counter"
+done
+declare -A TUPLE_PKTS=()
+# carried: CARRIED is the LBs whose counter of the tuple grew since the
+# last call.
+carried()
+{
+	local n c
+	CARRIED=
+	for n in $(seq 1 "$NLB"); do
+		c=$(lbn "$n" nft list chain ip fleet pre |
+			awk -v p="tcp sport $sport counter" 'index($0, p) { for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }')
+		[ "$c" = "${TUPLE_PKTS[$n]:-0}" ] || CARRIED+="${CARRIED:+ }$n"
+		TUPLE_PKTS[$n]=$c
+	done
+}
 traffic -t 10 "$sport" >"$W/reuse1"
 [ "$(answer "$W/reuse1")" = "$before" ] ||
 	die "first connection from port $sport: answered by $(answer "$W/reuse1"), the ring says $before"
-carrier=$(seen_on "$sport")
-[ "$(echo "$carrier" | wc -w)" = 1 ] || die "the first connection was seen on LBs '$carrier', want one"
+carried
+carrier=$CARRIED
+[ "$(echo "$carrier" | wc -w)" = 1 ] || die "the first connection went through LBs '$carrier', want one"
 ring_restore 1 2 3 4
-# The first connection's element gone from the carrier's set, the next
-# one's shows which LB took it.
-wait_for 15 "lb$carrier forgets port $sport" forgot "$carrier" "$sport"
 hold_start -t 10 "$sport" >"$W/reuse2"
 second=$(answer "$W/reuse2")
 [ "$second" != - ] || die "the second connection from port $sport got no answer"
-[ "$(seen_on "$sport")" = "$carrier" ] ||
-	die "the second connection went through LBs '$(seen_on "$sport")', the first through lb$carrier"
+carried
+[ "$CARRIED" = "$carrier" ] || die "the second connection went through LBs '$CARRIED', the first through lb$carrier"
 lb_fail withdraw "$carrier"
 rest=$(all_lbs | tr ' ' '\n' | grep -vx "rtr-lb$carrier" | paste -sd' ')
 wait_for 30 "rtr's route without lb$carrier" routes_are "$rest"
 hold_ping >"$W/reuse3"
-moved_to=$(seen_on "$sport" | grep -vx "$carrier" | paste -sd' ')
+carried
+moved_to=$CARRIED
 hold_stop
 lb_return withdraw "$carrier"
 wait_for 60 "lb$carrier back in rtr's route" fleet_converged
 echo "# port $sport: first connection on $before through lb$carrier; be4 joined (the ring: $after);" \
 	"second connection from the same port on $second, then moved to lb${moved_to:-?}: answered by $(answer "$W/reuse3")"
-[ -n "$moved_to" ] || die "the second connection did not move to another LB"
+case " $moved_to " in
+"  " | *" $carrier "*) die "the second connection did not move from lb$carrier to another LB alone (it went through '$moved_to')" ;;
+esac
 [ "$(answer "$W/reuse3")" = "$second" ] ||
 	die "the second connection from port $sport, on $second through lb$carrier, broke when it moved to lb$moved_to (answer: $(answer "$W/reuse3"))"
 [ "$second" = "$after" ] || die "the second connection's SYN went to $second, the ring says $after"
