@@ -196,9 +196,14 @@ static bool matches(const struct check *c, const struct input *in,
 	return addr_eq(&h->dst, &in->dst) || (w != W_INNER && is_backend(c, in, &h->dst));
 }
 
+/*
+ * The input @o answers; NULL if it is one of an earlier run's (a chunk
+ * before this one: a reassembly timeout's ICMP error comes 5 s late).
+ */
 static struct input *attribute(struct check *c, struct out *o)
 {
 	static const enum where order[] = { W_INNER, W_OUTER, W_QUOTE, W_RST, W_ECHO };
+	bool earlier = false;
 	struct input *in;
 	unsigned int i;
 	struct hdr h;
@@ -208,12 +213,18 @@ static struct input *attribute(struct check *c, struct out *o)
 		if (!parse_image(o, order[i], &h, &tag))
 			continue;
 		in = by_tag(c, tag);
+		/* Only an ICMP error comes that late. */
+		if (!in && order[i] == W_QUOTE)
+			earlier = c->cur - ((c->cur - tag) & (RING - 1)) < c->first &&
+				  ((c->cur - tag) & (RING - 1)) <= c->cur;
 		if (!in || !matches(c, in, o, order[i], &h))
 			continue;
 		o->where = order[i];
 		o->img = h;
 		return in;
 	}
+	if (earlier)
+		return NULL;
 	c->st.unattributed++;
 	return by_index(c, c->cur);
 }
