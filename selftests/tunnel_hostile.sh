@@ -7,7 +7,7 @@
 # which of its checks failed, and the script goes on to the next item and
 # fails at the end if any did.
 #
-#  1 martians: a source that is not unicast (broadcast, multicast, zeronet,
+#  1 martians: a source that is not unicast (broadcast, multicast, 0/8,
 #    loopback, the LB's own address, a directed broadcast; IPv6 multicast,
 #    unspecified, loopback, the LB's own) with DF over the tunnel MTU, or
 #    TTL 1, gets nothing from the LB (no ICMP to a broadcast, multicast or
@@ -19,8 +19,9 @@
 #    (another port, ICMP echo, another protocol) is dropped and counted in
 #    unserved_drops, not routed back to the router that sent it; with the
 #    VIP on the LB's lo the host answers it
-#  3 not host: a frame to an L2 broadcast or multicast MAC, or to another
-#    host's (promiscuous LB), is not steered; counted in tunnel.not_host
+#  3 not host: a frame to an L2 broadcast or multicast MAC is not steered,
+#    counted in tunnel.not_host; nor one to another host's MAC (the LB in
+#    promiscuous mode), which the IP layer drops before the hook
 #  4 fragment quotes: an ICMP error quoting the first fragment of a VIP's
 #    UDP reply reaches the backend owning the flow; a later fragment's not
 #  5 outer path MTU: the LB, with no tunnel device up, learns the MTU of
