@@ -306,3 +306,22 @@ int pkt_fragment(const struct pkt *p, const struct frag *f, int n,
 	}
 	return n;
 }
+
+/* Where the L4 checksum is, 0 if there is none. */
+size_t pkt_csum_at(const struct pkt *p)
+{
+	switch (p->l4proto) {
+	case IPPROTO_TCP: return 16;
+	case IPPROTO_UDP: return 6;
+	case IPPROTO_ICMP: case IPPROTO_ICMPV6: return 2;
+	default: return 0;
+	}
+}
+
+/* The L4 header's length, for the first fragment to hold (RFC 7112). */
+size_t pkt_l4_hlen(const struct pkt *p)
+{
+	if (p->l4proto == IPPROTO_TCP && p->len >= p->l4off + 13)
+		return (p->b[p->l4off + 12] >> 4) * 4;
+	return pkt_csum_at(p) ? 8 : 0;
+}

@@ -19,38 +19,7 @@
 
 #include "gen.h"
 
-enum dstclass { D_TUN_SVC, D_TUN_OTHER, D_NAT_SVC, D_NAT_OTHER, D_LB, D_ROUTED };
-enum shape { S_TCP, S_UDP, S_GUE, S_ICMP_ERR, S_ICMP_INFO, S_OTHER };
-
-/* One input being made. */
-struct gx {
-	struct gen *g;
-	const struct topo *t;
-	struct rng r;
-	struct input *in;
-	uint8_t fam;
-	enum dstclass dc;
-	enum shape shape;
-	const struct svc *svc;	/* the service of (dst, dport, proto) */
-	const struct svc *qsvc;	/* an ICMP error's: the quoted flow's */
-	uint8_t proto;
-	uint16_t sport, dport;
-	uint8_t ttl;
-	bool df;
-	bool wellformed;	/* every header as a correct sender writes it */
-	bool ext, ext_benign, ext_routed;
-	enum quote_kind qk;
-	bool quote_ok;		/* an error type the hook reads, from the VIP */
-	struct addr qclient;
-	uint16_t qcport;
-	bool fragmented, complete;
-	size_t maxfrag;		/* the largest fragment sent */
-	uint8_t dmac[6];
-	uint16_t ethertype;
-	size_t wpos;
-};
-
-static void say(struct gx *x, const char *fmt, ...)
+void say(struct gx *x, const char *fmt, ...)
 {
 	size_t room = sizeof(x->in->what) - x->wpos;
 	va_list ap;
@@ -74,7 +43,7 @@ static void set4(struct addr *a, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3)
 }
 
 /* Clients: 16 of them beyond the LB's default route, and its neighbour. */
-static void client(struct gx *x, struct addr *a)
+void client(struct gx *x, struct addr *a)
 {
 	if (chance(&x->r, 10)) {
 		*a = x->fam == AF_INET ? x->t->client4 : x->t->client6;
@@ -91,7 +60,7 @@ static void client(struct gx *x, struct addr *a)
 }
 
 /* Ports from a small pool, so that flows come back (flow table, conntrack). */
-static uint16_t cport(struct gx *x)
+uint16_t cport(struct gx *x)
 {
 	return chance(&x->r, 90) ? 1024 + below(&x->r, 512) : below(&x->r, 65536);
 }
@@ -264,227 +233,6 @@ static void choose_shape(struct gx *x)
 	else
 		x->shape = S_TCP;
 }
-
-static void tcp(struct gx *x, struct pkt *p)
-{
-	static const uint8_t flags[] = { 0x02, 0x02, 0x02, 0x10, 0x10, 0x18, 0x11, 0x04, 0x12, 0x14 };
-	struct tcp_args a = {
-		.sport = x->sport, .dport = x->dport,
-		.seq = (uint32_t)x->in->tag << 16 | below(&x->r, 0x8000),
-		.ack = (uint32_t)x->in->tag << 16 | below(&x->r, 0x8000),
-		.win = below(&x->r, 65536),
-	};
-	uint8_t opts[40];
-	size_t optlen = 0;
-
-	a.flags = chance(&x->r, 80) ? flags[below(&x->r, sizeof(flags))] : rnd(&x->r);
-	if (chance(&x->r, 15)) {
-		/* MSS, SACK permitted, window scale, timestamps, or garbage */
-		static const uint8_t known[] = {
-			2, 4, 5, 180, 4, 2, 3, 3, 7, 8, 10, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 1,
-		};
-
-		optlen = chance(&x->r, 70) ? sizeof(known) : 1 + below(&x->r, 40);
-		if (optlen == sizeof(known))
-			memcpy(opts, known, optlen);
-		else
-			for (size_t i = 0; i < optlen; i++)
-				opts[i] = rnd(&x->r);
-	}
-	tcp_put(p, &a, opts, optlen);
-	say(x, "tcp %02x ", a.flags);
-}
-
-/* UDP whose payload is GUE (draft-ietf-intarea-gue) around a packet. */
-static void gue(struct gx *x, struct pkt *p)
-{
-	struct pkt *q = &x->g->q;
-	uint8_t h[4] = {};
-
-	udp_put(p, x->sport, x->dport);
-	if (chance(&x->r, 50)) {
-		ip4_begin(q, &x->t->client4, &x->t->client4, IPPROTO_UDP, 64,
-			  x->in->tag, false, NULL, 0);
-		h[1] = IPPROTO_IPIP;
-	} else {
-		ip6_begin(q, &x->t->client6, &x->t->client6, 64, FL_MARK | x->in->tag);
-		h[1] = IPPROTO_IPV6;
-	}
-	udp_put(q, cport(x), 80);
-	pkt_fill(q, &x->r, below(&x->r, 32));
-	pkt_finish(q);
-	if (chance(&x->r, 10))
-		h[0] = rnd(&x->r);	/* another version, control, extra length */
-	pkt_put(p, h, sizeof(h));
-	pkt_bound(p);
-	pkt_put(p, q->b, q->len);
-	say(x, "gue ");
-}
-
-static void icmp_error(struct gx *x, struct pkt *p)
-{
-	static const uint8_t err4[][2] = {
-		{ 3, 4 }, { 3, 4 }, { 3, 1 }, { 3, 3 }, { 3, 13 }, { 11, 0 }, { 11, 1 },
-		{ 12, 0 }, { 4, 0 }, { 5, 1 },
-	};
-	static const uint8_t err6[][2] = {
-		{ 2, 0 }, { 2, 0 }, { 1, 0 }, { 1, 4 }, { 3, 0 }, { 3, 1 }, { 4, 0 }, { 4, 1 },
-	};
-	struct input *in = x->in;
-	struct addr from = in->dst;
-	uint8_t type, code, qproto = x->proto;
-	uint16_t qsport = x->dport;
-	uint32_t rest = 0;
-	char qwhat[64];
-	int k;
-
-	if (x->fam == AF_INET) {
-		k = below(&x->r, ARRAY_SIZE(err4));
-		type = err4[k][0];
-		code = err4[k][1];
-		/* icmp_is_err() counts a redirect: it quotes a packet too. */
-		x->quote_ok = true;
-	} else {
-		k = below(&x->r, ARRAY_SIZE(err6));
-		type = err6[k][0];
-		code = err6[k][1];
-		x->quote_ok = true;
-	}
-	if (type == 3 && code == 4)
-		rest = 300 + below(&x->r, 1300);
-	else if (type == 2)
-		rest = 1200 + below(&x->r, 400);
-	else if (chance(&x->r, 20))
-		rest = rnd(&x->r);
-	/* The quoted packet: from the VIP to a client, mostly. */
-	if (chance(&x->r, 12)) {
-		client(x, &from);
-		x->quote_ok = false;
-	}
-	if (chance(&x->r, 8)) {
-		qproto = chance(&x->r, 50) ? IPPROTO_ICMP : 132;
-		if (x->fam == AF_INET6 && qproto == IPPROTO_ICMP)
-			qproto = IPPROTO_ICMPV6;
-	}
-	if (chance(&x->r, 10) || x->dc == D_LB)
-		qsport = below(&x->r, 49152);
-	client(x, &x->qclient);
-	x->qcport = cport(x);
-	icmp_put(p, type, code, rest);
-	x->qk = gen_quote(&x->r, &x->g->q, x->fam, &from, &x->qclient, qproto,
-			  qsport, x->qcport, in->tag, qwhat, sizeof(qwhat));
-	pkt_put(p, x->g->q.b, x->g->q.len);
-	x->qsvc = topo_svc(x->t, &from, qsport, qproto);
-	if (!x->qsvc || !addr_eq(&from, &in->dst))
-		x->quote_ok = false;
-	say(x, "icmp %u/%u %s ", type, code, qwhat);
-}
-
-static void icmp_info(struct gx *x, struct pkt *p)
-{
-	static const uint8_t info4[] = { 8, 8, 13, 15, 17, 0, 40, 200 };
-	static const uint8_t info6[] = { 128, 128, 129, 139, 144, 200, 255 };
-	uint8_t type = x->fam == AF_INET ? info4[below(&x->r, sizeof(info4))] :
-					   info6[below(&x->r, sizeof(info6))];
-
-	/* The identifier is the tag: an echo reply carries it back. */
-	icmp_put(p, type, 0, (uint32_t)x->in->tag << 16 | below(&x->r, 65536));
-	say(x, "icmp %u ", type);
-}
-
-static void other(struct gx *x, struct pkt *p)
-{
-	static const uint8_t protos[] = { 4, 41, 47, 50, 51, 59, 103, 132, 136, 253, 255 };
-	uint8_t proto = protos[below(&x->r, sizeof(protos))];
-
-	l4_begin(p, proto);
-	say(x, "proto %u ", proto);
-}
-
-/* The payload: small mostly, sometimes near or over the MTU. */
-static void payload(struct gx *x, struct pkt *p)
-{
-	const struct svc *s = x->qsvc ? x->qsvc : x->svc;
-	uint32_t c = below(&x->r, 100);
-	size_t want = 0;
-
-	if (c < 55)
-		want = p->len + below(&x->r, 40);
-	else if (c < 85)
-		want = p->len + below(&x->r, 400);
-	else if (c < 93 || !s || s->fwd != FWD_TUNNEL)
-		want = 1300 + below(&x->r, 201);
-	else
-		want = s->mtu + 1 + below(&x->r, 1500 - s->mtu);
-	if (want > 1500)
-		want = 1500;
-	if (want > p->len)
-		pkt_fill(p, &x->r, want - p->len);
-}
-
-/* Where the L4 checksum is, 0 if there is none. */
-static size_t csum_at(const struct pkt *p)
-{
-	switch (p->l4proto) {
-	case IPPROTO_TCP: return 16;
-	case IPPROTO_UDP: return 6;
-	case IPPROTO_ICMP: case IPPROTO_ICMPV6: return 2;
-	default: return 0;
-	}
-}
-
-/* The L4 header's length, for the first fragment to hold (RFC 7112). */
-static size_t l4_hlen(const struct pkt *p)
-{
-	if (p->l4proto == IPPROTO_TCP && p->len >= p->l4off + 13)
-		return (p->b[p->l4off + 12] >> 4) * 4;
-	return csum_at(p) ? 8 : 0;
-}
-
-static void build(struct gx *x)
-{
-	struct input *in = x->in;
-	struct pkt *p = &x->g->p;
-	uint8_t opts[40];
-	size_t optlen = 0;
-
-	if (x->fam == AF_INET) {
-		if (chance(&x->r, 8)) {
-			optlen = gen_ip4_opts(&x->r, x->t, opts);
-			say(x, "options %zu ", optlen);
-		}
-		ip4_begin(p, &in->src, &in->dst, x->proto, x->ttl, in->tag, x->df,
-			  opts, optlen);
-	} else {
-		ip6_begin(p, &in->src, &in->dst, x->ttl, FL_MARK | in->tag);
-		if (chance(&x->r, 15)) {
-			x->ext = true;
-			gen_ip6_exts(&x->r, x->t, p, &x->ext_benign, &x->ext_routed);
-			say(x, "ext%s%s ", x->ext_benign ? "" : " odd",
-			    x->ext_routed ? " segments-left" : "");
-		}
-	}
-	switch (x->shape) {
-	case S_TCP: tcp(x, p); break;
-	case S_UDP: udp_put(p, x->sport, x->dport); say(x, "udp "); break;
-	case S_GUE: gue(x, p); break;
-	case S_ICMP_ERR: icmp_error(x, p); break;
-	case S_ICMP_INFO: icmp_info(x, p); break;
-	case S_OTHER: other(x, p); break;
-	}
-	/* An ICMP error ends with its quote, however short. */
-	if (x->shape != S_ICMP_ERR)
-		payload(x, p);
-	pkt_bound(p);
-	pkt_finish(p);
-	say(x, "len %zu ", p->len);
-	if (chance(&x->r, 3) && csum_at(p) && p->len >= p->l4off + csum_at(p) + 2) {
-		/* A bad L4 checksum: the hook steers without looking at it. */
-		p->b[p->l4off + csum_at(p)] ^= 0x5a;
-		say(x, "bad-l4-csum ");
-	}
-}
-
 static void frame_of(struct gx *x, struct frame *f, const struct pkt *p, size_t len)
 {
 	const struct link *l = &x->t->links[0];
@@ -550,7 +298,7 @@ static void fragment(struct gx *x)
 	pkt_fragment(p, f, n, (uint32_t)x->in->index, x->g->frags);
 	x->fragmented = true;
 	/* IPv6 drops a first fragment without the whole header chain. */
-	x->complete = v < 5 && (x->fam == AF_INET || f[0].len >= p->l4off - hdr + l4_hlen(p));
+	x->complete = v < 5 && (x->fam == AF_INET || f[0].len >= p->l4off - hdr + pkt_l4_hlen(p));
 	for (i = 0; i < n; i++) {
 		int j = v == 4 ? n - 1 - i : i;
 		struct pkt *fp = &x->g->frags[j];

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What gen.c takes from gen_hdr.c: headers with a grammar of their own. */
+/*
+ * Between gen.c, which decides what an input is, gen_shape.c, which
+ * builds its packet, and gen_hdr.c, the headers with a grammar of their
+ * own.
+ */
 #ifndef PKTFUZZ_GEN_H
 #define PKTFUZZ_GEN_H
 
@@ -15,6 +19,44 @@ enum quote_kind {
 	Q_ATOMIC,	/* IPv6 fragment header, offset 0, M clear */
 	Q_NO_PORTS,	/* cut before the ports */
 };
+
+enum dstclass { D_TUN_SVC, D_TUN_OTHER, D_NAT_SVC, D_NAT_OTHER, D_LB, D_ROUTED };
+enum shape { S_TCP, S_UDP, S_GUE, S_ICMP_ERR, S_ICMP_INFO, S_OTHER };
+
+/* One input being made. */
+struct gx {
+	struct gen *g;
+	const struct topo *t;
+	struct rng r;
+	struct input *in;
+	uint8_t fam;
+	enum dstclass dc;
+	enum shape shape;
+	const struct svc *svc;	/* the service of (dst, dport, proto) */
+	const struct svc *qsvc;	/* an ICMP error's: the quoted flow's */
+	uint8_t proto;
+	uint16_t sport, dport;
+	uint8_t ttl;
+	bool df;
+	bool wellformed;	/* every header as a correct sender writes it */
+	bool ext, ext_benign, ext_routed;
+	enum quote_kind qk;
+	bool quote_ok;		/* an error type the hook reads, from the VIP */
+	struct addr qclient;
+	uint16_t qcport;
+	bool fragmented, complete;
+	size_t maxfrag;		/* the largest fragment sent */
+	uint8_t dmac[6];
+	uint16_t ethertype;
+	size_t wpos;
+};
+
+void say(struct gx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void client(struct gx *x, struct addr *a);
+uint16_t cport(struct gx *x);
+/* gen_shape.c: the packet of @x, in x->g->p, finished; its TCP header. */
+void build(struct gx *x);
+void tcp(struct gx *x, struct pkt *p);
 
 size_t gen_ip4_opts(struct rng *r, const struct topo *t, uint8_t *o);
 void gen_ip6_exts(struct rng *r, const struct topo *t, struct pkt *p,

@@ -7,6 +7,7 @@
  *              TCP/UDP/ICMP, checksums, fragments
  *   gen.c      one input from (seed, index): what it is, its frames and
  *              what the load balancer may do with it
+ *   gen_shape.c, gen_hdr.c  its packet; options, extension headers, quotes
  *   capture.c  the packet sockets: one to send on the client's link, one
  *              receive ring per link of the load balancer
  *   parse.c    what a frame that left the load balancer is, and which
@@ -155,6 +156,9 @@ void pkt_fill(struct pkt *p, struct rng *r, size_t len);
 /* Lengths and checksums of every layer; the L4 one over the whole packet. */
 void pkt_finish(struct pkt *p);
 void ip4_fix_csum(uint8_t *ip);
+/* Where the L4 checksum is (0: none), how long the L4 header is. */
+size_t pkt_csum_at(const struct pkt *p);
+size_t pkt_l4_hlen(const struct pkt *p);
 uint16_t csum_fold(uint32_t sum);
 uint32_t csum_add(uint32_t sum, const void *data, size_t len);
 
