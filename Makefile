@@ -284,7 +284,7 @@ $(BUILD)/unit/%: selftests/unit/%.c selftests/unit/stderr_capture.h $(KSRC)/.sta
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(TEST_CFLAGS) -I$(KSFT) -I$(SRC)/userspace -I$(BUILD)/fuzz -o $@ $< $(CMD_OBJS) $(LIB_OBJS) \
-		$(TEST_OBJS) $(filter $(BUILD)/fuzz/%.o,$^) $(LDLIBS)
+		$(TEST_OBJS) $(filter $(BUILD)/fuzz/%.o $(BUILD)/pktfuzz/%.o,$^) $(LDLIBS)
 
 # The fuzzer's messages (msg.c) for their unit test; the fuzzer itself
 # compiles all of selftests/fuzz/ at once.
@@ -311,6 +311,14 @@ $(BUILD)/selftests/fuzz_packets: $(PKTFUZZ_SRCS) $(wildcard selftests/pktfuzz/*.
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/pktfuzz -o $@ $(PKTFUZZ_SRCS)
+
+# Its parts but main() for their unit test.
+$(BUILD)/pktfuzz/%.o: selftests/pktfuzz/%.c $(wildcard selftests/pktfuzz/*.h)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/pktfuzz -c -o $@ $<
+
+$(BUILD)/unit/test_pktfuzz: $(patsubst selftests/pktfuzz/%.c,$(BUILD)/pktfuzz/%.o,$(filter-out %/main.c,$(PKTFUZZ_SRCS)))
 
 selftest-bins: $(VM_C_BINS) userspace/ringctl
 

@@ -25,7 +25,9 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* ---- random numbers: splitmix64, one stream per input */
 
