@@ -98,9 +98,10 @@ delta() { if [ "$1" = none ] || [ "$2" = none ]; then echo none; else echo $(($2
 flood_dropped()
 {
 	local n
+	# "ip saddr NET counter packets N bytes M drop"
 	for n in 1 2 3 4; do
 		bk "$n" nft list chain ip flood pre
-	done | awk '$1 == "ip" && $2 == "saddr" { for (i = 1; i < NF; i++) if ($i == "packets") s += $(i + 1) } END { print s + 0 }'
+	done | awk '$1 == "ip" && $2 == "saddr" && $5 == "packets" { s += $6 } END { print s + 0 }'
 }
 # broken WANT PING: the sports whose answer in PING is not the one in
 # WANT, or that PING lacks (closed before it).
