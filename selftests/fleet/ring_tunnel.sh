@@ -176,7 +176,7 @@ carried()
 	CARRIED=
 	for n in $(seq 1 "$NLB"); do
 		c=$(lbn "$n" nft list chain ip fleet pre |
-			awk -v p="tcp sport $sport counter" 'index($0, p) { for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }')
+			awk -v p="tcp sport $sport counter" 'index($0, p) { for (i = 1; i < NF; i++) if ($i == "packets") print $++i }')
 		[ "$c" = "${TUPLE_PKTS[$n]:-0}" ] || CARRIED+="${CARRIED:+ }$n"
 		TUPLE_PKTS[$n]=$c
 	done
