@@ -380,13 +380,21 @@ static struct rs_backend *pick(struct net *net, struct sk_buff *skb,
 	struct rs_ft_entry *slot;
 	struct rs_backend *b;
 
+	/*
+	 * A hit vouches for the sender only when the sender is the flow's
+	 * client: an ICMP error's key is the client it quotes.
+	 */
+	if (pi->icmp && !remote_source(net, skb, p->flow.family)) {
+		*why = RS_TUN_MARTIANS;
+		return NULL;
+	}
 	b = rs_ft_get(services, svc, &pi->saddr, pi->sport, pi->syn, &slot);
 	if (b) {
 		count(svc, b, pi, true);
 		*pos = rs_flow_position(&steer->ring->key, &p->flow, steer->hash);
 		return b;
 	}
-	if (!remote_source(net, skb, p->flow.family)) {
+	if (!pi->icmp && !remote_source(net, skb, p->flow.family)) {
 		*why = RS_TUN_MARTIANS;
 		return NULL;
 	}
