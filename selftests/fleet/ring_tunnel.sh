@@ -34,6 +34,17 @@ STALL_MAX=${FLEET_STALL_MAX:-3.5}
 NBE=4
 NBE_RING=3
 fleet_setup
+# The flow table is per CPU, and a NIC's RSS keeps every packet of a
+# 5-tuple on one CPU. RPS over the LB's CPUs (lb_tunnel_setup) does not
+# here: its hash is the one the client's socket put on the skb (veth keeps
+# it across namespaces, rtr forwards it), drawn anew for every socket and
+# on every retransmission timeout (net.core.txrehash). A connection that
+# stalls, or a new one from a reused port, would reach the LB's other CPU,
+# miss its table and, after a ring change, be reset. So here every packet
+# goes to cpu0.
+for n in $(seq 1 "$NLB"); do
+	lbn "$n" sh -c "echo 1 >/sys/class/net/eth0/queues/rx-0/rps_cpus" || die "lb$n: rps_cpus"
+done
 
 # ring_file BE...: the fleet's configuration, each BE a backend number,
 # "M:draining" for a draining one.

@@ -668,15 +668,10 @@ lb_tunnel_setup()
 				die "lb$n: backend add be$m $p"
 		done
 	done
-	# The flow table is per CPU, and a NIC's RSS keeps every packet of a
-	# 5-tuple on one CPU. RPS over several CPUs here would not: its hash
-	# is the one the client's socket put on the skb (veth keeps it across
-	# namespaces, rtr forwards it), drawn anew for every socket and on
-	# every retransmission timeout (net.core.txrehash). A connection that
-	# stalls, or a new one from the same port, would land on another CPU
-	# and miss the table. So every packet goes to cpu0, whichever CPU rtr
-	# sent it from.
-	lbn "$n" sh -c "echo 1 >/sys/class/net/eth0/queues/rx-0/rps_cpus" || die "lb$n: rps_cpus"
+	# The flow table is per CPU: as a NIC's RSS would, RPS keeps each
+	# flow's packets on one CPU of the LB, whichever CPU rtr sent them from.
+	lbn "$n" sh -c "printf %x $(((1 << $(nproc)) - 1)) >/sys/class/net/eth0/queues/rx-0/rps_cpus" ||
+		die "lb$n: rps_cpus"
 	lbn "$n" nft -f - <<-EOF
 	table ip fleet {
 		set seen {
