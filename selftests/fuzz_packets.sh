@@ -46,7 +46,7 @@ FUZZ=$RINGSTEER_SRC/build/selftests/fuzz_packets
 [ -x "$FUZZ" ] || die "$FUZZ not built (make selftest-bins)"
 TVIP4=10.0.0.200
 TVIP6=fd00::200
-COUNT=${RS_PKT_COUNT:-30000}
+COUNT=${RS_PKT_COUNT:-50000}
 FIRST=${RS_PKT_FIRST:-0}
 CHUNK=${RS_PKT_CHUNK:-50000}
 SEED=${RS_PKT_SEED:-$(( (SRANDOM << 31) ^ SRANDOM ))}
