@@ -19,16 +19,19 @@
 #  +-------------+        +--------------------------------------+       +--------------+
 #  | cli0        |        | lb-cli 10.1.0.1 fd01::1              |       | eth0         |
 #  | no address, +--------+ default via 10.1.0.2, fd01::2        +-------+ no address,  |
-#  | no IPv6     |  veth  | lo: NAT VIPs 10.0.0.100 fd00::100    | veth  | no IPv6      |
-#  | fuzz_packets|        | tunnel VIPs 10.0.0.200 fd00::200     |  x3   | fuzz_packets |
-#  | sends and   |        |   (not its own: as an ECMP fleet's)  |       | receives     |
-#  | receives    |        | :80 tcp ipip, :80 udp gue, :443 tcp  |       +--------------+
-#  +-------------+        |   gue (v4) / udp ipip (v6); NAT :80  |
-#                         |   tcp, udp -> :8080; lb-bN 10.2.N.1   |
+#  | not even    |  veth  | lo: NAT VIPs 10.0.0.100 fd00::100    | veth  | not even     |
+#  | fe80::      |        | tunnel VIPs 10.0.0.200 fd00::200     |  x3   | fe80::       |
+#  | fuzz_packets|        |   (not its own: as an ECMP fleet's)  |       | fuzz_packets |
+#  | sends and   |        | :80 tcp ipip, :80 udp gue, :443 tcp  |       | receives     |
+#  | receives    |        |   gue (v4) / udp ipip (v6); NAT :80  |       +--------------+
+#  +-------------+        |   tcp, udp -> :8080; lb-bN 10.2.N.1  |
 #                         +--------------------------------------+
 #
-# The neighbours have no address and no IPv6: they never answer, so
-# every frame that leaves the LB is its answer to an input. The LB's
+# The neighbours have no address at all: they never send or answer, so
+# every frame that leaves the LB is its answer to an input. (Backends
+# prepared by dist/ringsteer-backend, as in tunnel_basic.sh, would answer
+# the client through the LB, and their answers would count as the LB's.)
+# The LB's
 # default route leads back to the client's link, as an ECMP fleet's leads
 # back to the router that sent it traffic: a packet to a tunnel VIP it
 # does not steer must not go back there.
@@ -109,10 +112,8 @@ nsenter --net="/run/netns/$P-lb" sysctl -qw net.ipv4.ip_forward=1 \
 	echo "lb $VIP4"
 	echo "lb $VIP6"
 } >"$TOPO"
-: >"$W/lb.batch"
-echo "link set dev lo up" >>"$W/lb.batch"
-echo "addr add $VIP4/32 dev lo" >>"$W/lb.batch"
-echo "addr add $VIP6/128 dev lo nodad" >>"$W/lb.batch"
+printf '%s\n' "link set dev lo up" "addr add $VIP4/32 dev lo" \
+	"addr add $VIP6/128 dev lo nodad" >"$W/lb.batch"
 for l in "${LINKS[@]}"; do
 	read -r ns ifn lbif n <<<"$l"
 	read -r v4 v6 <<<"$(net "$n")"

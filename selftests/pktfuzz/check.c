@@ -406,9 +406,15 @@ void check_frame(void *ctx, int link, const uint8_t *b, size_t len, uint64_t ns)
 	if (c->verbose) {
 		char ob[512];
 
+		static const char *const where[] = {
+			[W_NONE] = "no copy of it", [W_OUTER] = "it routed or NATed",
+			[W_INNER] = "it in a tunnel", [W_QUOTE] = "an ICMP error quoting it",
+			[W_RST] = "a reset", [W_ECHO] = "an echo reply",
+		};
+
 		out_str(c, &o, ob, sizeof(ob));
-		printf("  output of input %lld (copy at %d) %s\n", in ? (long long)in->index : -1LL,
-		       o.where, ob);
+		printf("  output for input %lld, %s, %s\n", in ? (long long)in->index : -1LL,
+		       where[o.where], ob);
 	}
 	/* The host's own echo replies to :: are the kernel's, not a hook's. */
 	if (o.icmp && o.where == W_ECHO && in && !(in->flags & IN_TUNNEL_VIP) &&

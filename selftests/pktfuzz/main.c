@@ -99,8 +99,8 @@ int main(int argc, char **argv)
 	for (i = first; i < first + count; i++) {
 		gen_input(&g, i, &in);
 		if (verbose)
-			printf("input %llu: %s(%u frames)\n", (unsigned long long)i, in.what,
-			       in.nframes);
+			printf("input %llu: %s(%u frame%s)\n", (unsigned long long)i, in.what,
+			       in.nframes, in.nframes == 1 ? "" : "s");
 		check_input(c, &in);
 		cap_send(cap, g.frames, in.nframes);
 		cap_poll(cap, check_frame, c, 0);
