@@ -110,7 +110,7 @@ USER_OBJS := $(BUILD)/user/ringctl.o $(CMD_OBJS) $(LIB_OBJS)
 USER_HDRS := $(wildcard userspace/*.h userspace/lib/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
 # Unit tests and the bench link the ring built with its test seam, the
 # module's load-time check and the test-only entry points (ring_test.h).
-TEST_OBJS := $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/ring_fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
+TEST_OBJS := $(BUILD)/test/kmod/slots.o $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/ring_fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
 	$(BUILD)/test/ring_test.o
 TEST_CFLAGS := -DRS_TEST_HOOKS -I$(SRC)/selftests/unit
 

@@ -13,6 +13,7 @@
 #include <linux/errno.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/string.h>
 #include <linux/mm.h>
@@ -90,6 +91,12 @@ static inline void rs_sort(void *base, size_t n, size_t size,
 			   int (*cmp)(const void *, const void *))
 {
 	sort(base, n, size, cmp, NULL);
+}
+
+/* Index of the lowest set bit; @w is not 0. */
+static inline unsigned int rs_ffs64(u64 w)
+{
+	return __ffs64(w);
 }
 
 #else /* !__KERNEL__ */
@@ -200,6 +207,11 @@ static inline void rs_sort(void *base, size_t n, size_t size,
 			   int (*cmp)(const void *, const void *))
 {
 	qsort(base, n, size, cmp);
+}
+
+static inline unsigned int rs_ffs64(u64 w)
+{
+	return __builtin_ctzll(w);
 }
 
 #endif /* __KERNEL__ */

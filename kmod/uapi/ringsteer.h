@@ -73,6 +73,42 @@
  *   - family other than 4/6, or nonzero IPv4 padding (EINVAL).
  * A ring takes about 12 bytes a point: an 8-byte position, a 2-byte owner
  * and 2 to 4 bytes of lookup index; 12 MiB at RINGSTEER_MAX_POINTS.
+ *
+ * Slot placement (normative)
+ * --------------------------
+ *
+ * A service may place flows by slots instead of by the ring. Its slot
+ * space has capacity C = 2^b positions, 1 <= b <= 16. Each backend holds
+ * as many distinct slot numbers 0 .. C - 1 as its weight; no slot is held
+ * by two backends of the service. The slots of active backends are live;
+ * a draining backend's are not (as its points leave the ring).
+ *
+ * Probes. The flow position F is computed as for the ring. For
+ * i = 0, 1, 2, ... the i-th probe is
+ *
+ *	x_i = mix(F + (i + 1) * 0x9e3779b97f4a7c15)	(mod 2^64)
+ *	s_i = x_i >> (64 - b)				(the top b bits)
+ *
+ * where mix(z) is SplitMix64's output function, on unsigned 64-bit
+ * integers with wrapping multiplication:
+ *
+ *	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+ *	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+ *	mix(z) = z ^ (z >> 31)
+ *
+ * Owner. The owner of a flow is the backend holding the first live slot
+ * among s_0 .. s_255. If none of those 256 probes is live, it is the
+ * backend holding the first live slot of s_0, s_0 + 1, ..., C - 1, 0, 1,
+ * ... (the scan). No live slot: lookups fail with ENOENT.
+ *
+ * Each flow's order of preference over the slot space is thus fixed by F
+ * alone, and its owner depends only on which slots are live: adding,
+ * removing, draining or reweighting a backend moves only flows to or from
+ * that backend's slots, and two hosts with the same slots agree whatever
+ * the order of their changes. Every live slot owns 1/L of the flows (L
+ * live slots) up to the scan's share, which is at most (1 - L/C)^256: a
+ * slot space at least an eighth full leaves the scan under one flow in
+ * 10^14. A lookup takes C/L probes on average.
  */
 #ifndef _UAPI_RINGSTEER_H
 #define _UAPI_RINGSTEER_H

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Slot placement (uapi/ringsteer.h "Slot placement"), compiled into the
+ * module and into ringctl and the unit tests like the ring.
+ *
+ * Why probing and not a table of rankings: the owner must depend only on
+ * the set of live slots (so that two hosts with the same configuration
+ * agree whatever their history, and a change moves only the flows of the
+ * slots it adds or removes), which makes every flow's preference a fixed
+ * order of the slot space; a probe sequence is that order, computed on
+ * demand. Its cost is capacity / live probes on average, which is why the
+ * slot space should be at most a few times the slots held.
+ */
+#include "slots.h"
+
+#define SPLITMIX_GAMMA	0x9e3779b97f4a7c15ULL
+
+/* SplitMix64's output function (Steele, Lea, Flood 2014). */
+static u64 splitmix_mix(u64 z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+u32 rs_slots_probe(u64 pos, u32 i, u32 bits)
+{
+	u64 x = splitmix_mix(pos + (u64)(i + 1) * SPLITMIX_GAMMA);
+
+	return (u32)(x >> (64 - bits));
+}
+
+static bool slot_live(const struct rs_slots *s, u32 slot)
+{
+	return s->map[slot / 64] & (1ULL << (slot % 64));
+}
+
+static u32 map_words(u32 bits)
+{
+	return bits >= 6 ? 1U << (bits - 6) : 1;
+}
+
+/* The first live slot at or after @from, wrapping; the table is not empty. */
+static u32 scan_from(const struct rs_slots *s, u32 from)
+{
+	u32 words = map_words(s->bits);
+	u32 w = from / 64;
+	u64 bits = s->map[w] & (~0ULL << (from % 64));
+	u32 n;
+
+	for (n = 0; n <= words; n++) {
+		if (bits)
+			return w * 64 + rs_ffs64(bits);
+		w = (w + 1) & (words - 1);
+		bits = s->map[w];
+	}
+	return 0;	/* not reached: some slot is live */
+}
+
+int rs_slots_find(const struct rs_slots *s, u64 pos, u32 *probes)
+{
+	u32 i, slot;
+
+	if (!s->live)
+		return -ENOENT;
+	for (i = 0; i < RS_SLOTS_PROBES; i++) {
+		slot = rs_slots_probe(pos, i, s->bits);
+		if (slot_live(s, slot)) {
+			if (probes)
+				*probes = i + 1;
+			return slot;
+		}
+	}
+	if (probes)
+		*probes = RS_SLOTS_PROBES + 1;
+	return scan_from(s, rs_slots_probe(pos, 0, s->bits));
+}
+
+struct rs_slots *rs_slots_build(u32 bits, const struct rs_slot_holder *h,
+				u32 n)
+{
+	u32 cap, words, i;
+	struct rs_slots *s;
+	size_t size;
+
+	if (bits < RS_SLOTS_MIN_BITS || bits > RS_SLOTS_MAX_BITS)
+		return ERR_PTR(-ERANGE);
+	cap = 1U << bits;
+	words = map_words(bits);
+	size = sizeof(*s) + words * sizeof(u64) + cap * sizeof(u16);
+	s = rs_alloc(size);
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	s->bits = bits;
+	s->live = 0;
+	s->size = size;
+	s->map = (u64 *)(s + 1);
+	s->owner = (u16 *)(s->map + words);
+	memset(s->map, 0, words * sizeof(u64));
+	memset(s->owner, 0, cap * sizeof(u16));
+	for (i = 0; i < n; i++) {
+		int err = h[i].slot >= cap ? -ERANGE :
+			  slot_live(s, h[i].slot) ? -EEXIST : 0;
+
+		if (err) {
+			rs_free(s);
+			return ERR_PTR(err);
+		}
+		s->map[h[i].slot / 64] |= 1ULL << (h[i].slot % 64);
+		s->owner[h[i].slot] = h[i].member;
+		s->live++;
+	}
+	return s;
+}
+
+void rs_slots_free(struct rs_slots *s)
+{
+	rs_free(s);
+}
