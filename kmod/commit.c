@@ -68,7 +68,7 @@ struct rs_pending {
 	u64 *arcs;
 };
 
-/* What the conntrack walk after publication is for (sweep.c). */
+/* What the conntrack walk after publication is for (ct_sweep.c). */
 enum rs_walk {
 	RS_WALK_NONE,
 	RS_WALK_ADDED,		/* a new service: flows bound to its VIP */
@@ -661,7 +661,7 @@ static void apply(struct rs_txn *txn)
 }
 
 /*
- * After publication, the walks; sweep.c says when they run and what they
+ * After publication, the walks; ct_sweep.c says when they run and what they
  * may cost. A packet that read the old ring may still be setting up DNAT
  * to a deleted backend: rs_sweep_deleted() waits a grace period for it,
  * so that the walk sees its entry. A new service walks for the flows
@@ -679,7 +679,7 @@ static void apply(struct rs_txn *txn)
  * the entry is in the table (TCP's __ip_queue_xmit() and ip6_xmit() hold
  * one across both). Waiting one more grace period would not close that:
  * RCU does not wait for a task between two read sections. So every walk
- * is done once more, seconds later (sweep.c), and only a sender kept
+ * is done once more, seconds later (ct_sweep.c), and only a sender kept
  * between those two hooks for that long (preempted, under full
  * preemption, on a starved CPU) still escapes. What is published again
  * before then (the service, or the backend) is taken out of that second

@@ -10,7 +10,7 @@
 
 #include "uapi/ringsteer.h"
 
-#include "hook.h"
+#include "nat.h"
 #include "netlink.h"
 #include "netns.h"
 #include "ring_selftest.h"

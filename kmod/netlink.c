@@ -18,7 +18,7 @@
 
 #include "uapi/ringsteer.h"
 #include "commit.h"
-#include "conns.h"
+#include "ct_count.h"
 #include "netlink.h"
 #include "family.h"
 #include "flowtab.h"
@@ -379,7 +379,7 @@ int rs_nl_dump_request(struct rs_net *rn, const struct sk_buff *skb, u8 cmd,
  * and parses the request into a struct rs_request (info->user_ptr[0]),
  * with the objects it names; post_doit releases both. The namespace
  * itself is genl_info_net(info), cheap to find again. BACKEND_GET with
- * counts drops the mutex while it walks the conntrack table (conns.h) and
+ * counts drops the mutex while it walks the conntrack table (ct_count.h) and
  * resolves the request again once it has it back.
  */
 static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
@@ -407,7 +407,7 @@ static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 
 /*
  * A delete whose walk had to wait for the namespace's credit returns once
- * it has run, waiting without the lock (sweep.h).
+ * it has run, waiting without the lock (ct_sweep.h).
  */
 static void post_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 		      struct genl_info *info)

@@ -6,7 +6,7 @@
 #include <linux/in6.h>
 #include <net/genetlink.h>
 
-#include "conntrack.h"
+#include "ct_walk.h"
 #include "netns.h"
 #include "steer.h"
 

@@ -57,7 +57,7 @@ struct rs_backend {
 	u8 on_down;
 	/* forward tunnel: in rs_services->ids; READ_ONCE() in the packet path */
 	u32 id;
-	bool counted;			/* writer: conns holds a count (conns.h) */
+	bool counted;			/* writer: conns holds a count (ct_count.h) */
 	u64 share;			/* writer: ring positions owned */
 	struct rs_ct_conns conns;	/* writer: at the namespace's last count */
 	struct rs_counter __percpu *new_flows;

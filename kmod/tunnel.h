@@ -15,7 +15,7 @@ struct net;
 
 /*
  * One namespace's tunnel hooks, IPv4 and IPv6 PRE_ROUTING; priv points at
- * its services, as for the NAT hooks (hook.h).
+ * its services, as for the NAT hooks (nat.h).
  */
 struct rs_tun_hooks {
 	struct nf_hook_ops ops[2];

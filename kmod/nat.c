@@ -18,7 +18,7 @@
 #include <net/netfilter/nf_conntrack_labels.h>
 #include <net/netfilter/nf_nat.h>
 
-#include "hook.h"
+#include "nat.h"
 #include "steer.h"
 
 /*
