@@ -157,7 +157,7 @@ int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 		goto out;
 	}
 	/* As in the doit: a tunnel's backends get no counts rather than 0. */
-	if (!err && rs_tunnel(&req.svc->fwd))
+	if (!err && rs_tunnel(&req.svc->conf.fwd))
 		req.flags &= ~RINGSTEER_F_CONNS;
 	if (!err && (req.flags & RINGSTEER_F_CONNS) && !ctx->index &&
 	    !ctx->counted)
