@@ -598,7 +598,6 @@ static void publish(struct rs_net *rn, struct rs_pending *p)
 static void unlink_service(struct rs_txn *txn, struct rs_service *svc)
 {
 	struct rs_retired *r;
-
 	struct rs_backend *b;
 
 	rs_service_unlink(&txn->rn->services, svc);

@@ -40,7 +40,8 @@ static int __init ringsteer_init(void)
 	if (err)
 		goto err_netns;
 
-	pr_info("loaded\n");
+	/* Nothing is hooked yet: saying "loaded" alone read as steering. */
+	pr_info("loaded; a namespace is hooked with its first service\n");
 	return 0;
 
 err_netns:
