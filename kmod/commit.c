@@ -12,6 +12,7 @@
 #include <net/netlink.h>
 
 #include "commit.h"
+#include "conf.h"
 #include "flowtab.h"
 #include "nlmsg.h"
 
@@ -48,7 +49,7 @@ u32 rs_net_backends(const struct rs_net *rn)
 /* What a backend of @svc costs of max_backends_per_netns. */
 static u32 backend_cost(const struct rs_service *svc)
 {
-	return rs_tunnel(&svc->fwd) ? RS_TUN_BACKEND_COST : 1;
+	return rs_tunnel(&svc->conf.fwd) ? RS_TUN_BACKEND_COST : 1;
 }
 
 static u64 net_backend_cost(const struct rs_net *rn)
@@ -68,7 +69,7 @@ struct rs_pending {
 	u64 *arcs;
 };
 
-/* What the conntrack walk after publication is for (sweep.c). */
+/* What the conntrack walk after publication is for (ct_sweep.c). */
 enum rs_walk {
 	RS_WALK_NONE,
 	RS_WALK_ADDED,		/* a new service: flows bound to its VIP */
@@ -99,8 +100,8 @@ struct rs_txn {
 	struct rs_backend *gone_backend; /* to unlink, freed after a grace period */
 	struct rs_service **doomed;	/* to unlink, freed after a grace period */
 	u32 ndoomed;
-	const struct rs_service_conf *conf; /* the service's new vnodes and hash */
-	bool set_backend;		/* the backend's new weight, state, health */
+	const struct rs_service_conf *conf; /* the service's new settings */
+	bool set_backend;		/* the backend's new settings */
 	bool up_backend;		/* and it is up again */
 	const u8 *key;			/* the namespace's new key */
 	enum rs_walk walk;
@@ -124,9 +125,14 @@ static u8 ring_state(u8 state, u8 health)
 	       RINGSTEER_STATE_ACTIVE : RINGSTEER_STATE_DRAINING;
 }
 
+static u8 conf_ring_state(const struct rs_backend_conf *conf)
+{
+	return ring_state(conf->state, conf->health);
+}
+
 static bool on_ring(const struct rs_backend *b)
 {
-	return active(ring_state(b->state, b->health));
+	return active(conf_ring_state(&b->conf));
 }
 
 static void ring_extack(int err, struct netlink_ext_ack *extack)
@@ -293,7 +299,6 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 			u8 was_state, u32 weight, u8 state)
 {
 	const struct rs_steer *steer = rs_steer_locked(txn->svc, &txn->rn->lock);
-	struct rs_service_conf conf = { .hash = steer->hash, .fwd = steer->fwd };
 	u64 points = steer->ring->npoints;
 	struct rs_ring *ring;
 	int err;
@@ -311,7 +316,8 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 		ring_extack(err, txn->extack);
 		return err;
 	}
-	return add_pending(txn, txn->svc, ring, &conf);
+	/* The service's hash and forward, as the snapshot has them. */
+	return add_pending(txn, txn->svc, ring, &txn->svc->conf);
 }
 
 /* @svc goes: its points are freed, and its flows deleted or kept. */
@@ -322,7 +328,7 @@ static int pend_service_del(struct rs_txn *txn, struct rs_service *svc)
 	txn->doomed[txn->ndoomed++] = svc;
 	txn->npoints -= old_points(txn, svc);
 	/* Conntrack never saw its flows: nothing to delete or keep. */
-	if (rs_tunnel(&svc->fwd))
+	if (rs_tunnel(&svc->conf.fwd))
 		return 0;
 	txn->walk = RS_WALK_DELETED;
 	if (!txn->change->keep_flows) {
@@ -383,19 +389,18 @@ static int prepare_backend_new(struct rs_txn *txn)
 				   "too many backends in this namespace (module parameter max_backends_per_netns; a tunnel backend counts 6)");
 		return -E2BIG;
 	}
-	txn->backend = rs_backend_alloc(&c->ep, c->weight, c->state,
-					rs_tunnel(&txn->svc->fwd));
+	txn->backend = rs_backend_alloc(&c->ep, &c->backend_conf,
+					rs_tunnel(&txn->svc->conf.fwd));
 	if (!txn->backend)
 		return -ENOMEM;
-	txn->backend->on_down = c->on_down;
 	txn->new_backend = txn->backend;
 	/* Its id is in use only once flow table entries name it. */
-	if (rs_tunnel(&txn->svc->fwd) &&
+	if (rs_tunnel(&txn->svc->conf.fwd) &&
 	    rs_ft_id_alloc(&txn->rn->services, txn->backend))
 		return -ENOMEM;
 	/* Not on the ring yet: as if it had been draining. */
 	return pend_backend(txn, &txn->backend->member, RINGSTEER_STATE_DRAINING,
-			    c->weight, c->state);
+			    c->backend_conf.weight, conf_ring_state(&c->backend_conf));
 }
 
 /*
@@ -406,10 +411,11 @@ static int prepare_backend_new(struct rs_txn *txn)
 static int prepare_backend_set(struct rs_txn *txn)
 {
 	const struct rs_change *c = txn->change;
+	const struct rs_backend_conf *conf = &c->backend_conf;
 	struct rs_backend *b = txn->backend;
 	const struct rs_steer *steer = rs_steer_locked(txn->svc, &txn->rn->lock);
 
-	if (c->health == RINGSTEER_HEALTH_DOWN && on_ring(b) && !c->force &&
+	if (conf->health == RINGSTEER_HEALTH_DOWN && on_ring(b) && !c->force &&
 	    steer->ring->nmembers == 1) {
 		NL_SET_ERR_MSG_MOD(txn->extack,
 				   "the service's last backend on the ring: marking it down needs flag force");
@@ -422,32 +428,37 @@ static int prepare_backend_set(struct rs_txn *txn)
 	 * tunnel service's are not in conntrack: the flow table ignores a
 	 * down backend's entries there instead (rs_backend_cached()).
 	 */
-	if (c->health == RINGSTEER_HEALTH_DOWN && b->health == RINGSTEER_HEALTH_UP &&
-	    rs_resets_on_down(txn->svc->on_down, c->on_down) && !rs_tunnel(&txn->svc->fwd)) {
+	if (conf->health == RINGSTEER_HEALTH_DOWN && b->conf.health == RINGSTEER_HEALTH_UP &&
+	    rs_resets_on_down(txn->svc->conf.on_down, conf->on_down) &&
+	    !rs_tunnel(&txn->svc->conf.fwd)) {
 		txn->walk = RS_WALK_DELETED;
 		rs_ct_target_backend(&txn->sweep->t[txn->sweep->n++], txn->svc, b);
 	}
-	txn->up_backend = c->health == RINGSTEER_HEALTH_UP &&
-			  b->health == RINGSTEER_HEALTH_DOWN;
-	return pend_backend(txn, &b->member, ring_state(b->state, b->health),
-			    c->weight, ring_state(c->state, c->health));
+	txn->up_backend = conf->health == RINGSTEER_HEALTH_UP &&
+			  b->conf.health == RINGSTEER_HEALTH_DOWN;
+	return pend_backend(txn, &b->member, conf_ring_state(&b->conf),
+			    conf->weight, conf_ring_state(conf));
 }
 
 /*
- * on-down alone: the same ring, not built again. The packet path reads
- * vnodes and hash from the ring and forward (encap, encap port) from the
- * snapshot, so a change of any of them publishes a new one.
+ * Whether a service with settings @b needs a ring and snapshot other than
+ * @a's. The packet path reads vnodes and hash from the ring and forward
+ * (encap, encap port) from the snapshot; on-down alone keeps the same
+ * ring, not built again.
  */
+static bool new_snapshot(const struct rs_service_conf *a,
+			 const struct rs_service_conf *b)
+{
+	return a->vnodes != b->vnodes || a->hash != b->hash ||
+	       a->fwd.mode != b->fwd.mode || a->fwd.encap != b->fwd.encap ||
+	       a->fwd.encap_port != b->fwd.encap_port;
+}
+
 static int prepare_service_set(struct rs_txn *txn)
 {
-	const struct rs_service_conf *conf = txn->conf;
-	const struct rs_service *svc = txn->svc;
-
-	if (conf->vnodes == svc->vnodes && conf->hash == svc->hash &&
-	    conf->fwd.mode == svc->fwd.mode && conf->fwd.encap == svc->fwd.encap &&
-	    conf->fwd.encap_port == svc->fwd.encap_port)
+	if (!new_snapshot(&txn->svc->conf, txn->conf))
 		return 0;
-	return pend_full(txn, txn->svc, txn->rn->key, conf);
+	return pend_full(txn, txn->svc, txn->rn->key, txn->conf);
 }
 
 static int prepare_key_set(struct rs_txn *txn)
@@ -456,13 +467,7 @@ static int prepare_key_set(struct rs_txn *txn)
 	int err;
 
 	list_for_each_entry(svc, &txn->rn->services.list, node) {
-		struct rs_service_conf conf = {
-			.vnodes = svc->vnodes,
-			.hash = svc->hash,
-			.fwd = svc->fwd,
-		};
-
-		err = pend_full(txn, svc, txn->change->key, &conf);
+		err = pend_full(txn, svc, txn->change->key, &svc->conf);
 		if (err)
 			return err;
 		cond_resched();
@@ -492,12 +497,12 @@ static int prepare_change(struct rs_txn *txn)
 	case RINGSTEER_CMD_BACKEND_DEL:
 		txn->gone_backend = b;
 		txn->announce_early = true;
-		if (!rs_tunnel(&txn->svc->fwd))
+		if (!rs_tunnel(&txn->svc->conf.fwd))
 			txn->walk = RS_WALK_DELETED;
-		if (!c->keep_flows && !rs_tunnel(&txn->svc->fwd))
+		if (!c->keep_flows && !rs_tunnel(&txn->svc->conf.fwd))
 			rs_ct_target_backend(&txn->sweep->t[txn->sweep->n++],
 					     txn->svc, b);
-		return pend_backend(txn, &b->member, ring_state(b->state, b->health),
+		return pend_backend(txn, &b->member, conf_ring_state(&b->conf),
 				    b->member.weight, RINGSTEER_STATE_DRAINING);
 	case RINGSTEER_CMD_KEY_SET:
 		txn->key = c->key;
@@ -593,7 +598,6 @@ static void publish(struct rs_net *rn, struct rs_pending *p)
 static void unlink_service(struct rs_txn *txn, struct rs_service *svc)
 {
 	struct rs_retired *r;
-
 	struct rs_backend *b;
 
 	rs_service_unlink(&txn->rn->services, svc);
@@ -614,29 +618,14 @@ static void apply(struct rs_txn *txn)
 	struct rs_net *rn = txn->rn;
 	u32 i;
 
-	if (txn->conf) {
-		txn->svc->vnodes = txn->conf->vnodes;
-		txn->svc->hash = txn->conf->hash;
-		txn->svc->fwd = txn->conf->fwd;
-		/* The flow table reads it (rs_backend_cached()). */
-		WRITE_ONCE(txn->svc->on_down, txn->conf->on_down);
-	}
+	if (txn->conf)
+		rs_service_set_conf(txn->svc, txn->conf);
 	for (i = 0; i < txn->ndoomed; i++)
 		unlink_service(txn, txn->doomed[i]);
 	if (txn->new_backend)
 		rs_backend_link(txn->svc, txn->new_backend);
-	if (txn->set_backend) {
-		txn->backend->member.weight = c->weight;
-		/* The flow table reads them (rs_backend_cached()). */
-		WRITE_ONCE(txn->backend->state, c->state);
-		WRITE_ONCE(txn->backend->on_down, c->on_down);
-		/*
-		 * on_down before health: a reader that sees the new down
-		 * sees the on-down given with it, never the one it replaced.
-		 */
-		smp_wmb();
-		WRITE_ONCE(txn->backend->health, c->health);
-	}
+	if (txn->set_backend)
+		rs_backend_set_conf(txn->backend, &c->backend_conf);
 	if (txn->gone_backend) {
 		rs_ft_id_free(&rn->services, txn->gone_backend);
 		rs_backend_unlink(txn->svc, txn->gone_backend);
@@ -652,7 +641,7 @@ static void apply(struct rs_txn *txn)
 	if (txn->new_service) {
 		rs_service_link(&rn->services, txn->new_service);
 		/* A tunnel service's hook does not translate kept NAT flows. */
-		if (!rs_tunnel(&txn->new_service->fwd))
+		if (!rs_tunnel(&txn->new_service->conf.fwd))
 			rs_net_unretire(rn, txn->new_service);
 	}
 	txn->applied = true;
@@ -661,7 +650,7 @@ static void apply(struct rs_txn *txn)
 }
 
 /*
- * After publication, the walks; sweep.c says when they run and what they
+ * After publication, the walks; ct_sweep.c says when they run and what they
  * may cost. A packet that read the old ring may still be setting up DNAT
  * to a deleted backend: rs_sweep_deleted() waits a grace period for it,
  * so that the walk sees its entry. A new service walks for the flows
@@ -679,7 +668,7 @@ static void apply(struct rs_txn *txn)
  * the entry is in the table (TCP's __ip_queue_xmit() and ip6_xmit() hold
  * one across both). Waiting one more grace period would not close that:
  * RCU does not wait for a task between two read sections. So every walk
- * is done once more, seconds later (sweep.c), and only a sender kept
+ * is done once more, seconds later (ct_sweep.c), and only a sender kept
  * between those two hooks for that long (preempted, under full
  * preemption, on a starved CPU) still escapes. What is published again
  * before then (the service, or the backend) is taken out of that second

@@ -21,10 +21,7 @@ struct rs_change {
 	struct rs_backend *backend;	/* the backend changed, if it exists */
 	struct rs_endpoint ep;		/* SERVICE_NEW, BACKEND_NEW: the new one */
 	struct rs_service_conf conf;	/* SERVICE_NEW, SERVICE_SET */
-	u32 weight;			/* BACKEND_NEW, BACKEND_SET */
-	u8 state;			/* BACKEND_NEW, BACKEND_SET */
-	u8 health;			/* BACKEND_SET */
-	u8 on_down;			/* BACKEND_NEW, BACKEND_SET */
+	struct rs_backend_conf backend_conf; /* BACKEND_NEW, BACKEND_SET */
 	bool force;			/* BACKEND_SET: down even the last */
 	const u8 *key;			/* KEY_SET */
 	bool keep_flows;		/* SERVICE_DEL, BACKEND_DEL, FLUSH */

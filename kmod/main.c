@@ -10,7 +10,7 @@
 
 #include "uapi/ringsteer.h"
 
-#include "hook.h"
+#include "nat.h"
 #include "netlink.h"
 #include "netns.h"
 #include "ring_selftest.h"
@@ -40,7 +40,8 @@ static int __init ringsteer_init(void)
 	if (err)
 		goto err_netns;
 
-	pr_info("loaded\n");
+	/* Nothing is hooked yet: saying "loaded" alone read as steering. */
+	pr_info("loaded; a namespace is hooked with its first service\n");
 	return 0;
 
 err_netns:

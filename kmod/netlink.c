@@ -18,7 +18,8 @@
 
 #include "uapi/ringsteer.h"
 #include "commit.h"
-#include "conns.h"
+#include "conf.h"
+#include "ct_count.h"
 #include "netlink.h"
 #include "family.h"
 #include "flowtab.h"
@@ -379,7 +380,7 @@ int rs_nl_dump_request(struct rs_net *rn, const struct sk_buff *skb, u8 cmd,
  * and parses the request into a struct rs_request (info->user_ptr[0]),
  * with the objects it names; post_doit releases both. The namespace
  * itself is genl_info_net(info), cheap to find again. BACKEND_GET with
- * counts drops the mutex while it walks the conntrack table (conns.h) and
+ * counts drops the mutex while it walks the conntrack table (ct_count.h) and
  * resolves the request again once it has it back.
  */
 static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
@@ -407,7 +408,7 @@ static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 
 /*
  * A delete whose walk had to wait for the namespace's credit returns once
- * it has run, waiting without the lock (sweep.h).
+ * it has run, waiting without the lock (ct_sweep.h).
  */
 static void post_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 		      struct genl_info *info)
@@ -422,92 +423,6 @@ static void post_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 		rs_sweep_wait(&rn->sweep, queued);
 }
 
-/*
- * The service nest's FORWARD, ENCAP and ENCAP_PORT over @conf, which holds
- * the service's settings (or the defaults for a new one): encap only with
- * forward tunnel, a port only with encap gue, and forward only as it is
- * for an existing service @svc.
- */
-static int forward_conf(const struct rs_request *req, const struct rs_service *svc,
-			struct rs_service_conf *conf, struct netlink_ext_ack *extack)
-{
-	struct nlattr *const *tb = req->service_tb;
-	struct nlattr *mode = tb[RINGSTEER_SERVICE_A_FORWARD];
-	struct nlattr *encap = tb[RINGSTEER_SERVICE_A_ENCAP];
-	struct nlattr *port = tb[RINGSTEER_SERVICE_A_ENCAP_PORT];
-
-	if (mode)
-		conf->fwd.mode = nla_get_u32(mode);
-	if (svc && conf->fwd.mode != svc->fwd.mode) {
-		NL_SET_ERR_MSG_ATTR(extack, mode,
-				    "forward mode is fixed once the service exists: delete and add it");
-		return -EINVAL;
-	}
-	if ((encap || port) && !rs_tunnel(&conf->fwd)) {
-		NL_SET_ERR_MSG_ATTR(extack, encap ?: port,
-				    "encap applies to forward tunnel only");
-		return -EINVAL;
-	}
-	if (encap)
-		conf->fwd.encap = nla_get_u32(encap);
-	if (port && conf->fwd.encap != RINGSTEER_ENCAP_GUE) {
-		NL_SET_ERR_MSG_ATTR(extack, port, "encap port applies to encap gue only");
-		return -EINVAL;
-	}
-	if (port && !nla_get_be16(port)) {
-		NL_SET_ERR_MSG_ATTR(extack, port, "port 0 is not allowed");
-		return -EINVAL;
-	}
-	if (port)
-		conf->fwd.encap_port = nla_get_be16(port);
-	return 0;
-}
-
-/*
- * The service nest's settings over @conf; -ENODATA if it has none (a set
- * then has nothing to change), another -errno with its message if bad.
- */
-static int service_conf(const struct rs_request *req, const struct rs_service *svc,
-			struct rs_service_conf *conf, struct netlink_ext_ack *extack)
-{
-	struct nlattr *const *tb = req->service_tb;
-	int err;
-
-	if (tb[RINGSTEER_SERVICE_A_VNODES])
-		conf->vnodes = nla_get_u32(tb[RINGSTEER_SERVICE_A_VNODES]);
-	if (tb[RINGSTEER_SERVICE_A_HASH])
-		conf->hash = nla_get_u32(tb[RINGSTEER_SERVICE_A_HASH]);
-	if (tb[RINGSTEER_SERVICE_A_ON_DOWN])
-		conf->on_down = nla_get_u32(tb[RINGSTEER_SERVICE_A_ON_DOWN]);
-	err = forward_conf(req, svc, conf, extack);
-	if (err)
-		return err;
-	return tb[RINGSTEER_SERVICE_A_VNODES] || tb[RINGSTEER_SERVICE_A_HASH] ||
-	       tb[RINGSTEER_SERVICE_A_ON_DOWN] || tb[RINGSTEER_SERVICE_A_FORWARD] ||
-	       tb[RINGSTEER_SERVICE_A_ENCAP] || tb[RINGSTEER_SERVICE_A_ENCAP_PORT] ?
-	       0 : -ENODATA;
-}
-
-/*
- * The backend nest's WEIGHT, STATE, ON_DOWN and HEALTH (backend-set
- * only, by its policy) over the change; false if none.
- */
-static bool backend_conf(const struct rs_request *req, struct rs_change *c)
-{
-	struct nlattr *const *tb = req->backend_tb;
-
-	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
-		c->weight = nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]);
-	if (tb[RINGSTEER_BACKEND_A_STATE])
-		c->state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
-	if (tb[RINGSTEER_BACKEND_A_HEALTH])
-		c->health = nla_get_u32(tb[RINGSTEER_BACKEND_A_HEALTH]);
-	if (tb[RINGSTEER_BACKEND_A_ON_DOWN])
-		c->on_down = nla_get_u32(tb[RINGSTEER_BACKEND_A_ON_DOWN]);
-	return tb[RINGSTEER_BACKEND_A_WEIGHT] || tb[RINGSTEER_BACKEND_A_STATE] ||
-	       tb[RINGSTEER_BACKEND_A_HEALTH] || tb[RINGSTEER_BACKEND_A_ON_DOWN];
-}
-
 static bool keep_flows(const struct rs_request *req)
 {
 	return req->flags & RINGSTEER_F_KEEP_FLOWS;
@@ -519,18 +434,11 @@ int ringsteer_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_SERVICE_NEW,
 		.ep = req->service_ep,
-		.conf.vnodes = RINGSTEER_DEFAULT_VNODES,
-		.conf.hash = RINGSTEER_HASH_FLOW,
-		.conf.fwd.mode = RINGSTEER_FORWARD_NAT,
-		.conf.fwd.encap = RINGSTEER_ENCAP_IPIP,
-		.conf.fwd.encap_port = htons(RINGSTEER_DEFAULT_GUE_PORT),
 	};
-	int err;
 
-	err = service_conf(req, NULL, &c.conf, info->extack);
-	if (err && err != -ENODATA)
-		return err;
-	return rs_commit(info_rn(info), &c, info->extack);
+	return rs_service_conf_parse(req->service_tb, info->attrs[RINGSTEER_A_SERVICE],
+				     NULL, &c.conf, info->extack) ?:
+	       rs_commit(info_rn(info), &c, info->extack);
 }
 
 int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -539,22 +447,11 @@ int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_SERVICE_SET,
 		.svc = req->svc,
-		.conf.vnodes = req->svc->vnodes,
-		.conf.hash = req->svc->hash,
-		.conf.on_down = req->svc->on_down,
-		.conf.fwd = req->svc->fwd,
 	};
-	int err;
 
-	err = service_conf(req, req->svc, &c.conf, info->extack);
-	if (err == -ENODATA) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_SERVICE],
-				    "nothing to change: give vnodes, hash, on-down, encap or encap port");
-		return -EINVAL;
-	}
-	if (err)
-		return err;
-	return rs_commit(info_rn(info), &c, info->extack);
+	return rs_service_conf_parse(req->service_tb, info->attrs[RINGSTEER_A_SERVICE],
+				     req->svc, &c.conf, info->extack) ?:
+	       rs_commit(info_rn(info), &c, info->extack);
 }
 
 int ringsteer_nl_service_del_doit(struct sk_buff *skb, struct genl_info *info)
@@ -592,19 +489,18 @@ int ringsteer_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 		.cmd = RINGSTEER_CMD_BACKEND_NEW,
 		.svc = req->svc,
 		.ep = req->backend_ep,
-		.weight = 1,
-		.state = RINGSTEER_STATE_ACTIVE,
 	};
 
 	/* The packet reaches the backend as the client sent it. */
-	if (rs_tunnel(&req->svc->fwd) && req->backend_ep.port != req->svc->port) {
+	if (rs_tunnel(&req->svc->conf.fwd) && req->backend_ep.port != req->svc->port) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    req->backend_tb[RINGSTEER_BACKEND_A_PORT],
 				    "forward tunnel cannot translate ports: a backend's port must be the VIP's");
 		return -EINVAL;
 	}
-	backend_conf(req, &c);
-	return rs_commit(info_rn(info), &c, info->extack);
+	return rs_backend_conf_parse(req->backend_tb, info->attrs[RINGSTEER_A_BACKEND],
+				     NULL, &c.backend_conf, info->extack) ?:
+	       rs_commit(info_rn(info), &c, info->extack);
 }
 
 int ringsteer_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -614,19 +510,12 @@ int ringsteer_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.cmd = RINGSTEER_CMD_BACKEND_SET,
 		.svc = req->svc,
 		.backend = req->backend,
-		.weight = req->backend->member.weight,
-		.state = req->backend->state,
-		.health = req->backend->health,
-		.on_down = req->backend->on_down,
 		.force = req->flags & RINGSTEER_F_FORCE,
 	};
 
-	if (!backend_conf(req, &c)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RINGSTEER_A_BACKEND],
-				    "nothing to change: give weight, state, health or on-down");
-		return -EINVAL;
-	}
-	return rs_commit(info_rn(info), &c, info->extack);
+	return rs_backend_conf_parse(req->backend_tb, info->attrs[RINGSTEER_A_BACKEND],
+				     req->backend, &c.backend_conf, info->extack) ?:
+	       rs_commit(info_rn(info), &c, info->extack);
 }
 
 int ringsteer_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
@@ -663,7 +552,7 @@ int ringsteer_nl_backend_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!(req->flags & RINGSTEER_F_CONNS))
 		return rs_reply(info, fill_backend, NULL);
 	/* A count of 0 would read as "drained" while the flow table still pins flows. */
-	if (rs_tunnel(&req->svc->fwd)) {
+	if (rs_tunnel(&req->svc->conf.fwd)) {
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "forward tunnel keeps no conntrack entries: its connections are not counted");
 		return -EOPNOTSUPP;

@@ -8,7 +8,7 @@
  * doit, and resumes from a position kept in cb->ctx; a change between two
  * parts flags the dump NLM_F_DUMP_INTR (cb->seq is the generation). The
  * first part of a backend dump with counts drops the mutex while it
- * counts (conns.h).
+ * counts (ct_count.h).
  */
 
 #include <linux/mm.h>
@@ -16,7 +16,7 @@
 #include <net/sock.h>
 
 #include "uapi/ringsteer.h"
-#include "conns.h"
+#include "ct_count.h"
 #include "netlink.h"
 #include "family.h"
 #include "netlink-gen.h"
@@ -110,7 +110,7 @@ int ringsteer_nl_service_get_dumpit(struct sk_buff *skb,
 }
 
 /*
- * Live connections are counted when the dump starts (conns.h: at most one
+ * Live connections are counted when the dump starts (ct_count.h: at most one
  * walk of the conntrack table, without the mutex, which is why the service
  * is looked up again after it), and never per packet.
  */
@@ -157,7 +157,7 @@ int ringsteer_nl_backend_get_dumpit(struct sk_buff *skb,
 		goto out;
 	}
 	/* As in the doit: a tunnel's backends get no counts rather than 0. */
-	if (!err && rs_tunnel(&req.svc->fwd))
+	if (!err && rs_tunnel(&req.svc->conf.fwd))
 		req.flags &= ~RINGSTEER_F_CONNS;
 	if (!err && (req.flags & RINGSTEER_F_CONNS) && !ctx->index &&
 	    !ctx->counted)

@@ -15,11 +15,11 @@
 #include <linux/workqueue.h>
 #include <net/netns/generic.h>
 
-#include "conns.h"
-#include "conntrack.h"
-#include "hook.h"
+#include "ct_count.h"
+#include "ct_walk.h"
+#include "nat.h"
 #include "steer.h"
-#include "sweep.h"
+#include "ct_sweep.h"
 #include "tunnel.h"
 
 struct rs_net {
@@ -37,7 +37,7 @@ struct rs_net {
 	struct list_head retired;	/* writer: struct rs_retired */
 	u32 nkept;			/* writer: on retired */
 	struct rs_sweep sweep;		/* writer */
-	struct rs_conns conns;		/* connection counts: conns.h */
+	struct rs_conns conns;		/* connection counts: ct_count.h */
 	struct net *net;
 };
 

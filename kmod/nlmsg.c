@@ -8,6 +8,7 @@
 #include <net/genetlink.h>
 
 #include "uapi/ringsteer.h"
+#include "conf.h"
 #include "family.h"
 #include "nlmsg.h"
 #include "service.h"
@@ -38,19 +39,6 @@ static int fingerprint(struct rs_steer *steer, u64 *fp)
 	return 0;
 }
 
-static int put_forward(struct sk_buff *skb, const struct rs_forward *fwd)
-{
-	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_FORWARD, fwd->mode))
-		return -EMSGSIZE;
-	if (!rs_tunnel(fwd))
-		return 0;
-	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_ENCAP, fwd->encap) ||
-	    (fwd->encap == RINGSTEER_ENCAP_GUE &&
-	     nla_put_be16(skb, RINGSTEER_SERVICE_A_ENCAP_PORT, fwd->encap_port)))
-		return -EMSGSIZE;
-	return 0;
-}
-
 static const struct {
 	u16 attr;
 	u8 stat;
@@ -73,7 +61,7 @@ static int put_tun_stats(struct sk_buff *skb, const struct rs_service *svc)
 {
 	int i;
 
-	if (!rs_tunnel(&svc->fwd))
+	if (!rs_tunnel(&svc->conf.fwd))
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(tun_stats); i++)
 		if (nla_put_u64_64bit(skb, tun_stats[i].attr,
@@ -101,10 +89,7 @@ int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
 	    nla_put_u8(skb, RINGSTEER_SERVICE_A_PROTO, svc->proto))
 		goto cancel;
 	if (detail >= RS_SERVICE_CONF &&
-	    (nla_put_u32(skb, RINGSTEER_SERVICE_A_VNODES, svc->vnodes) ||
-	     nla_put_u32(skb, RINGSTEER_SERVICE_A_HASH, svc->hash) ||
-	     nla_put_u32(skb, RINGSTEER_SERVICE_A_ON_DOWN, svc->on_down) ||
-	     put_forward(skb, &svc->fwd)))
+	    rs_service_conf_put(skb, &svc->conf))
 		goto cancel;
 	if (detail >= RS_SERVICE_FULL &&
 	    (nla_put_u32(skb, RINGSTEER_SERVICE_A_BACKENDS, svc->nbackends) ||
@@ -138,10 +123,7 @@ int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full,
 		return -EMSGSIZE;
 	if (put_endpoint(skb, RINGSTEER_BACKEND_A_FAMILY, b->member.family, b->member.addr,
 			 b->member.port) ||
-	    nla_put_u32(skb, RINGSTEER_BACKEND_A_WEIGHT, b->member.weight) ||
-	    nla_put_u32(skb, RINGSTEER_BACKEND_A_STATE, b->state) ||
-	    nla_put_u32(skb, RINGSTEER_BACKEND_A_HEALTH, b->health) ||
-	    nla_put_u32(skb, RINGSTEER_BACKEND_A_ON_DOWN, b->on_down))
+	    rs_backend_conf_put(skb, &b->conf))
 		goto cancel;
 	if (full &&
 	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_FLOWS,

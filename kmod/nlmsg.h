@@ -6,14 +6,14 @@
 #include <linux/in6.h>
 #include <net/genetlink.h>
 
-#include "conntrack.h"
+#include "ct_walk.h"
 #include "netns.h"
 #include "steer.h"
 
 /* How much of a service a message carries. */
 enum rs_service_detail {
 	RS_SERVICE_ID,		/* FAMILY, ADDR, PORT, PROTO */
-	RS_SERVICE_CONF,	/* ... and VNODES, HASH, ON_DOWN */
+	RS_SERVICE_CONF,	/* ... and its settings (conf.h) */
 	RS_SERVICE_FULL,	/* ... and the ring's figures and counters */
 };
 

@@ -49,10 +49,7 @@ struct rs_service *rs_service_alloc(const struct rs_endpoint *ep,
 	svc->port = ep->port;
 	svc->family = ep->family;
 	svc->proto = ep->proto;
-	svc->vnodes = conf->vnodes;
-	svc->hash = conf->hash;
-	svc->on_down = conf->on_down;
-	svc->fwd = conf->fwd;
+	svc->conf = *conf;
 	INIT_LIST_HEAD(&svc->backends);
 	svc->new_flows = rs_counter_alloc();
 	svc->no_backend = rs_counter_alloc();
@@ -67,12 +64,12 @@ struct rs_service *rs_service_alloc(const struct rs_endpoint *ep,
 void rs_service_link(struct rs_services *services, struct rs_service *svc)
 {
 	list_add_tail(&svc->node, &services->list);
-	services->ntunnel += rs_tunnel(&svc->fwd);
+	services->ntunnel += rs_tunnel(&svc->conf.fwd);
 	hash_add_rcu(services->table, &svc->hnode,
 		     rs_service_hash(svc->family, &svc->vip, svc->port,
 				     svc->proto));
 	/* A service's forward mode never changes: one of the two, for life. */
-	if (rs_tunnel(&svc->fwd))
+	if (rs_tunnel(&svc->conf.fwd))
 		hash_add_rcu(services->tun_vips, &svc->vip_node,
 			     rs_vip_hash(svc->family, &svc->vip));
 	services->count++;
@@ -81,10 +78,10 @@ void rs_service_link(struct rs_services *services, struct rs_service *svc)
 void rs_service_unlink(struct rs_services *services, struct rs_service *svc)
 {
 	hash_del_rcu(&svc->hnode);
-	if (rs_tunnel(&svc->fwd))
+	if (rs_tunnel(&svc->conf.fwd))
 		hash_del_rcu(&svc->vip_node);
 	list_del(&svc->node);
-	services->ntunnel -= rs_tunnel(&svc->fwd);
+	services->ntunnel -= rs_tunnel(&svc->conf.fwd);
 	services->count--;
 }
 
@@ -153,16 +150,17 @@ struct rs_backend *rs_backend_find(const struct rs_service *svc,
 	return NULL;
 }
 
-struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep, u32 weight,
-				    u8 state, bool tunnel)
+struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep,
+				    const struct rs_backend_conf *conf,
+				    bool tunnel)
 {
 	struct rs_backend *b;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
 	if (!b)
 		return NULL;
-	rs_endpoint_to_member(ep, weight, &b->member);
-	b->state = state;
+	rs_endpoint_to_member(ep, conf->weight, &b->member);
+	b->conf = *conf;
 	b->new_flows = rs_counter_alloc();
 	if (!b->new_flows ||
 	    (tunnel && dst_cache_init(&b->dst, GFP_KERNEL_ACCOUNT))) {

@@ -20,13 +20,6 @@ struct rs_endpoint {
 	u8 proto;			/* services only */
 };
 
-struct rs_service_conf {
-	u32 vnodes;
-	u8 hash;
-	u8 on_down;		/* enum ringsteer_on_down */
-	struct rs_forward fwd;
-};
-
 void rs_services_init(struct rs_services *services);
 
 struct rs_service *rs_service_find(const struct rs_services *services,
@@ -45,8 +38,9 @@ void rs_endpoint_to_member(const struct rs_endpoint *ep, u32 weight,
 struct rs_backend *rs_backend_find(const struct rs_service *svc,
 				   const struct rs_endpoint *ep);
 /* @tunnel: with the route cache forward tunnel needs. */
-struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep, u32 weight,
-				    u8 state, bool tunnel);
+struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep,
+				    const struct rs_backend_conf *conf,
+				    bool tunnel);
 /* Keeps svc->backends in identity order, the order of ring members. */
 void rs_backend_link(struct rs_service *svc, struct rs_backend *b);
 void rs_backend_unlink(struct rs_service *svc, struct rs_backend *b);

@@ -44,20 +44,30 @@ struct rs_ct_conns {
 	u64 closed;
 };
 
+/*
+ * A backend's settings, as a request gives them (struct rs_change) and the
+ * backend keeps them: parsed from and put to the backend nest in one place
+ * (conf.c), written in one (rs_backend_set_conf()).
+ */
+struct rs_backend_conf {
+	u32 weight;			/* also in ring form, member.weight */
+	u8 state;			/* enum ringsteer_backend_state */
+	u8 health;			/* enum ringsteer_backend_health */
+	u8 on_down;			/* enum ringsteer_backend_on_down */
+};
+
 struct rs_backend {
 	struct list_head node;		/* writer: svc->backends, identity order */
 	struct rs_member member;	/* identity and weight, in ring form */
 	/*
-	 * enum ringsteer_backend_state, enum ringsteer_backend_health and
-	 * enum ringsteer_backend_on_down: writer, and the flow table reads
-	 * them without the lock (written with WRITE_ONCE()).
+	 * Writer; the flow table reads state, health and on_down without
+	 * the lock (rs_backend_cached()), so they are written with
+	 * WRITE_ONCE() by rs_backend_set_conf() only.
 	 */
-	u8 state;
-	u8 health;
-	u8 on_down;
+	struct rs_backend_conf conf;
 	/* forward tunnel: in rs_services->ids; READ_ONCE() in the packet path */
 	u32 id;
-	bool counted;			/* writer: conns holds a count (conns.h) */
+	bool counted;			/* writer: conns holds a count (ct_count.h) */
 	u64 share;			/* writer: ring positions owned */
 	struct rs_ct_conns conns;	/* writer: at the namespace's last count */
 	struct rs_counter __percpu *new_flows;
@@ -98,6 +108,19 @@ struct rs_forward {
 	__be16 encap_port;		/* the backends' GUE port */
 };
 
+/*
+ * A service's settings, as a request gives them (struct rs_change) and the
+ * service keeps them: parsed from and put to the service nest in one place
+ * (conf.c), written in one (rs_service_set_conf()). Readers use the
+ * snapshot's hash and fwd; the flow table reads on_down without the lock.
+ */
+struct rs_service_conf {
+	u32 vnodes;
+	u8 hash;			/* enum ringsteer_hash_mode */
+	u8 on_down;			/* enum ringsteer_on_down */
+	struct rs_forward fwd;
+};
+
 /* What readers see of a service: immutable once published. */
 struct rs_steer {
 	struct rcu_head rcu;
@@ -117,11 +140,7 @@ struct rs_service {
 	__be16 port;
 	u8 family;			/* AF_INET or AF_INET6 */
 	u8 proto;			/* IPPROTO_TCP or IPPROTO_UDP */
-	u32 vnodes;			/* writer */
-	u8 hash;			/* writer; readers use steer->hash */
-	/* enum ringsteer_on_down: writer, and the flow table reads it */
-	u8 on_down;
-	struct rs_forward fwd;		/* writer; readers use steer->fwd */
+	struct rs_service_conf conf;	/* writer, but see its comment */
 	u32 nbackends;			/* writer */
 	u32 generation;			/* writer: rings published */
 	struct list_head backends;	/* writer */
@@ -228,11 +247,12 @@ static inline bool rs_resets_on_down(u8 svc_on_down, u8 backend_on_down)
 static inline bool rs_backend_cached(const struct rs_service *svc,
 				     const struct rs_backend *b)
 {
-	if (READ_ONCE(b->health) == RINGSTEER_HEALTH_UP)
+	if (READ_ONCE(b->conf.health) == RINGSTEER_HEALTH_UP)
 		return true;
-	/* Pairs with the smp_wmb() in commit.c's apply(). */
+	/* Pairs with the smp_wmb() in rs_backend_set_conf(). */
 	smp_rmb();
-	return !rs_resets_on_down(READ_ONCE(svc->on_down), READ_ONCE(b->on_down));
+	return !rs_resets_on_down(READ_ONCE(svc->conf.on_down),
+				  READ_ONCE(b->conf.on_down));
 }
 
 static inline bool rs_tunnel(const struct rs_forward *fwd)

@@ -15,7 +15,7 @@ struct net;
 
 /*
  * One namespace's tunnel hooks, IPv4 and IPv6 PRE_ROUTING; priv points at
- * its services, as for the NAT hooks (hook.h).
+ * its services, as for the NAT hooks (nat.h).
  */
 struct rs_tun_hooks {
 	struct nf_hook_ops ops[2];
@@ -26,8 +26,10 @@ struct rs_tun_hooks {
  * rs_net->lock held. Registration enables defragmentation in @net (so
  * that fragments hash on their whole flow), never conntrack or nf_nat.
  * Unregistration does not wait for the packets still in the hooks
- * (nf_unregister_net_hooks() frees its entries with call_rcu()): what
- * they read, the flow table, is freed a grace period later.
+ * (nf_unregister_net_hooks() frees its entries with call_rcu() and, on
+ * 6.1 and 6.12 alike, does not synchronize): what they read is freed a
+ * grace period later, the flow table here, services and backends by
+ * commit.c, the services themselves with the namespace (netns.c).
  */
 int rs_tun_hooks_register(struct net *net, struct rs_tun_hooks *hooks,
 			  struct rs_services *services);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A delete that waits for its namespace's conntrack-walk credit (sweep.c:
+# A delete that waits for its namespace's conntrack-walk credit (ct_sweep.c:
 # a burst of RS_WALK_BURST, then a tenth of the time passed) must wait
 # without the namespace's lock: the other requests of the namespace (show,
 # the health checker's marks under a systemd watchdog) go on meanwhile,

@@ -18,7 +18,7 @@
 #include <net/netfilter/nf_conntrack_labels.h>
 #include <net/netfilter/nf_nat.h>
 
-#include "hook.h"
+#include "nat.h"
 #include "steer.h"
 
 /*
@@ -96,54 +96,43 @@ static unsigned int dnat_to(struct nf_conn *ct, const struct rs_backend *b,
 	return nf_nat_setup_info(ct, &range, NF_NAT_MANIP_DST);
 }
 
-static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
-				const struct nf_hook_state *state)
+/*
+ * The NAT service a new TCP or UDP entry @ct is for, and the snapshot it
+ * is steered by; NULL if none.
+ */
+static struct rs_service *nat_service(const struct rs_services *services,
+				      const struct nf_conn *ct, u8 family,
+				      const struct rs_steer **steer)
 {
-	u8 family = state->pf == NFPROTO_IPV4 ? AF_INET : AF_INET6;
-	const struct rs_services *services = priv;
-	const struct nf_conntrack_tuple *t;
-	enum ip_conntrack_info ctinfo;
-	const struct rs_steer *steer;
-	struct nf_conn_labels *labels;
+	const struct nf_conntrack_tuple *t = &ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple;
 	struct rs_service *svc;
-	struct rs_backend *b;
-	struct rs_flow flow;
-	unsigned int verdict;
-	struct nf_conn *ct;
-	u64 pos;
 
-	ct = nf_ct_get(skb, &ctinfo);
-	if (!ct || ctinfo != IP_CT_NEW)
-		return NF_ACCEPT;
-	t = &ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple;
 	if (t->dst.protonum != IPPROTO_TCP && t->dst.protonum != IPPROTO_UDP)
-		return NF_ACCEPT;
+		return NULL;
 	svc = rs_services_find_rcu(services, family, &t->dst.u3, t->dst.u.all,
 				   t->dst.protonum);
 	if (!svc)
-		return NF_ACCEPT;
+		return NULL;
 	/*
 	 * The tunnel hook's (tunnel.c), which takes its packets before
 	 * conntrack: what reaches here is a local client's, which tunnel
 	 * mode leaves to the host's own routing.
 	 */
-	steer = rcu_dereference(svc->steer);
-	if (rs_tunnel(&steer->fwd))
-		return NF_ACCEPT;
+	*steer = rcu_dereference(svc->steer);
+	return rs_tunnel(&(*steer)->fwd) ? NULL : svc;
+}
 
-	/*
-	 * Confirmed, yet no NAT: conntrack saw the flow before this
-	 * namespace had the service (an nft "ct" rule, or the moment
-	 * between a flush and a restore), and nf_nat cannot set up NAT on
-	 * a confirmed entry any more. Unreplied UDP and retransmitted SYNs
-	 * of it keep arriving as NEW; passing them would deliver them to
-	 * the VIP itself. Forget the entry instead: the client's next
-	 * packet starts a new one, which is steered.
-	 */
-	if (unlikely(nf_ct_is_confirmed(ct))) {
-		nf_ct_kill(ct);
-		return drop_silently(skb, state);
-	}
+/* DNAT of the unconfirmed entry @ct to the ring's owner, and its mark. */
+static unsigned int steer_entry(struct sk_buff *skb,
+				const struct nf_hook_state *state,
+				struct nf_conn *ct, u8 family,
+				struct rs_service *svc,
+				const struct rs_steer *steer)
+{
+	struct nf_conn_labels *labels;
+	struct rs_backend *b;
+	struct rs_flow flow;
+	u64 pos;
 
 	/*
 	 * Conntrack gives an entry room for labels when it creates it, and
@@ -161,7 +150,7 @@ static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
 	if (unlikely(!labels))
 		return drop_silently(skb, state);
 
-	tuple_to_flow(t, family, &flow);
+	tuple_to_flow(&ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple, family, &flow);
 	b = rs_steer_pick(steer, &flow, &pos);
 	if (!b) {
 		/* Nothing serves the VIP itself: drop, do not pass it on. */
@@ -172,14 +161,44 @@ static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
 	 * NF_DROP: a helper's seqadj extension could not be added
 	 * (GFP_ATOMIC), or a state nf_nat warns about. A drop as any other.
 	 */
-	verdict = dnat_to(ct, b, family);
-	if (verdict != NF_ACCEPT)
+	if (dnat_to(ct, b, family) != NF_ACCEPT)
 		return drop_silently(skb, state);
 	/* Unconfirmed: no walk sees the entry before the mark. */
 	set_bit(conntrack_label, labels->bits);
 	rs_counter_inc(svc->new_flows);
 	rs_counter_inc(b->new_flows);
 	return NF_ACCEPT;
+}
+
+static unsigned int rs_nat_hook(void *priv, struct sk_buff *skb,
+				const struct nf_hook_state *state)
+{
+	u8 family = state->pf == NFPROTO_IPV4 ? AF_INET : AF_INET6;
+	enum ip_conntrack_info ctinfo;
+	const struct rs_steer *steer;
+	struct rs_service *svc;
+	struct nf_conn *ct;
+
+	ct = nf_ct_get(skb, &ctinfo);
+	if (!ct || ctinfo != IP_CT_NEW)
+		return NF_ACCEPT;
+	svc = nat_service(priv, ct, family, &steer);
+	if (!svc)
+		return NF_ACCEPT;
+	/*
+	 * Confirmed, yet no NAT: conntrack saw the flow before this
+	 * namespace had the service (an nft "ct" rule, or the moment
+	 * between a flush and a restore), and nf_nat cannot set up NAT on
+	 * a confirmed entry any more. Unreplied UDP and retransmitted SYNs
+	 * of it keep arriving as NEW; passing them would deliver them to
+	 * the VIP itself. Forget the entry instead: the client's next
+	 * packet starts a new one, which is steered.
+	 */
+	if (unlikely(nf_ct_is_confirmed(ct))) {
+		nf_ct_kill(ct);
+		return drop_silently(skb, state);
+	}
+	return steer_entry(skb, state, ct, family, svc, steer);
 }
 
 /*

@@ -19,8 +19,8 @@
  * never while holding it. start and took are written with both held, so
  * either lock is enough to read them.
  */
-#ifndef _RINGSTEER_CONNS_H
-#define _RINGSTEER_CONNS_H
+#ifndef _RINGSTEER_CT_COUNT_H
+#define _RINGSTEER_CT_COUNT_H
 
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -51,4 +51,4 @@ void rs_conns_init(struct rs_conns *c, struct net *net, struct mutex *ns_lock,
 int rs_conns_count(struct rs_conns *c, struct rs_service *svc,
 		   struct rs_backend *only);
 
-#endif /* _RINGSTEER_CONNS_H */
+#endif /* _RINGSTEER_CT_COUNT_H */

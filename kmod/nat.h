@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef _RINGSTEER_HOOK_H
-#define _RINGSTEER_HOOK_H
+#ifndef _RINGSTEER_NAT_H
+#define _RINGSTEER_NAT_H
 
 #include <linux/netfilter.h>
 
@@ -34,4 +34,4 @@ int rs_hooks_register(struct net *net, struct rs_hooks *hooks,
 		      struct rs_services *services);
 void rs_hooks_unregister(struct net *net, struct rs_hooks *hooks);
 
-#endif /* _RINGSTEER_HOOK_H */
+#endif /* _RINGSTEER_NAT_H */

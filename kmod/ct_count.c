@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live connection counts, bounded per namespace: see conns.h. A walk
+ * Live connection counts, bounded per namespace: see ct_count.h. A walk
  * counts from a copy of the namespace's services and backends taken under
  * the namespace's lock, without it, and stores the counts back into the
  * backends that still exist under it again.
@@ -12,8 +12,8 @@
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
 
-#include "conns.h"
-#include "conntrack.h"
+#include "ct_count.h"
+#include "ct_walk.h"
 #include "service.h"
 
 void rs_conns_init(struct rs_conns *c, struct net *net, struct mutex *ns_lock,

@@ -3,10 +3,10 @@
  * Walks of a namespace's conntrack table for the entries ringsteer set
  * up. A walk is one pass over the whole table (conntrack has one for all
  * namespaces) whatever the number of targets, so callers gather what is
- * due and walk once; when walks run, and how often, is sweep.c's.
+ * due and walk once; when walks run, and how often, is ct_sweep.c's.
  */
-#ifndef _RINGSTEER_CONNTRACK_H
-#define _RINGSTEER_CONNTRACK_H
+#ifndef _RINGSTEER_CT_WALK_H
+#define _RINGSTEER_CT_WALK_H
 
 #include "steer.h"
 
@@ -71,4 +71,4 @@ struct rs_ct_count {
  */
 void rs_ct_count_conns(struct net *net, struct rs_ct_count *svcs, u32 n);
 
-#endif /* _RINGSTEER_CONNTRACK_H */
+#endif /* _RINGSTEER_CT_WALK_H */

@@ -9,8 +9,8 @@
 
 #include <net/netfilter/nf_conntrack.h>
 
-#include "conntrack.h"
-#include "hook.h"
+#include "ct_walk.h"
+#include "nat.h"
 #include "service.h"
 
 void rs_ct_target_service(struct rs_ct_target *t, const struct rs_service *svc)

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * When the conntrack walks a namespace's changes need run, and what they
- * may cost (sweep.c). Everything here runs under the namespace's lock,
+ * may cost (ct_sweep.c). Everything here runs under the namespace's lock,
  * which the sweep is handed at init and knows nothing else of, but
  * rs_sweep_wait(), which must not.
  */
-#ifndef _RINGSTEER_SWEEP_H
-#define _RINGSTEER_SWEEP_H
+#ifndef _RINGSTEER_CT_SWEEP_H
+#define _RINGSTEER_CT_SWEEP_H
 
 #include <linux/list.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
-#include "conntrack.h"
+#include "ct_walk.h"
 
 struct mutex;
 struct net;
@@ -89,4 +89,4 @@ void rs_sweep_forget(struct rs_sweep *s, const struct rs_ct_target *like);
 /* The kept flows changed: their count is due in RS_KEPT_POLL at most. */
 void rs_sweep_kept(struct rs_sweep *s);
 
-#endif /* _RINGSTEER_SWEEP_H */
+#endif /* _RINGSTEER_CT_SWEEP_H */

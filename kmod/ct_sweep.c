@@ -20,7 +20,7 @@
  *   (rs_sweep_wait()): a fast series of deletes slows down, and nothing
  *   else the namespace is asked meanwhile (the health checker's marks,
  *   show) waits for its credit.
- * - A new service's walk for flows bound to its VIP (conntrack.c) runs at
+ * - A new service's walk for flows bound to its VIP (ct_walk.c) runs at
  *   once while there is credit, or else deferred, with whatever else is
  *   due then: a restore of many services costs a walk or two, not one
  *   each, and old flows reach the VIP a little longer meanwhile.
@@ -39,7 +39,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
-#include "sweep.h"
+#include "ct_sweep.h"
 
 #define RS_WALK_BURST	NSEC_PER_SEC
 #define RS_WALK_SHARE	10

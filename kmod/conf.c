@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Settings of services and backends, from the attributes of a request to
+ * the objects and back (conf.h). The generated policies (netlink-gen.c)
+ * have checked each attribute's range and which command takes it: what is
+ * left here is how settings depend on each other.
+ */
+
+#include "uapi/ringsteer.h"
+#include "conf.h"
+
+static const struct rs_service_conf service_defaults = {
+	.vnodes = RINGSTEER_DEFAULT_VNODES,
+	.hash = RINGSTEER_HASH_FLOW,
+	.on_down = RINGSTEER_ON_DOWN_KEEP,
+	.fwd.mode = RINGSTEER_FORWARD_NAT,
+	.fwd.encap = RINGSTEER_ENCAP_IPIP,
+	.fwd.encap_port = htons(RINGSTEER_DEFAULT_GUE_PORT),
+};
+
+static const struct rs_backend_conf backend_defaults = {
+	.weight = 1,
+	.state = RINGSTEER_STATE_ACTIVE,
+	.health = RINGSTEER_HEALTH_UP,
+	.on_down = RINGSTEER_BACKEND_ON_DOWN_SERVICE,
+};
+
+/*
+ * FORWARD, ENCAP and ENCAP_PORT over @conf: encap only with forward
+ * tunnel, a port only with encap gue, and forward only as it is for an
+ * existing service @svc.
+ */
+static int parse_forward(struct nlattr *const *tb, const struct rs_service *svc,
+			 struct rs_service_conf *conf,
+			 struct netlink_ext_ack *extack)
+{
+	struct nlattr *mode = tb[RINGSTEER_SERVICE_A_FORWARD];
+	struct nlattr *encap = tb[RINGSTEER_SERVICE_A_ENCAP];
+	struct nlattr *port = tb[RINGSTEER_SERVICE_A_ENCAP_PORT];
+
+	if (mode)
+		conf->fwd.mode = nla_get_u32(mode);
+	if (svc && conf->fwd.mode != svc->conf.fwd.mode) {
+		NL_SET_ERR_MSG_ATTR(extack, mode,
+				    "forward mode is fixed once the service exists: delete and add it");
+		return -EINVAL;
+	}
+	if ((encap || port) && !rs_tunnel(&conf->fwd)) {
+		NL_SET_ERR_MSG_ATTR(extack, encap ?: port,
+				    "encap applies to forward tunnel only");
+		return -EINVAL;
+	}
+	if (encap)
+		conf->fwd.encap = nla_get_u32(encap);
+	if (port && conf->fwd.encap != RINGSTEER_ENCAP_GUE) {
+		NL_SET_ERR_MSG_ATTR(extack, port, "encap port applies to encap gue only");
+		return -EINVAL;
+	}
+	if (port && !nla_get_be16(port)) {
+		NL_SET_ERR_MSG_ATTR(extack, port, "port 0 is not allowed");
+		return -EINVAL;
+	}
+	if (port)
+		conf->fwd.encap_port = nla_get_be16(port);
+	return 0;
+}
+
+int rs_service_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
+			  const struct rs_service *svc,
+			  struct rs_service_conf *conf,
+			  struct netlink_ext_ack *extack)
+{
+	int err;
+
+	*conf = svc ? svc->conf : service_defaults;
+	if (tb[RINGSTEER_SERVICE_A_VNODES])
+		conf->vnodes = nla_get_u32(tb[RINGSTEER_SERVICE_A_VNODES]);
+	if (tb[RINGSTEER_SERVICE_A_HASH])
+		conf->hash = nla_get_u32(tb[RINGSTEER_SERVICE_A_HASH]);
+	if (tb[RINGSTEER_SERVICE_A_ON_DOWN])
+		conf->on_down = nla_get_u32(tb[RINGSTEER_SERVICE_A_ON_DOWN]);
+	err = parse_forward(tb, svc, conf, extack);
+	if (err)
+		return err;
+	if (svc && !tb[RINGSTEER_SERVICE_A_VNODES] && !tb[RINGSTEER_SERVICE_A_HASH] &&
+	    !tb[RINGSTEER_SERVICE_A_ON_DOWN] && !tb[RINGSTEER_SERVICE_A_FORWARD] &&
+	    !tb[RINGSTEER_SERVICE_A_ENCAP] && !tb[RINGSTEER_SERVICE_A_ENCAP_PORT]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "nothing to change: give vnodes, hash, on-down, encap or encap port");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rs_backend_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
+			  const struct rs_backend *b,
+			  struct rs_backend_conf *conf,
+			  struct netlink_ext_ack *extack)
+{
+	*conf = b ? b->conf : backend_defaults;
+	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
+		conf->weight = nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]);
+	if (tb[RINGSTEER_BACKEND_A_STATE])
+		conf->state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
+	/* BACKEND_SET's only, by the policies. */
+	if (tb[RINGSTEER_BACKEND_A_HEALTH])
+		conf->health = nla_get_u32(tb[RINGSTEER_BACKEND_A_HEALTH]);
+	if (tb[RINGSTEER_BACKEND_A_ON_DOWN])
+		conf->on_down = nla_get_u32(tb[RINGSTEER_BACKEND_A_ON_DOWN]);
+	if (b && !tb[RINGSTEER_BACKEND_A_WEIGHT] && !tb[RINGSTEER_BACKEND_A_STATE] &&
+	    !tb[RINGSTEER_BACKEND_A_HEALTH] && !tb[RINGSTEER_BACKEND_A_ON_DOWN]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "nothing to change: give weight, state, health or on-down");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int put_forward(struct sk_buff *skb, const struct rs_forward *fwd)
+{
+	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_FORWARD, fwd->mode))
+		return -EMSGSIZE;
+	if (!rs_tunnel(fwd))
+		return 0;
+	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_ENCAP, fwd->encap) ||
+	    (fwd->encap == RINGSTEER_ENCAP_GUE &&
+	     nla_put_be16(skb, RINGSTEER_SERVICE_A_ENCAP_PORT, fwd->encap_port)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int rs_service_conf_put(struct sk_buff *skb, const struct rs_service_conf *conf)
+{
+	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_VNODES, conf->vnodes) ||
+	    nla_put_u32(skb, RINGSTEER_SERVICE_A_HASH, conf->hash) ||
+	    nla_put_u32(skb, RINGSTEER_SERVICE_A_ON_DOWN, conf->on_down) ||
+	    put_forward(skb, &conf->fwd))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int rs_backend_conf_put(struct sk_buff *skb, const struct rs_backend_conf *conf)
+{
+	if (nla_put_u32(skb, RINGSTEER_BACKEND_A_WEIGHT, conf->weight) ||
+	    nla_put_u32(skb, RINGSTEER_BACKEND_A_STATE, conf->state) ||
+	    nla_put_u32(skb, RINGSTEER_BACKEND_A_HEALTH, conf->health) ||
+	    nla_put_u32(skb, RINGSTEER_BACKEND_A_ON_DOWN, conf->on_down))
+		return -EMSGSIZE;
+	return 0;
+}
+
+void rs_service_set_conf(struct rs_service *svc,
+			 const struct rs_service_conf *conf)
+{
+	svc->conf.vnodes = conf->vnodes;
+	svc->conf.hash = conf->hash;
+	svc->conf.fwd = conf->fwd;
+	/* The flow table reads it (rs_backend_cached()). */
+	WRITE_ONCE(svc->conf.on_down, conf->on_down);
+}
+
+void rs_backend_set_conf(struct rs_backend *b,
+			 const struct rs_backend_conf *conf)
+{
+	/* The ring's copy, which builds and lookups read. */
+	b->member.weight = conf->weight;
+	b->conf.weight = conf->weight;
+	/* The flow table reads the rest (rs_backend_cached()). */
+	WRITE_ONCE(b->conf.state, conf->state);
+	WRITE_ONCE(b->conf.on_down, conf->on_down);
+	/*
+	 * on_down before health: a reader that sees the new down sees the
+	 * on-down given with it, never the one it replaced.
+	 */
+	smp_wmb();
+	WRITE_ONCE(b->conf.health, conf->health);
+}
