@@ -12,7 +12,8 @@
 # delete's synchronize_net() before its conntrack walk closes it, and no
 # test can stretch it. A packet held *after* the NAT hook (an NFQUEUE rule
 # in FORWARD) has its NAT to b1 set up already and is confirmed after the
-# walk: that flow survives the delete, as the README says.
+# walk: that flow survives the delete, as doc/semantics.md ("Deleting a
+# service") says.
 #
 #   if-cli                 if-lb                             if-b1, if-b2
 #  +-------------+       +---------------------------------+     +-----------+
