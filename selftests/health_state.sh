@@ -67,7 +67,7 @@ lookups base
 [ "$(field "$(be 2)" health)" = up ] || die "a new backend is not up"
 
 # 1. Down, then up.
-MON_KEY=$KEY monitor_start "$P-lb" "$W/mon"
+MON_KEY=$KEY rcmon_start "$P-lb" "$W/mon"
 cmd_ok r backend set "$SVC" "$(be 2)" health down
 lookups down
 grep -q "$(be 2)" "$W/down" && die "a down backend still owns flows"

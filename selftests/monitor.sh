@@ -45,7 +45,7 @@ wait_lines()
 
 # start_monitor NS FILE [ARGS]: a monitor in NS, subscribed, FILE emptied
 # of the key changes that showed it.
-start_monitor() { monitor_start "$@"; monitor_clear "$2"; }
+start_monitor() { rcmon_start "$@"; rcmon_clear "$2"; }
 
 load_module
 ip netns add mon-a

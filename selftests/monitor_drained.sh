@@ -36,7 +36,7 @@ for i in 1 2 3; do
 done
 
 # start_monitor FILE: a monitor -j in the LB, its first event seen.
-start_monitor() { monitor_start "$P-lb" "$1" -j; }
+start_monitor() { rcmon_start "$P-lb" "$1" -j; }
 
 # wait_line FILE PATTERN SECS: seconds (decimal) until FILE has a line
 # matching PATTERN, or fail after SECS.
@@ -89,7 +89,7 @@ wait_line "$W/mon1" "$(drained 2).*" 10 >/dev/null
 [ "$(grep -c "$(drained 2)" "$W/mon1")" = 2 ] || die "second drain of b2 not reported: $(cat "$W/mon1")"
 pass "drained: reported again after active, then draining"
 hold_stop
-monitor_stop
+rcmon_stop
 lb conntrack -F >/dev/null 2>&1 || true
 cmd_ok rctl backend set "$SVC4" "$(be4 2)" state active
 
@@ -113,7 +113,7 @@ wait_line "$W/mon3" '"event": *"backend-set"' 30 >/dev/null
 ct_del 1
 t=$(wait_line "$W/mon3" "$(drained 1)" 40)
 pass "drained: connections without destroy events, seen by the poll after ${t}s"
-monitor_stop
+rcmon_stop
 
 # 4. Events switched off: said once, counted every second.
 lb sysctl -qw net.netfilter.nf_conntrack_events=0
@@ -126,7 +126,7 @@ grep -q "$(drained 3)" "$W/mon4" && die "drained printed with connections held (
 ct_del 3
 wait_line "$W/mon4" "$(drained 3)" 20 >/dev/null
 pass "drained: with nf_conntrack_events=0, by counting"
-monitor_stop
+rcmon_stop
 hold_stop
 
 # 5. Connections closed by the client, FINs both ways: conntrack keeps
@@ -162,4 +162,4 @@ assert b["conns_established"] == 0 and b["conns_other"] == 0, b
 assert b["conns_closed"] >= 1, b
 PY
 pass "drained: $n connections closed by the client, $closed TIME_WAIT entries left and not waited for"
-monitor_stop
+rcmon_stop

@@ -120,8 +120,8 @@ pass "tunnel backends: drain wait refused, show and plan say connections are not
 # monitor counts a draining backend's connections at once: for a tunnel
 # backend the kernel refuses to count, so no "drained" line, and monitor
 # goes on.
-MON_KEY=$KEY monitor_start "$P-lb" "$W/mon"
-monitor_clear "$W/mon"
+MON_KEY=$KEY rcmon_start "$P-lb" "$W/mon"
+rcmon_clear "$W/mon"
 cmd_ok rctl backend drain "$SVC4" 10.2.1.2:80
 cmd_ok rctl backend activate "$SVC4" 10.2.1.2:80
 for t in $(seq 1 100); do
@@ -130,7 +130,7 @@ for t in $(seq 1 100); do
 done
 sleep 1
 kill -0 "$MON" 2>/dev/null || die "monitor ended: $(cat "$W/mon" "$W/mon.err")"
-monitor_stop
+rcmon_stop
 grep -q "state draining" "$W/mon" && grep -q "state active" "$W/mon" ||
 	die "monitor missed the drain: $(cat "$W/mon")"
 ! grep -q '^drained ' "$W/mon" || die "monitor says a tunnel backend drained: $(cat "$W/mon")"

@@ -16,12 +16,13 @@ snap()
 	rctl save && rctl key show && rctl show -j | jq -c "${1:-.}"
 }
 
-# monitor_start NS FILE [ARGS]: ringctl monitor ARGS in namespace NS, its
+# rcmon_*: ringctl's monitor (fleet.sh's monitor_* watch rtr's routes).
+# rcmon_start NS FILE [ARGS]: ringctl monitor ARGS in namespace NS, its
 # output appended to FILE (truncating FILE then leaves no hole), its errors
 # in FILE.err, its pid in MON. It returns once the monitor is subscribed:
 # the key is set until the change shows in FILE, to MON_KEY (default:
 # random; a scenario whose lookups depend on the key passes its own).
-monitor_start()
+rcmon_start()
 {
 	local ns=$1 out=$2 i
 	shift 2
@@ -37,11 +38,11 @@ monitor_start()
 	die "monitor in $ns never saw an event: $(cat "$out.err")"
 }
 
-# monitor_clear FILE: FILE emptied of the key changes monitor_start made,
+# rcmon_clear FILE: FILE emptied of the key changes rcmon_start made,
 # once the last of them has had time to show.
-monitor_clear() { sleep 0.5; : >"$1"; }
+rcmon_clear() { sleep 0.5; : >"$1"; }
 
-monitor_stop() { kill "$MON" 2>/dev/null || true; wait "$MON" 2>/dev/null || true; MON=; }
+rcmon_stop() { kill "$MON" 2>/dev/null || true; wait "$MON" 2>/dev/null || true; MON=; }
 
 # nfq_start: nfq_hold.py holding what the LB's nftables rules queue to
 # queue 0, as the coprocess NFQ (bash keeps one coprocess at a time), bound
