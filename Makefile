@@ -338,8 +338,9 @@ sparse:
 
 # TESTS picks scenarios, named as under selftests/ (default: every
 # selftests/*.sh); KVERS the kernels (default: KVER if it is given, else
-# both target kernels). One boot a kernel runs them all; every kernel runs
-# even after one failed. Names are checked before anything is built.
+# both target kernels); VM_ENV="VAR=VAL ..." passes settings to them. One
+# boot a kernel runs them all; every kernel runs even after one failed.
+# Names are checked before anything is built.
 KVERS ?= $(if $(filter command line environment environment override,$(origin KVER)),$(KVER),$(TEST_KVERS))
 ifneq ($(filter vm-test,$(GOALS)),)
 VM_TEST_NOFILE := $(filter-out $(patsubst selftests/%,%,$(wildcard $(addprefix selftests/,$(TESTS)))),$(TESTS))
@@ -354,7 +355,8 @@ endif
 vm-test: $(foreach k,$(KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) selftest-bins
 	$(Q)rc=0; for k in $(KVERS); do \
 		echo "==> vm-test on $$k: $(or $(TESTS),every scenario)"; \
-		bash selftests/vm/run.sh -t 10800 -k "$$k" -m "$(BUILD)/kernel/$$k/kmod/ringsteer.ko" -- \
+		bash selftests/vm/run.sh -t 10800 -k "$$k" -m "$(BUILD)/kernel/$$k/kmod/ringsteer.ko" \
+			$(foreach e,$(VM_ENV),-e $(e)) -- \
 			bash selftests/vm/ktap-run.sh $(TESTS) || rc=1; \
 	done; exit $$rc
 
