@@ -17,7 +17,8 @@
 #                    or README.md is over 300 lines
 # make sparse        sparse (C=2) on the kernel sources
 # make unit          host unit tests (KTAP)
-# make vm-test       VM selftests on KVER (default: newest target kernel)
+# make vm-test       VM selftests (TESTS="steer_tcp.sh ...", default all) on
+#                    KVERS (default: KVER if given, else both target kernels)
 # make check-fleet   the ECMP fleet scenarios (selftests/fleet/: BIRD, three
 #                    LBs failing under load; IPVS, ringsteer tunnel, NAT;
 #                    ring changes) on KVER, 8 min on a quiet host; make
@@ -335,9 +336,29 @@ sparse:
 	$(Q)$(MAKE) -C $(KDIR) M=$(SRC) C=2 CHECK=sparse modules 2>&1 | tee $(BUILD)/sparse.log; \
 		! grep -E '(warning|error):' $(BUILD)/sparse.log
 
-vm-test: modules-all selftest-bins
-	$(Q)bash selftests/vm/run.sh -k '$(KVER)' -m '$(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko' -- \
-		bash selftests/vm/ktap-run.sh
+# TESTS picks scenarios, named as under selftests/ (default: every
+# selftests/*.sh); KVERS the kernels (default: KVER if it is given, else
+# both target kernels); VM_ENV="VAR=VAL ..." passes settings to them. One
+# boot a kernel runs them all; every kernel runs even after one failed.
+# Names are checked before anything is built.
+KVERS ?= $(if $(filter command line environment environment override,$(origin KVER)),$(KVER),$(TEST_KVERS))
+ifneq ($(filter vm-test,$(GOALS)),)
+VM_TEST_NOFILE := $(filter-out $(patsubst selftests/%,%,$(wildcard $(addprefix selftests/,$(TESTS)))),$(TESTS))
+ifneq ($(VM_TEST_NOFILE),)
+$(error vm-test: no scenario $(VM_TEST_NOFILE) under selftests/ (TESTS names them as 'ls selftests/*.sh selftests/fleet/*.sh' does, e.g. steer_tcp.sh))
+endif
+VM_TEST_NOKERNEL := $(filter-out $(notdir $(wildcard /lib/modules/*)),$(KVERS))
+ifneq ($(VM_TEST_NOKERNEL),)
+$(error vm-test: kernel $(VM_TEST_NOKERNEL) is not installed in /lib/modules (the target kernels here: $(TEST_KVERS)))
+endif
+endif
+vm-test: $(foreach k,$(KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) selftest-bins
+	$(Q)rc=0; for k in $(KVERS); do \
+		echo "==> vm-test on $$k: $(or $(TESTS),every scenario)"; \
+		bash selftests/vm/run.sh -t 10800 -k "$$k" -m "$(BUILD)/kernel/$$k/kmod/ringsteer.ko" \
+			$(foreach e,$(VM_ENV),-e $(e)) -- \
+			bash selftests/vm/ktap-run.sh $(TESTS) || rc=1; \
+	done; exit $$rc
 
 # Long, and sensitive to a busy host (BFD's timers): its own target.
 # FLEET_TESTS picks scenarios; FLEET_ENV passes VAR=VAL settings (lib/fleet.sh).

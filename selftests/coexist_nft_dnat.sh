@@ -3,11 +3,11 @@
 #
 # An nft "dnat" rule and a ringsteer service on the same VIP, the module
 # loaded with hook_priority=-99 so that nft's chain (-100) goes first, as
-# the README suggests for letting NAT rules win. The connections nft
-# steered are nft's, though they look like ringsteer's by address and
-# IPS_DST_NAT: deleting the service, flushing and rmmod must leave them
-# alone, show must not count them, and a keep-flows delete must not be
-# kept alive by them.
+# doc/semantics.md ("Other NAT rules on the same VIP") suggests for
+# letting NAT rules win. The connections nft steered are nft's, though
+# they look like ringsteer's by address and IPS_DST_NAT: deleting the
+# service, flushing and rmmod must leave them alone, show must not count
+# them, and a keep-flows delete must not be kept alive by them.
 #
 #   cn-cli               cn-lb                                  cn-b1, cn-b2
 #  +-------------+     +-------------------------------------+    +-----------+

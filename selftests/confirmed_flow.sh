@@ -114,8 +114,7 @@ variant()
 	for i in $(seq 1 50); do [ -s "$W/vip" ] && break; sleep 0.1; done
 	[ -s "$W/vip" ] || die "$v: udp_count.py did not start"
 
-	cli "$PY" "$LIBDIR/udp_send.py" --sport "$SPORT" --rate 20 --seconds 60 "$VIP4" "$VPORT" &
-	SERVERS+=($!)
+	udp_sender --sport "$SPORT" --rate 20 --seconds 60 "$VIP4" "$VPORT"
 	for i in $(seq 1 100); do [ "$(vip_count)" -ge 10 ] && break; sleep 0.1; done
 	[ "$(vip_count)" -ge 10 ] || die "$v: the one-way flow did not reach the VIP before the service existed"
 	lb conntrack -L -p udp 2>/dev/null | grep -q "dst=$VIP4 sport=$SPORT dport=$VPORT " ||

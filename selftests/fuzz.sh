@@ -16,7 +16,7 @@
 # RS_FUZZ_SEED reruns a given sequence (the seed is printed first).
 
 set -e
-. "$(dirname "$0")/vm/lib.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 FUZZ=$RINGSTEER_SRC/build/selftests/fuzz_netlink
 NS=fz-lb

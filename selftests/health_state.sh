@@ -67,15 +67,7 @@ lookups base
 [ "$(field "$(be 2)" health)" = up ] || die "a new backend is not up"
 
 # 1. Down, then up.
-MON=$W/mon
-r monitor >"$MON" &
-MONPID=$!
-trap 'kill $MONPID 2>/dev/null || true' EXIT
-for i in $(seq 1 100); do
-	r key set "$KEY"
-	[ ! -s "$MON" ] || break
-	sleep 0.1
-done
+MON_KEY=$KEY rcmon_start "$P-lb" "$W/mon"
 cmd_ok r backend set "$SVC" "$(be 2)" health down
 lookups down
 grep -q "$(be 2)" "$W/down" && die "a down backend still owns flows"
@@ -137,9 +129,9 @@ r show | grep -E "$(be 4)" | grep -qw down || die "show has no health column: $(
 r stats | grep -q "^ringsteer_backend_up{.*backend=\"$(be 4)\"} 0" ||
 	die "stats: no ringsteer_backend_up 0 for b4"
 for i in $(seq 1 50); do
-	grep -q "backend set $SVC $(be 4) proto tcp weight 1 state active health down" "$MON" && break
+	grep -q "backend set $SVC $(be 4) proto tcp weight 1 state active health down" "$W/mon" && break
 	sleep 0.1
 done
-grep -q "backend set $SVC $(be 4) proto tcp weight 1 state active health down" "$MON" ||
-	die "monitor: no health in the set event: $(cat "$MON")"
+grep -q "backend set $SVC $(be 4) proto tcp weight 1 state active health down" "$W/mon" ||
+	die "monitor: no health in the set event: $(cat "$W/mon")"
 pass "show, stats and monitor carry the health"

@@ -12,7 +12,8 @@
 # delete's synchronize_net() before its conntrack walk closes it, and no
 # test can stretch it. A packet held *after* the NAT hook (an NFQUEUE rule
 # in FORWARD) has its NAT to b1 set up already and is confirmed after the
-# walk: that flow survives the delete, as the README says.
+# walk: that flow survives the delete, as doc/semantics.md ("Deleting a
+# service") says.
 #
 #   if-cli                 if-lb                             if-b1, if-b2
 #  +-------------+       +---------------------------------+     +-----------+
@@ -60,8 +61,7 @@ table inet hold {
 	}
 }
 EOF2
-coproc NFQ { lb "$PY" "$LIBDIR/nfq_hold.py" 0; }
-read -r -t 30 line <&"${NFQ[0]}" && [ "$line" = bound ] || die "nfq_hold.py did not bind: $line"
+nfq_start
 
 # ask.py reads its commands from a fifo and answers into a file (bash
 # keeps one coprocess at a time, nfq_hold.py has it).
@@ -80,20 +80,18 @@ answer()
 	die "no answer $1 from ask.py"
 }
 echo go >&$ASKW
-read -r -t 30 line <&"${NFQ[0]}" || die "the first datagram was not queued"
-case $line in held*) ;; *) die "nfq_hold.py: $line" ;; esac
+nfq_held "the first datagram"
 pass "sport $SPORT: first datagram, which the ring gave to b1, held before NAT"
 
 cmd_ok rctl backend del "$SVC4" "$(be4 1)" proto udp
-echo release >&"${NFQ[1]}"
-read -r -t 30 line <&"${NFQ[0]}" || die "nfq_hold.py did not release"
+nfq_release
 first=$(answer 1)
 lb nft delete table inet hold
 echo go >&$ASKW
 second=$(answer 2)
 echo "after deleting b1 under the held datagram: first answer '$first', next '$second'"
 lb conntrack -L -p udp --sport "$SPORT" 2>/dev/null || true
-echo quit >&"${NFQ[1]}"
+nfq_quit
 exec {ASKW}>&-
 
 n=$(lb conntrack -L -p udp 2>/dev/null | grep -c "sport=$SPORT .* src=10\.2\.1\.2 " || true)

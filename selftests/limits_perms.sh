@@ -56,7 +56,6 @@ trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; bad=1; }
 nb() { lb "${NOBODY[@]}" "$@"; }
-snap() { rctl show -j; rctl key show; }
 # A copy nobody can read (/root is 0700).
 chmod 0755 "$W"
 copy_rsnl "$W"

@@ -5,7 +5,7 @@
 # without leaving the family behind. No namespaces needed.
 
 set -e
-. "$(dirname "$0")/vm/lib.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 unload_module
 cmd_fail genl ctrl get name ringsteer

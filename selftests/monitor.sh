@@ -12,14 +12,15 @@
 #  +----------------------------+  +--------------------------+
 
 set -e
-. "$(dirname "$0")/vm/lib.sh"
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/observe.sh"
 
 W=$(mktemp -d /tmp/rs-mon.XXXXXX)
-PIDS=()
+SERVERS=()
 cleanup()
 {
 	local pid
-	for pid in "${PIDS[@]}"; do
+	for pid in "${SERVERS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 	done
 	ip netns del mon-a 2>/dev/null || true
@@ -42,24 +43,9 @@ wait_lines()
 	die "$1: $(wc -l <"$1") lines after 30 s, want $2: $(cat "$1")"
 }
 
-# start_monitor NS FILE [ARGS]: a monitor in NS, subscribed before return:
-# key changes are made until the first one shows up, then FILE is reset.
-start_monitor()
-{
-	local ns=$1 out=$2 i
-	shift 2
-	# Appending, so that truncating the file below leaves no hole.
-	ip netns exec "$ns" "$RINGCTL" monitor "$@" >>"$out" &
-	PIDS+=($!)
-	for i in $(seq 1 100); do
-		ip netns exec "$ns" "$RINGCTL" key set random
-		[ ! -s "$out" ] || break
-		sleep 0.1
-	done
-	[ -s "$out" ] || die "monitor in $ns never saw an event"
-	sleep 0.5
-	: >"$out"
-}
+# start_monitor NS FILE [ARGS]: a monitor in NS, subscribed, FILE emptied
+# of the key changes that showed it.
+start_monitor() { rcmon_start "$@"; rcmon_clear "$2"; }
 
 load_module
 ip netns add mon-a
@@ -137,7 +123,7 @@ pass "monitor -j"
 # count N: exits by itself after N events, however long they take to come.
 ip netns exec mon-b "$RINGCTL" monitor count 2 >"$W/c" &
 cpid=$!
-PIDS+=("$cpid")
+SERVERS+=("$cpid")
 for i in $(seq 1 300); do
 	kill -0 "$cpid" 2>/dev/null || break
 	ip netns exec mon-b "$RINGCTL" key set random

@@ -36,20 +36,7 @@ for i in 1 2 3; do
 done
 
 # start_monitor FILE: a monitor -j in the LB, its first event seen.
-start_monitor()
-{
-	local i
-	lb "$RINGCTL" monitor -j >"$1" 2>"$1.err" &
-	MON=$!
-	for i in $(seq 1 100); do
-		rctl key set random
-		[ ! -s "$1" ] || return 0
-		sleep 0.1
-	done
-	die "monitor never saw an event"
-}
-
-stop_monitor() { kill "$MON" 2>/dev/null; wait "$MON" 2>/dev/null || true; MON=; }
+start_monitor() { rcmon_start "$P-lb" "$1" -j; }
 
 # wait_line FILE PATTERN SECS: seconds (decimal) until FILE has a line
 # matching PATTERN, or fail after SECS.
@@ -102,7 +89,7 @@ wait_line "$W/mon1" "$(drained 2).*" 10 >/dev/null
 [ "$(grep -c "$(drained 2)" "$W/mon1")" = 2 ] || die "second drain of b2 not reported: $(cat "$W/mon1")"
 pass "drained: reported again after active, then draining"
 hold_stop
-stop_monitor
+rcmon_stop
 lb conntrack -F >/dev/null 2>&1 || true
 cmd_ok rctl backend set "$SVC4" "$(be4 2)" state active
 
@@ -126,7 +113,7 @@ wait_line "$W/mon3" '"event": *"backend-set"' 30 >/dev/null
 ct_del 1
 t=$(wait_line "$W/mon3" "$(drained 1)" 40)
 pass "drained: connections without destroy events, seen by the poll after ${t}s"
-stop_monitor
+rcmon_stop
 
 # 4. Events switched off: said once, counted every second.
 lb sysctl -qw net.netfilter.nf_conntrack_events=0
@@ -139,7 +126,7 @@ grep -q "$(drained 3)" "$W/mon4" && die "drained printed with connections held (
 ct_del 3
 wait_line "$W/mon4" "$(drained 3)" 20 >/dev/null
 pass "drained: with nf_conntrack_events=0, by counting"
-stop_monitor
+rcmon_stop
 hold_stop
 
 # 5. Connections closed by the client, FINs both ways: conntrack keeps
@@ -175,4 +162,4 @@ assert b["conns_established"] == 0 and b["conns_other"] == 0, b
 assert b["conns_closed"] >= 1, b
 PY
 pass "drained: $n connections closed by the client, $closed TIME_WAIT entries left and not waited for"
-stop_monitor
+rcmon_stop

@@ -26,9 +26,6 @@ newns "$P-lb"
 RSNL=$LIBDIR/rsnl.py
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
 
-# snap: everything a rejected request must leave alone.
-snap() { rctl show -j; rctl key show; }
-
 cmd_ok rctl key set "$KEY"
 cmd_ok rctl service add "$SVC4" proto tcp
 cmd_ok rctl backend add "$SVC4" "$(be4 1)" proto tcp

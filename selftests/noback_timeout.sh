@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A VIP with no active backend drops new flows, so a client sees a timeout,
-# as with an unreachable host (README, "No active backend") - also a client
-# on the load balancer itself, whose packets take the LOCAL_OUT hook. A
-# drop there returned EPERM to the local connect() or send() at once.
+# as with an unreachable host (doc/semantics.md, "No active backend") -
+# also a client on the load balancer itself, whose packets take the
+# LOCAL_OUT hook. A drop there returned EPERM to the local connect() or
+# send() at once.
 #
 #   nb-cli                 nb-lb                          nb-b1
 #  +-------------+       +-----------------------------+     +------------+

@@ -72,14 +72,7 @@ pass "save prints the restored file back"
 
 # Restoring the same file again changes nothing: no notification between
 # two markers, "service set" with the same vnodes, then a drain of b4.
-rctl monitor >"$W/events" &
-mon=$!
-for t in $(seq 1 100); do
-	cmd_ok rctl backend activate "$SVC4" "$(be4 4)"
-	! grep -q "^backend set" "$W/events" || break
-	sleep 0.2
-done
-grep -q "^backend set" "$W/events" || die "monitor saw no change"
+MON_KEY=$KEY rcmon_start "$P-lb" "$W/events"
 # Events print in order: once this one shows, every earlier one has.
 cmd_ok rctl service set "$SVC4" vnodes 40
 for t in $(seq 1 100); do
@@ -93,8 +86,7 @@ for t in $(seq 1 100); do
 	! grep -q "state draining" "$W/events" || break
 	sleep 0.1
 done
-kill "$mon" 2>/dev/null || true
-wait "$mon" 2>/dev/null || true
+rcmon_stop
 # A drained b4 (it has no connection) is the drain's consequence, not a change.
 tail -n +"$((n + 1))" "$W/events" | grep -v '^drained ' >"$W/between"
 [ "$(wc -l <"$W/between")" = 1 ] && grep -q "^backend set $SVC4 $(be4 4) .*state draining" "$W/between" ||

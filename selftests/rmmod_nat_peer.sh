@@ -39,12 +39,7 @@ done
 lb sysctl -qw net.netfilter.nf_conntrack_udp_timeout=5
 
 # Until killed: hundreds of rounds (make check-debug) outlast any fixed time.
-cli "$PY" "$LIBDIR/udp_send.py" --seconds 0 --count-file "$W/sent" \
-	"$VIP4" "$VPORT" "$VIP6" "$VPORT" &
-SENDER=$!
-SERVERS+=($SENDER)
-
-sent() { cat "$W/sent" 2>/dev/null || echo 0; }
+udp_sender --seconds 0 "$VIP4" "$VPORT" "$VIP6" "$VPORT"
 
 # steered_flows: flows of both services, once both have steered some.
 steered_flows()

@@ -31,12 +31,7 @@ lb ip addr del "$VIP4/32" dev lo
 lb ip addr del "$VIP6/128" dev lo
 
 # Random source ports (new flows: table misses) and repeated ones (hits).
-cli "$PY" "$LIBDIR/udp_send.py" --seconds 0 --count-file "$W/sent" \
-	"$VIP4" "$VPORT" "$VIP6" "$VPORT" &
-SENDER=$!
-SERVERS+=($SENDER)
-
-sent() { cat "$W/sent" 2>/dev/null || echo 0; }
+udp_sender --seconds 0 "$VIP4" "$VPORT" "$VIP6" "$VPORT"
 
 # table_packets: packets of both services, once both have read the flow
 # table (hits and misses) and sent some.

@@ -89,21 +89,18 @@ table inet hold {
 	}
 }
 EOF2
-coproc NFQ { lb "$PY" "$LIBDIR/nfq_hold.py" 0; }
-read -r -t 30 line <&"${NFQ[0]}" && [ "$line" = bound ] || die "nfq_hold.py did not bind: $line"
+nfq_start
 
 echo go >&$AW
-read -r -t 30 line <&"${NFQ[0]}" || die "the first datagram was not queued"
-case $line in held*) ;; *) die "nfq_hold.py: $line" ;; esac
+nfq_held "the first datagram"
 pass "sport $SPORT: first datagram, DNATed to b1, held before its confirmation"
 
 cmd_ok rctl backend del "$SVC4" "$(be4 1)" proto udp
-echo release >&"${NFQ[1]}"
-read -r -t 30 line <&"${NFQ[0]}" || die "nfq_hold.py did not release"
+nfq_release
 lb nft delete table inet hold
 first=$(answer "$W/a.out" 1)
 [ "$first" = b1 ] || die "the held datagram reached '$first', expected b1: its DNAT was set up before the delete"
-echo quit >&"${NFQ[1]}"
+nfq_quit
 
 # The first walk ran while the entry was not in the table: only the
 # second walk, 5 s after the delete, can delete it.

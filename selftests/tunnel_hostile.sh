@@ -276,7 +276,7 @@ icmp_rate()
 
 # ---- 2. what reaches a VIP the LB does not own, and nothing serves
 txp() { lb ip -j -s link show dev lb-rtr | jq '.[0].stats64.tx.packets'; }
-# probe WHAT ARGS: one frame.py packet from the client; the times it
+# probe WHAT ARGS: one frames.py packet from the client; the times it
 # crossed from the LB back to the router, and unserved_drops' count.
 probe()
 {

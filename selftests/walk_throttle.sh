@@ -5,8 +5,8 @@
 # a burst of RS_WALK_BURST, then a tenth of the time passed) must wait
 # without the namespace's lock: the other requests of the namespace (show,
 # the health checker's marks under a systemd watchdog) go on meanwhile,
-# and the delete still returns only after its walk (README: a deleted
-# backend's connections reset on their next segment).
+# and the delete still returns only after its walk (doc/semantics.md,
+# "Deleting": a deleted backend's connections reset on their next segment).
 #
 # The walks are made expensive with a large conntrack table (ct_fill, no
 # traffic) and the credit spent with deletes of a spare backend, b4,

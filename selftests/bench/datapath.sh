@@ -17,7 +17,7 @@
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../vm/lib.sh"
+. "$here/../lib/common.sh"
 . "$here/lb.sh"
 . "$here/traffic.sh"
 

@@ -215,7 +215,7 @@ def table(res):
                 f"{n} {s['median']:.2f}" for n, s in over.items()))
     if res["tcp"]:
         p("")
-        p("TCP short connections/s (client and server share cpu0, see README)")
+        p("TCP short connections/s (client and server share cpu0, see doc/performance.md)")
         for n, e in res["tcp"].items():
             p(f"  {NAMES[n]:38} {fmt_sum(e['cps'], '{:.0f}'):>16} {fmt_sum(e['vs_fixed']):>22}  failed {e['failed']}")
     if res["scaling"]:

@@ -21,10 +21,10 @@ static void print_ep(const char *what, uint16_t family, const uint8_t *addr,
 static bool same_svc(const struct m_svc *s, const struct fz_ep *e)
 {
 	return s->family == e->family && s->port == e->port &&
-	       s->proto == e->proto && !memcmp(s->addr, e->addr, m_alen(s->family));
+	       s->proto == e->proto && !memcmp(s->addr, e->addr, fz_m_alen(s->family));
 }
 
-void check_service(struct fuzz *f, const struct model *m,
+void fz_check_service(struct fuzz *f, const struct fz_model *m,
 			  const struct fz_reply *r)
 {
 	const struct m_svc *s = NULL;
@@ -39,16 +39,16 @@ void check_service(struct fuzz *f, const struct model *m,
 				 m->s[i].proto);
 		print_ep("kernel reports", r->svc.family, r->svc.addr, r->svc.port,
 			 r->svc.proto);
-		fail(f, "kernel reports a service the model does not have");
+		fz_fail(f, "kernel reports a service the model does not have");
 	}
 	if (r->svc.vnodes != s->vnodes || r->svc.hash != s->hash ||
 	    r->svc.on_down != s->on_down ||
-	    r->backends != s->nb || r->active != m_active(s) ||
-	    r->points != m_points(s, s->vnodes))
-		fail(f, "service differs: kernel vnodes %u hash %u backends %u active %u points %u, model %u %u %u %u %llu",
-		     r->svc.vnodes, r->svc.hash, r->backends, r->active, r->points,
-		     s->vnodes, s->hash, s->nb, m_active(s),
-		     (unsigned long long)m_points(s, s->vnodes));
+	    r->backends != s->nb || r->active != fz_m_active(s) ||
+	    r->points != fz_m_points(s, s->vnodes))
+		fz_fail(f, "service differs: kernel vnodes %u hash %u backends %u active %u points %u, model %u %u %u %u %llu",
+			r->svc.vnodes, r->svc.hash, r->backends, r->active, r->points,
+			s->vnodes, s->hash, s->nb, fz_m_active(s),
+			(unsigned long long)fz_m_points(s, s->vnodes));
 	/* encap only for forward tunnel, its port only for encap gue. */
 	if (r->svc.forward != s->forward ||
 	    !(r->svc.present & B(RINGSTEER_SERVICE_A_ENCAP)) != (s->forward != RINGSTEER_FORWARD_TUNNEL) ||
@@ -57,12 +57,12 @@ void check_service(struct fuzz *f, const struct model *m,
 	    !(s->forward == RINGSTEER_FORWARD_TUNNEL && s->encap == RINGSTEER_ENCAP_GUE) ||
 	    ((r->svc.present & B(RINGSTEER_SERVICE_A_ENCAP_PORT)) &&
 	     r->svc.encap_port != s->encap_port))
-		fail(f, "service forwards otherwise: kernel forward %u encap %u port %u, model %u %u %u",
-		     r->svc.forward, r->svc.encap, r->svc.encap_port, s->forward, s->encap,
-		     s->encap_port);
+		fz_fail(f, "service forwards otherwise: kernel forward %u encap %u port %u, model %u %u %u",
+			r->svc.forward, r->svc.encap, r->svc.encap_port, s->forward, s->encap,
+			s->encap_port);
 }
 
-const struct m_be *check_backend(struct fuzz *f, const struct m_svc *s,
+const struct m_be *fz_check_backend(struct fuzz *f, const struct m_svc *s,
 					const struct fz_reply *r)
 {
 	uint32_t i;
@@ -72,23 +72,23 @@ const struct m_be *check_backend(struct fuzz *f, const struct m_svc *s,
 		print_ep("kernel service", r->svc.family, r->svc.addr, r->svc.port,
 			 r->svc.proto);
 		print_ep("kernel backend", r->be.family, r->be.addr, r->be.port, 0);
-		fail(f, "backend reply names another service");
+		fz_fail(f, "backend reply names another service");
 	}
 	for (i = 0; i < s->nb; i++) {
 		const struct m_be *b = &s->b[i];
 
-		if (b->port != r->be.port || memcmp(b->addr, r->be.addr, m_alen(s->family)))
+		if (b->port != r->be.port || memcmp(b->addr, r->be.addr, fz_m_alen(s->family)))
 			continue;
 		if (b->weight != r->be.weight || b->state != r->be.state ||
 		    b->health != r->be.health || b->on_down != r->be.be_on_down)
-			fail(f, "backend differs: kernel weight %u state %u health %u on-down %u, model %u %u %u %u",
-			     r->be.weight, r->be.state, r->be.health, r->be.be_on_down,
-			     b->weight, b->state, b->health, b->on_down);
+			fz_fail(f, "backend differs: kernel weight %u state %u health %u on-down %u, model %u %u %u %u",
+				r->be.weight, r->be.state, r->be.health, r->be.be_on_down,
+				b->weight, b->state, b->health, b->on_down);
 		if (!m_on_ring(b) && r->share)
-			fail(f, "draining or down backend owns ring positions");
+			fz_fail(f, "draining or down backend owns ring positions");
 		return b;
 	}
-	fail(f, "kernel reports a backend the model does not have");
+	fz_fail(f, "kernel reports a backend the model does not have");
 }
 
 /* Identity order (uapi "Point order"): family, address, port. */
@@ -101,7 +101,7 @@ static int id_cmp(const struct fz_ep *a, const struct fz_ep *b)
 }
 
 /* The whole dump R[0..N-1] of CMD against model M (service S). */
-void check_dump_all(struct fuzz *f, const struct model *m, uint8_t cmd,
+void fz_check_dump_all(struct fuzz *f, const struct fz_model *m, uint8_t cmd,
 			   const struct m_svc *s, const struct fz_reply *r,
 			   uint32_t n)
 {
@@ -109,28 +109,28 @@ void check_dump_all(struct fuzz *f, const struct model *m, uint8_t cmd,
 
 	if (cmd == RINGSTEER_CMD_SERVICE_GET) {
 		if (n != m->ns)
-			fail(f, "service dump has %u services, model %u", n, m->ns);
+			fz_fail(f, "service dump has %u services, model %u", n, m->ns);
 		for (i = 0; i < n; i++) {
-			check_service(f, m, &r[i]);
+			fz_check_service(f, m, &r[i]);
 			for (j = 0; j < i; j++)
 				if (same_svc(&m->s[0], &r[i].svc) && same_svc(&m->s[0], &r[j].svc))
-					fail(f, "service dumped twice");
+					fz_fail(f, "service dumped twice");
 		}
 		return;
 	}
 	if (n != s->nb)
-		fail(f, "backend dump has %u backends, model %u", n, s->nb);
+		fz_fail(f, "backend dump has %u backends, model %u", n, s->nb);
 	for (i = 0; i < n; i++) {
-		check_backend(f, s, &r[i]);
+		fz_check_backend(f, s, &r[i]);
 		if (i && id_cmp(&r[i - 1].be, &r[i].be) >= 0)
-			fail(f, "backends not dumped in strictly increasing identity order");
+			fz_fail(f, "backends not dumped in strictly increasing identity order");
 	}
 }
 
-static void check_key(struct fuzz *f, const struct model *m, const struct fz_reply *r)
+static void check_key(struct fuzz *f, const struct fz_model *m, const struct fz_reply *r)
 {
 	if (memcmp(r->key, m->key, sizeof(m->key)))
-		fail(f, "KEY_GET differs from the model's key");
+		fz_fail(f, "KEY_GET differs from the model's key");
 }
 
 /*
@@ -142,7 +142,7 @@ static struct {
 	struct rs_ring *ring;
 	uint64_t content;
 	const struct m_svc *svc;
-	struct model *m;
+	struct fz_model *m;
 } cache;
 
 static const struct rs_member *ring_owner(struct fuzz *f, const struct m_svc *s,
@@ -167,49 +167,49 @@ static const struct rs_member *ring_owner(struct fuzz *f, const struct m_svc *s,
 		cache.ring = rs_ring_build(f->m.key, mb, n, s->vnodes);
 		free(mb);
 		if (IS_ERR(cache.ring))
-			fail(f, "the model's ring does not build: %s",
-			     strerror(-PTR_ERR(cache.ring)));
+			fz_fail(f, "the model's ring does not build: %s",
+				strerror(-PTR_ERR(cache.ring)));
 		cache.content = f->m.content;
 		cache.svc = s;
 		cache.m = &f->m;
 	}
 	err = rs_ring_lookup(cache.ring, pos);
 	if (err < 0)
-		fail(f, "LOOKUP answered, but the model's ring is empty");
+		fz_fail(f, "LOOKUP answered, but the model's ring is empty");
 	return &cache.ring->members[err];
 }
 
 /* LOOKUP: the position is the documented hash; the owner is active. */
-static void check_lookup(struct fuzz *f, struct model *m, const struct fz_req *q,
+static void check_lookup(struct fuzz *f, struct fz_model *m, const struct fz_req *q,
 			 const struct fz_reply *r)
 {
-	struct m_svc *s = m_find_svc(m, &q->svc);
-	const struct m_be *b = check_backend(f, s, r);
+	struct m_svc *s = fz_m_find_svc(m, &q->svc);
+	const struct m_be *b = fz_check_backend(f, s, r);
 	struct rs_flow fl = { .family = s->family, .proto = s->proto };
 	const struct rs_member *owner;
 	struct rs_key key;
 
 	if (!m_on_ring(b))
-		fail(f, "LOOKUP answers a draining or down backend");
+		fz_fail(f, "LOOKUP answers a draining or down backend");
 	memcpy(fl.saddr, q->flow_addr_b, q->flow_alen);
-	memcpy(fl.daddr, s->addr, m_alen(s->family));
+	memcpy(fl.daddr, s->addr, fz_m_alen(s->family));
 	fl.sport = htons(q->flow_port_v);
 	fl.dport = htons(s->port);
 	rs_key_init(&key, m->key);
 	if (r->pos != rs_flow_position(&key, &fl, s->hash))
-		fail(f, "LOOKUP position differs from the uapi's hash of the flow");
+		fz_fail(f, "LOOKUP position differs from the uapi's hash of the flow");
 	owner = ring_owner(f, s, r->pos);
 	f->st.lookups++;
 	if (owner->port != htons(r->be.port) ||
-	    memcmp(owner->addr, r->be.addr, m_alen(s->family)))
-		fail(f, "LOOKUP owner differs from a full build of the documented ring");
+	    memcmp(owner->addr, r->be.addr, fz_m_alen(s->family)))
+		fz_fail(f, "LOOKUP owner differs from a full build of the documented ring");
 }
 
 /* BACKEND_GET: the backends, with their counts exactly when asked for. */
 static void check_conns(struct fuzz *f, const struct fz_req *q, const struct fz_reply *r,
 			uint32_t n)
 {
-	const struct m_svc *s = m_find_svc(&f->m, &q->svc);
+	const struct m_svc *s = fz_m_find_svc(&f->m, &q->svc);
 	/* A tunnel keeps no conntrack entries: never counted (uapi backend-get). */
 	bool want = (q->flags & RINGSTEER_F_CONNS) &&
 		    !(s && s->forward == RINGSTEER_FORWARD_TUNNEL);
@@ -217,9 +217,9 @@ static void check_conns(struct fuzz *f, const struct fz_req *q, const struct fz_
 
 	for (i = 0; i < n; i++) {
 		if (!q->dump)
-			check_backend(f, s, &r[i]);
+			fz_check_backend(f, s, &r[i]);
 		if (r[i].has_conns != want)
-			fail(f, "backend reply %s connection counts", want ? "without" : "with");
+			fz_fail(f, "backend reply %s connection counts", want ? "without" : "with");
 	}
 }
 
@@ -227,7 +227,7 @@ static void check_conns(struct fuzz *f, const struct fz_req *q, const struct fz_
  * Judge the answer A to Q against EXPECT (the errnos the uapi allows, 0 if
  * it must succeed); check replies; m_apply an acked change to the model.
  */
-void judge(struct fuzz *f, const struct fz_req *q, const struct answer *a,
+void fz_judge(struct fuzz *f, const struct fz_req *q, const struct fz_answer *a,
 		  uint32_t expect)
 {
 	uint32_t bit = fz_errbit(a->err);
@@ -244,19 +244,19 @@ void judge(struct fuzz *f, const struct fz_req *q, const struct answer *a,
 			return;
 		}
 		if (!expect)
-			fail(f, "kernel refused a valid request: %s", strerror(a->err));
+			fz_fail(f, "kernel refused a valid request: %s", strerror(a->err));
 		if (!(bit & expect) && !tolerated)
-			fail(f, "kernel refused with %s, the uapi allows only mask 0x%x",
-			     strerror(a->err), expect);
+			fz_fail(f, "kernel refused with %s, the uapi allows only mask 0x%x",
+				strerror(a->err), expect);
 		/* The family explains every refusal of its own. */
 		if (!a->msg && (bit & (FZ_ENOENT | FZ_EEXIST | FZ_E2BIG | FZ_EBUSY |
 				       FZ_EAFNOSUPPORT | FZ_EPROTONOSUPPORT)))
-			fail(f, "refusal (%s) without an extended ack message",
-			     strerror(a->err));
+			fz_fail(f, "refusal (%s) without an extended ack message",
+				strerror(a->err));
 		return;
 	}
 	if (expect)
-		fail(f, "kernel accepted a request the uapi refuses (mask 0x%x)", expect);
+		fz_fail(f, "kernel accepted a request the uapi refuses (mask 0x%x)", expect);
 	f->st.acked++;
 	if (q->noproc)
 		return;
@@ -265,9 +265,9 @@ void judge(struct fuzz *f, const struct fz_req *q, const struct answer *a,
 			 q->cmd == RINGSTEER_CMD_LOOKUP ||
 			 q->cmd == RINGSTEER_CMD_KEY_GET)) {
 		if (a->data != 1)
-			fail(f, "%u replies to a doit", a->data);
+			fz_fail(f, "%u replies to a doit", a->data);
 		if (q->cmd == RINGSTEER_CMD_SERVICE_GET)
-			check_service(f, &f->m, &f->rep[0]);
+			fz_check_service(f, &f->m, &f->rep[0]);
 		else if (q->cmd == RINGSTEER_CMD_BACKEND_GET)
 			check_conns(f, q, f->rep, 1);
 		else if (q->cmd == RINGSTEER_CMD_LOOKUP)
@@ -279,27 +279,27 @@ void judge(struct fuzz *f, const struct fz_req *q, const struct answer *a,
 	if (!q->dump && q->cmd == RINGSTEER_CMD_NET_GET) {
 		/* The namespace's state; its form was checked with the reply. */
 		if (a->data != 1)
-			fail(f, "%u replies to a doit", a->data);
+			fz_fail(f, "%u replies to a doit", a->data);
 		return;
 	}
 	if (!q->dump && a->data)
-		fail(f, "a change answered with data");
+		fz_fail(f, "a change answered with data");
 	if (q->dump)
 		return;
-	m_apply(&f->m, q);
+	fz_m_apply(&f->m, q);
 }
 
 
 /* Whole exchange: send, read every part, judge. */
-void exchange(struct fuzz *f, struct sock *s)
+void fz_exchange(struct fuzz *f, struct fz_sock *s)
 {
-	struct answer a = { 0 };
+	struct fz_answer a = { 0 };
 	struct fz_req q;
 	uint32_t expect;
 
-	send_req(f, s, &q);
-	expect = q.noproc ? 0 : q.policy ? q.policy : m_predict(&f->m, &q);
-	while (!recv_part(f, s, &q, &a))
+	fz_send_req(f, s, &q);
+	expect = q.noproc ? 0 : q.policy ? q.policy : fz_m_predict(&f->m, &q);
+	while (!fz_recv_part(f, s, &q, &a))
 		;
 	if (q.dump)
 		f->st.dumps++;
@@ -308,20 +308,20 @@ void exchange(struct fuzz *f, struct sock *s)
 	if (f->verbose)
 		fprintf(stderr, "%llu: cmd %u dump %d -> %d (expect 0x%x)\n",
 			(unsigned long long)f->index, q.cmd, q.dump, a.err, expect);
-	judge(f, &q, &a, expect);
+	fz_judge(f, &q, &a, expect);
 	if (q.dump && !a.err && !a.intr_part && !q.maybe) {
 		const struct m_svc *svc = q.cmd == RINGSTEER_CMD_BACKEND_GET ?
-					  m_find_svc(&f->m, &q.svc) : NULL;
+					  fz_m_find_svc(&f->m, &q.svc) : NULL;
 
-		check_dump_all(f, &f->m, q.cmd, svc, f->rep, f->nrep);
+		fz_check_dump_all(f, &f->m, q.cmd, svc, f->rep, f->nrep);
 		if (svc)
 			check_conns(f, &q, f->rep, f->nrep);
 	}
 	if (q.dump && a.intr_part)
-		fail(f, "NLM_F_DUMP_INTR on a dump nothing interrupted");
+		fz_fail(f, "NLM_F_DUMP_INTR on a dump nothing interrupted");
 }
 
-void check_forget_ring(void)
+void fz_check_forget_ring(void)
 {
 	rs_ring_free(cache.ring);
 	cache.ring = NULL;

@@ -15,7 +15,7 @@
 #define EP_PARTS 64
 
 struct dump_parts {
-	struct model snap[EP_PARTS];
+	struct fz_model snap[EP_PARTS];
 	uint64_t content[EP_PARTS], changes[EP_PARTS];
 	uint32_t data[EP_PARTS];	/* data messages per part */
 	struct fz_reply *r;
@@ -44,7 +44,7 @@ static void ep_keep(struct fuzz *f, struct dump_parts *d, uint32_t part)
 }
 
 static void ep_check(struct fuzz *f, struct dump_parts *d, uint8_t cmd,
-		     const struct fz_req *q, const struct answer *a)
+		     const struct fz_req *q, const struct fz_answer *a)
 {
 	uint32_t i, k, last = d->nparts < EP_PARTS ? d->nparts - 1 : EP_PARTS - 1;
 	const struct m_svc *s;
@@ -56,9 +56,9 @@ static void ep_check(struct fuzz *f, struct dump_parts *d, uint8_t cmd,
 	for (i = 0; i < d->n; i++) {
 		k = d->part_of[i] < EP_PARTS ? d->part_of[i] : EP_PARTS - 1;
 		if (cmd == RINGSTEER_CMD_SERVICE_GET)
-			check_service(f, &d->snap[k], &d->r[i]);
-		else if ((s = m_find_svc(&d->snap[k], &q->svc)))
-			check_backend(f, s, &d->r[i]);
+			fz_check_service(f, &d->snap[k], &d->r[i]);
+		else if ((s = fz_m_find_svc(&d->snap[k], &q->svc)))
+			fz_check_backend(f, s, &d->r[i]);
 	}
 	/* Part k+1 was built in snap[k]; INTR by then if content moved. */
 	for (k = 1; k <= last; k++) {
@@ -67,24 +67,24 @@ static void ep_check(struct fuzz *f, struct dump_parts *d, uint8_t cmd,
 		for (i = k; i <= last && !d->data[i]; i++)
 			;
 		if (i <= last && (!a->intr_part || a->intr_part > i + 1))
-			fail(f, "dump part %u built after a change without NLM_F_DUMP_INTR", i + 1);
+			fz_fail(f, "dump part %u built after a change without NLM_F_DUMP_INTR", i + 1);
 		break;
 	}
 	if (a->intr_part && a->intr_part <= EP_PARTS &&
 	    d->changes[a->intr_part - 1] == d->changes[0])
-		fail(f, "NLM_F_DUMP_INTR in part %u though nothing changed", a->intr_part);
+		fz_fail(f, "NLM_F_DUMP_INTR in part %u though nothing changed", a->intr_part);
 	if (!a->intr_part && d->content[last] == d->content[0])
-		check_dump_all(f, &d->snap[0], cmd, cmd == RINGSTEER_CMD_SERVICE_GET ?
-			       NULL : m_find_svc(&d->snap[0], &q->svc), d->r, d->n);
+		fz_check_dump_all(f, &d->snap[0], cmd, cmd == RINGSTEER_CMD_SERVICE_GET ?
+				  NULL : fz_m_find_svc(&d->snap[0], &q->svc), d->r, d->n);
 }
 
-void episode(struct fuzz *f)
+void fz_episode(struct fuzz *f)
 {
 	struct dump_parts *d = calloc(1, sizeof(*d));
 	uint8_t cmd = RINGSTEER_CMD_SERVICE_GET;
 	bool abandon = fz_chance(&f->rng, 100), done;
 	const struct m_svc *s = NULL;
-	struct answer a = { 0 };
+	struct fz_answer a = { 0 };
 	struct fz_req q;
 	uint32_t i, k;
 
@@ -95,10 +95,10 @@ void episode(struct fuzz *f)
 		cmd = RINGSTEER_CMD_BACKEND_GET;
 	else
 		s = NULL;
-	request_dump(f, cmd, s);
+	fz_request_dump(f, cmd, s);
 	f->st.episodes++;
-	send_req(f, &f->dump, &q);
-	m_copy(&d->snap[0], &f->m);
+	fz_send_req(f, &f->dump, &q);
+	fz_m_copy(&d->snap[0], &f->m);
 	d->content[0] = f->m.content;
 	d->changes[0] = f->m.changes;
 	for (;;) {
@@ -106,20 +106,20 @@ void episode(struct fuzz *f)
 		for (k = fz_below(&f->rng, 4); k && !abandon; k--) {
 			struct fz_buf saved = f->req;
 
-			g_random(f);
-			exchange(f, &f->socks[fz_below(&f->rng, NSOCKS)]);
+			fz_g_random(f);
+			fz_exchange(f, &f->socks[fz_below(&f->rng, NSOCKS)]);
 			f->req = saved;
 		}
 		k = ++d->nparts;
 		/* Reading part k makes the kernel build part k+1, now. */
 		if (k < EP_PARTS) {
-			m_copy(&d->snap[k], &f->m);
+			fz_m_copy(&d->snap[k], &f->m);
 			d->content[k] = f->m.content;
 			d->changes[k] = f->m.changes;
 		}
 		/* Replies to the requests in between are not the dump's. */
 		f->nrep = 0;
-		done = recv_part(f, &f->dump, &q, &a);
+		done = fz_recv_part(f, &f->dump, &q, &a);
 		ep_keep(f, d, k - 1);
 		if (done || abandon)
 			break;
@@ -127,14 +127,14 @@ void episode(struct fuzz *f)
 	if (!a.done) {
 		f->st.abandoned++;
 		nl_close(&f->dump.nl);
-		dump_sock_open(f, &f->dump);
+		fz_dump_sock_open(f, &f->dump);
 	} else if (a.err) {
-		fail(f, "interleaved dump failed: %s", strerror(a.err));
+		fz_fail(f, "interleaved dump failed: %s", strerror(a.err));
 	} else {
 		ep_check(f, d, cmd, &q, &a);
 	}
 	for (i = 0; i < EP_PARTS; i++)
-		m_free(&d->snap[i]);
+		fz_m_free(&d->snap[i]);
 	free(d->r);
 	free(d->part_of);
 	free(d);

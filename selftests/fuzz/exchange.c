@@ -20,7 +20,7 @@ static void hexdump(const char *what, const uint8_t *p, uint32_t n)
 }
 
 void __attribute__((format(printf, 2, 3), noreturn))
-fail(struct fuzz *f, const char *fmt, ...)
+fz_fail(struct fuzz *f, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -34,14 +34,14 @@ fail(struct fuzz *f, const char *fmt, ...)
 	exit(1);
 }
 
-void sock_open(struct fuzz *f, struct sock *s, bool capped)
+void fz_sock_open(struct fuzz *f, struct fz_sock *s, bool capped)
 {
 	struct timeval tv = { .tv_sec = 30 };
 	int zero = 0, fd, err;
 
 	err = nl_open(&s->nl);
 	if (err)
-		fail(f, "cannot open the ringsteer family: %s", strerror(-err));
+		fz_fail(f, "cannot open the ringsteer family: %s", strerror(-err));
 	fd = mnl_socket_get_fd(s->nl.sock);
 	s->capped = capped;
 	if (!capped)
@@ -56,7 +56,7 @@ void sock_open(struct fuzz *f, struct sock *s, bool capped)
  * resolve the family: the kernel sizes dump parts by the largest read a
  * socket has made, and small parts make dumps span several.
  */
-void dump_sock_open(struct fuzz *f, struct sock *s)
+void fz_dump_sock_open(struct fuzz *f, struct fz_sock *s)
 {
 	struct timeval tv = { .tv_sec = 30 };
 	int one = 1, fd;
@@ -64,7 +64,7 @@ void dump_sock_open(struct fuzz *f, struct sock *s)
 	memset(s, 0, sizeof(*s));
 	s->nl.sock = mnl_socket_open(NETLINK_GENERIC);
 	if (!s->nl.sock || mnl_socket_bind(s->nl.sock, 0, MNL_SOCKET_AUTOPID) < 0)
-		fail(f, "dump socket: %s", strerror(errno));
+		fz_fail(f, "dump socket: %s", strerror(errno));
 	fd = mnl_socket_get_fd(s->nl.sock);
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -83,18 +83,18 @@ static void keep_reply(struct fuzz *f, const struct fz_reply *r)
 	f->rep[f->nrep++] = *r;
 }
 
-static void one_message(struct fuzz *f, struct sock *s, const struct fz_req *q,
-			const struct nlmsghdr *h, struct answer *a)
+static void one_message(struct fuzz *f, struct fz_sock *s, const struct fz_req *q,
+			const struct nlmsghdr *h, struct fz_answer *a)
 {
 	struct fz_reply r;
 	const char *why = NULL;
 
 	if (h->nlmsg_seq != q->seq || h->nlmsg_pid != s->nl.portid)
-		fail(f, "answer with seq %u pid %u, expected %u %u", h->nlmsg_seq,
-		     h->nlmsg_pid, q->seq, s->nl.portid);
+		fz_fail(f, "answer with seq %u pid %u, expected %u %u", h->nlmsg_seq,
+			h->nlmsg_pid, q->seq, s->nl.portid);
 	if (h->nlmsg_flags & NLM_F_DUMP_INTR) {
 		if (!q->dump)
-			fail(f, "NLM_F_DUMP_INTR outside a dump");
+			fz_fail(f, "NLM_F_DUMP_INTR outside a dump");
 		if (!a->intr_part)
 			a->intr_part = a->parts;
 	}
@@ -103,9 +103,9 @@ static void one_message(struct fuzz *f, struct sock *s, const struct fz_req *q,
 		a->done = true;
 	} else if (h->nlmsg_type == NLMSG_DONE) {
 		if (!q->dump)
-			fail(f, "NLMSG_DONE answers a doit");
+			fz_fail(f, "NLMSG_DONE answers a doit");
 		if (!(h->nlmsg_flags & NLM_F_MULTI))
-			fail(f, "NLMSG_DONE without NLM_F_MULTI");
+			fz_fail(f, "NLMSG_DONE without NLM_F_MULTI");
 		why = fz_check_done(h, q, &a->err, &a->msg);
 		a->done = true;
 	} else if (h->nlmsg_type == f->family) {
@@ -116,17 +116,17 @@ static void one_message(struct fuzz *f, struct sock *s, const struct fz_req *q,
 			keep_reply(f, &r);
 		a->data++;
 	} else {
-		fail(f, "answer of type %u", h->nlmsg_type);
+		fz_fail(f, "answer of type %u", h->nlmsg_type);
 	}
 	if (why) {
 		hexdump("answer", (const uint8_t *)h, h->nlmsg_len);
-		fail(f, "invalid answer: %s", why);
+		fz_fail(f, "invalid answer: %s", why);
 	}
 }
 
 /* One datagram of answers to Q on S; true once the request is answered. */
-bool recv_part(struct fuzz *f, struct sock *s, const struct fz_req *q,
-		      struct answer *a)
+bool fz_recv_part(struct fuzz *f, struct fz_sock *s, const struct fz_req *q,
+		      struct fz_answer *a)
 {
 	static uint8_t buf[32768];
 	/* Dump sockets read small parts, so that dumps span several. */
@@ -137,7 +137,7 @@ bool recv_part(struct fuzz *f, struct sock *s, const struct fz_req *q,
 
 	len = mnl_socket_recvfrom(s->nl.sock, buf, size);
 	if (len < 0)
-		fail(f, "no answer: %s", strerror(errno));
+		fz_fail(f, "no answer: %s", strerror(errno));
 	a->parts++;
 	rem = len;
 	h = (const struct nlmsghdr *)buf;
@@ -145,10 +145,10 @@ bool recv_part(struct fuzz *f, struct sock *s, const struct fz_req *q,
 		if (rem < NLMSG_HDRLEN || h->nlmsg_len < NLMSG_HDRLEN ||
 		    h->nlmsg_len > rem) {
 			hexdump("datagram", buf, len);
-			fail(f, "netlink message out of bounds in the datagram");
+			fz_fail(f, "netlink message out of bounds in the datagram");
 		}
 		if (a->done)
-			fail(f, "message after the end of the answer");
+			fz_fail(f, "message after the end of the answer");
 		one_message(f, s, q, h, a);
 		if (NLMSG_ALIGN(h->nlmsg_len) >= rem)
 			break;
@@ -159,14 +159,14 @@ bool recv_part(struct fuzz *f, struct sock *s, const struct fz_req *q,
 }
 
 /* Send the request in f->req on S; returns its parsed form in Q. */
-void send_req(struct fuzz *f, struct sock *s, struct fz_req *q)
+void fz_send_req(struct fuzz *f, struct fz_sock *s, struct fz_req *q)
 {
 	struct nlmsghdr *h = (struct nlmsghdr *)f->req.p;
 
 	h->nlmsg_seq = ++s->nl.seq;
 	fz_parse_request(q, f->req.p, f->req.len, f->priv);
 	if (mnl_socket_sendto(s->nl.sock, f->req.p, f->req.len) < 0)
-		fail(f, "send: %s", strerror(errno));
+		fz_fail(f, "send: %s", strerror(errno));
 	f->st.msgs++;
 	f->nrep = 0;
 }

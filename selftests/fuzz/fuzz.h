@@ -5,7 +5,7 @@
  *               the errnos a request may get in that state
  *   exchange.c  sockets, sending a request, reading its whole answer
  *   check.c     replies and dumps against the model, and the verdict on
- *               one request (exchange())
+ *               one request (fz_exchange())
  *   gen.c       random requests, mostly about what the model holds
  *   episode.c   dumps read part by part while other sockets change things
  *   main.c      phases (root, user namespace owner, unprivileged) and the
@@ -52,7 +52,7 @@ struct m_svc {
 	uint32_t nb, cap;
 };
 
-struct model {
+struct fz_model {
 	struct m_svc s[RINGSTEER_MAX_SERVICES];
 	uint32_t ns;
 	uint8_t key[RINGSTEER_KEY_LEN];
@@ -60,29 +60,29 @@ struct model {
 	uint64_t changes;	/* bumped by every acked change request */
 };
 
-uint8_t m_alen(uint16_t family);
-struct m_svc *m_find_svc(struct model *m, const struct fz_ep *e);
-struct m_be *m_find_be(const struct m_svc *s, const struct fz_ep *e);
-uint64_t m_points(const struct m_svc *s, uint32_t vnodes);
-uint32_t m_active(const struct m_svc *s);
-void m_free(struct model *m);
-void m_copy(struct model *dst, const struct model *src);
+uint8_t fz_m_alen(uint16_t family);
+struct m_svc *fz_m_find_svc(struct fz_model *m, const struct fz_ep *e);
+struct m_be *fz_m_find_be(const struct m_svc *s, const struct fz_ep *e);
+uint64_t fz_m_points(const struct m_svc *s, uint32_t vnodes);
+uint32_t fz_m_active(const struct m_svc *s);
+void fz_m_free(struct fz_model *m);
+void fz_m_copy(struct fz_model *dst, const struct fz_model *src);
 /*
  * Errnos the request may get in the model's state; 0: it must succeed.
  * A superset where the kernel's order of checks decides which one comes.
  */
-uint32_t m_predict(struct model *m, const struct fz_req *q);
+uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q);
 /* An acked change, with only the attributes the uapi lists for it. */
-void m_apply(struct model *m, const struct fz_req *q);
+void fz_m_apply(struct fz_model *m, const struct fz_req *q);
 
 /* ---- Run state */
 
-struct sock {
+struct fz_sock {
 	struct nl_conn nl;
 	bool capped;
 };
 
-struct stats {
+struct fz_stats {
 	uint64_t msgs, acked, refused, maybe_refused, dumps, episodes, intr,
 		 raw_mutated, attr_mutated, no_msg, abandoned, multipart,
 		 max_services, max_backends, lookups;
@@ -94,11 +94,11 @@ struct fuzz {
 	struct fz_rng rng;
 	uint64_t seed;
 	bool priv, verbose, grow;
-	struct model m;
-	struct sock socks[NSOCKS];
-	struct sock dump;
+	struct fz_model m;
+	struct fz_sock socks[NSOCKS];
+	struct fz_sock dump;
 	uint16_t family;
-	struct stats st;
+	struct fz_stats st;
 	/* The request being answered, for reports. */
 	struct fz_buf req;
 	uint64_t index;
@@ -106,7 +106,7 @@ struct fuzz {
 	uint32_t nrep, caprep;
 };
 
-struct answer {
+struct fz_answer {
 	bool done;
 	int err;
 	bool msg;
@@ -119,43 +119,43 @@ struct answer {
 
 /* Print what went wrong, with the request, and exit 1. */
 void __attribute__((format(printf, 2, 3), noreturn))
-fail(struct fuzz *f, const char *fmt, ...);
-void sock_open(struct fuzz *f, struct sock *s, bool capped);
-void dump_sock_open(struct fuzz *f, struct sock *s);
+fz_fail(struct fuzz *f, const char *fmt, ...);
+void fz_sock_open(struct fuzz *f, struct fz_sock *s, bool capped);
+void fz_dump_sock_open(struct fuzz *f, struct fz_sock *s);
 /* Send the request in f->req on S; returns its parsed form in Q. */
-void send_req(struct fuzz *f, struct sock *s, struct fz_req *q);
+void fz_send_req(struct fuzz *f, struct fz_sock *s, struct fz_req *q);
 /* One datagram of answers to Q on S; true once the request is answered. */
-bool recv_part(struct fuzz *f, struct sock *s, const struct fz_req *q,
-	       struct answer *a);
+bool fz_recv_part(struct fuzz *f, struct fz_sock *s, const struct fz_req *q,
+		  struct fz_answer *a);
 
 /* ---- check.c */
 
-void check_service(struct fuzz *f, const struct model *m, const struct fz_reply *r);
-const struct m_be *check_backend(struct fuzz *f, const struct m_svc *s,
-				 const struct fz_reply *r);
+void fz_check_service(struct fuzz *f, const struct fz_model *m, const struct fz_reply *r);
+const struct m_be *fz_check_backend(struct fuzz *f, const struct m_svc *s,
+				    const struct fz_reply *r);
 /* The whole dump R[0..N-1] of CMD against model M (service S). */
-void check_dump_all(struct fuzz *f, const struct model *m, uint8_t cmd,
-		    const struct m_svc *s, const struct fz_reply *r, uint32_t n);
+void fz_check_dump_all(struct fuzz *f, const struct fz_model *m, uint8_t cmd,
+		       const struct m_svc *s, const struct fz_reply *r, uint32_t n);
 /*
  * Judge the answer A to Q against EXPECT (the errnos the uapi allows, 0 if
  * it must succeed); check replies; apply an acked change to the model.
  */
-void judge(struct fuzz *f, const struct fz_req *q, const struct answer *a,
-	   uint32_t expect);
+void fz_judge(struct fuzz *f, const struct fz_req *q, const struct fz_answer *a,
+	      uint32_t expect);
 /* Whole exchange: send, read every part, judge. */
-void exchange(struct fuzz *f, struct sock *s);
+void fz_exchange(struct fuzz *f, struct fz_sock *s);
 /* Forget the ring built from the model (a new namespace starts empty). */
-void check_forget_ring(void);
+void fz_check_forget_ring(void);
 
 /* ---- gen.c */
 
 /* A random request in f->req. */
-void g_random(struct fuzz *f);
+void fz_g_random(struct fuzz *f);
 /* A well-formed dump of CMD (of service S's backends). */
-void request_dump(struct fuzz *f, uint8_t cmd, const struct m_svc *s);
+void fz_request_dump(struct fuzz *f, uint8_t cmd, const struct m_svc *s);
 
 /* ---- episode.c */
 
-void episode(struct fuzz *f);
+void fz_episode(struct fuzz *f);
 
 #endif /* FUZZ_FUZZ_H */

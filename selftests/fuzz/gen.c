@@ -87,7 +87,7 @@ static void pool_addr(struct target *t, uint16_t family, uint8_t net, uint32_t i
 static struct m_svc *pick_svc(struct gen *g, struct target *t, unsigned int known)
 {
 	static const uint16_t ports[] = { 80, 65535 };
-	struct model *m = &g->f->m;
+	struct fz_model *m = &g->f->m;
 	struct m_svc *s;
 
 	if (m->ns && fz_chance(g->r, known)) {
@@ -141,7 +141,7 @@ static void g_ep(struct gen *g, const struct target *t, bool service)
 	static const uint8_t protos[] = { 0, 1, IPPROTO_SCTP, 255, IPPROTO_TCP, IPPROTO_UDP };
 	struct fz_rng *r = g->r;
 	uint16_t fam = t->family, port = htons(t->port);
-	uint8_t addr[17] = { 0 }, alen = m_alen(t->family), proto = t->proto;
+	uint8_t addr[17] = { 0 }, alen = fz_m_alen(t->family), proto = t->proto;
 	uint32_t i;
 
 	memcpy(addr, t->addr, 16);
@@ -194,8 +194,8 @@ static uint32_t g_value(struct gen *g, bool vnodes, const struct m_svc *s,
 
 	if (!s || !v || v > (vnodes ? RINGSTEER_MAX_VNODES : RINGSTEER_MAX_WEIGHT))
 		return v;
-	pts = vnodes ? m_points(s, v) :
-	      m_points(s, s->vnodes) - (b && m_on_ring(b) ? b->weight * s->vnodes : 0) +
+	pts = vnodes ? fz_m_points(s, v) :
+	      fz_m_points(s, s->vnodes) - (b && m_on_ring(b) ? b->weight * s->vnodes : 0) +
 	      (uint64_t)v * s->vnodes;
 	/* Over the limit is fine: the kernel refuses before hashing. */
 	return pts > POINT_BUDGET && pts <= RINGSTEER_MAX_POINTS ? 1 : v;
@@ -303,7 +303,7 @@ static void g_flow(struct gen *g, const struct target *svc)
 	uint32_t nest = fz_nest_start(&g->f->req, RINGSTEER_A_FLOW | NLA_F_NESTED);
 	uint16_t port = htons(fz_chance(g->r, 20) ? 0 : 1 + fz_below(g->r, 65535));
 	uint8_t addr[16];
-	uint32_t i, n = m_alen(svc->family);
+	uint32_t i, n = fz_m_alen(svc->family);
 
 	if (fz_chance(g->r, 20))
 		n = n == 4 ? 16 : 4;
@@ -479,7 +479,7 @@ static uint8_t g_cmd(struct gen *g)
 }
 
 /* A random request in f->req. */
-void g_random(struct fuzz *f)
+void fz_g_random(struct fuzz *f)
 {
 	struct gen g = { .f = f, .r = &f->rng };
 	uint8_t cmd = g_cmd(&g);
@@ -494,7 +494,7 @@ void g_random(struct fuzz *f)
 }
 
 /* A well-formed dump of CMD (of service S's backends). */
-void request_dump(struct fuzz *f, uint8_t cmd, const struct m_svc *s)
+void fz_request_dump(struct fuzz *f, uint8_t cmd, const struct m_svc *s)
 {
 	struct gen g = { .f = f, .r = &f->rng };
 	struct target t = { .family = s ? s->family : 0 };
@@ -508,7 +508,7 @@ void request_dump(struct fuzz *f, uint8_t cmd, const struct m_svc *s)
 		t.proto = s->proto;
 		nest = fz_nest_start(&f->req, RINGSTEER_A_SERVICE | NLA_F_NESTED);
 		g_attr(&g, RINGSTEER_SERVICE_A_FAMILY, &t.family, 2);
-		g_attr(&g, RINGSTEER_SERVICE_A_ADDR, t.addr, m_alen(t.family));
+		g_attr(&g, RINGSTEER_SERVICE_A_ADDR, t.addr, fz_m_alen(t.family));
 		t.port = htons(t.port);
 		g_attr(&g, RINGSTEER_SERVICE_A_PORT, &t.port, 2);
 		g_attr(&g, RINGSTEER_SERVICE_A_PROTO, &t.proto, 1);

@@ -43,53 +43,53 @@ static void step(struct fuzz *f)
 	if (f->index % 4096 == 0)
 		f->grow = fz_chance(&f->rng, 550);
 	if (f->priv && fz_chance(&f->rng, 15)) {
-		episode(f);
+		fz_episode(f);
 		return;
 	}
-	g_random(f);
-	exchange(f, &f->socks[fz_below(&f->rng, NSOCKS)]);
+	fz_g_random(f);
+	fz_exchange(f, &f->socks[fz_below(&f->rng, NSOCKS)]);
 }
 
 static void read_key(struct fuzz *f)
 {
-	struct answer a = { 0 };
+	struct fz_answer a = { 0 };
 	struct fz_req q;
 
 	fz_begin(&f->req, f->family, NLM_F_REQUEST | NLM_F_ACK, 0,
 		 RINGSTEER_CMD_KEY_GET, RINGSTEER_GENL_VERSION);
 	fz_end(&f->req);
-	send_req(f, &f->socks[0], &q);
-	while (!recv_part(f, &f->socks[0], &q, &a))
+	fz_send_req(f, &f->socks[0], &q);
+	while (!fz_recv_part(f, &f->socks[0], &q, &a))
 		;
 	if (a.err || f->nrep != 1)
-		fail(f, "KEY_GET: %s", strerror(a.err));
+		fz_fail(f, "KEY_GET: %s", strerror(a.err));
 	memcpy(f->m.key, f->rep[0].key, sizeof(f->m.key));
 }
 
 /* Dump everything and compare with the model (the run's verdict). */
 static void final_compare(struct fuzz *f, bool with_key)
 {
-	struct model *m = &f->m;
+	struct fz_model *m = &f->m;
 	struct fz_reply *svcs;
 	uint32_t i, n;
 
 	f->index = f->st.msgs;
-	request_dump(f, RINGSTEER_CMD_SERVICE_GET, NULL);
-	exchange(f, &f->socks[0]);
+	fz_request_dump(f, RINGSTEER_CMD_SERVICE_GET, NULL);
+	fz_exchange(f, &f->socks[0]);
 	n = f->nrep;
 	svcs = malloc((n + 1) * sizeof(*svcs));
 	memcpy(svcs, f->rep, n * sizeof(*svcs));
-	check_dump_all(f, m, RINGSTEER_CMD_SERVICE_GET, NULL, svcs, n);
+	fz_check_dump_all(f, m, RINGSTEER_CMD_SERVICE_GET, NULL, svcs, n);
 	for (i = 0; i < m->ns; i++) {
-		request_dump(f, RINGSTEER_CMD_BACKEND_GET, &m->s[i]);
-		exchange(f, &f->socks[0]);
+		fz_request_dump(f, RINGSTEER_CMD_BACKEND_GET, &m->s[i]);
+		fz_exchange(f, &f->socks[0]);
 	}
 	free(svcs);
 	if (with_key) {
 		fz_begin(&f->req, f->family, NLM_F_REQUEST | NLM_F_ACK, 0,
 			 RINGSTEER_CMD_KEY_GET, RINGSTEER_GENL_VERSION);
 		fz_end(&f->req);
-		exchange(f, &f->socks[0]);
+		fz_exchange(f, &f->socks[0]);
 	}
 }
 
@@ -103,7 +103,7 @@ static double now(void)
 
 static void report(struct fuzz *f, double secs)
 {
-	const struct stats *st = &f->st;
+	const struct fz_stats *st = &f->st;
 	unsigned int i;
 
 	printf("phase %s: %llu messages in %.1f s (%.0f/s), seed %llu\n", f->phase,
@@ -138,8 +138,8 @@ static void run_phase(struct fuzz *f, const char *name, uint64_t n, bool priv,
 	f->priv = priv;
 	memset(&f->st, 0, sizeof(f->st));
 	for (i = 0; i < NSOCKS; i++)
-		sock_open(f, &f->socks[i], i != 1);
-	dump_sock_open(f, &f->dump);
+		fz_sock_open(f, &f->socks[i], i != 1);
+	fz_dump_sock_open(f, &f->dump);
 	if (priv && !know_key)
 		read_key(f);
 	t0 = now();
@@ -180,9 +180,9 @@ static int child(struct fuzz *f, const char *name, uint64_t n, bool own_net)
 	}
 	if (own_net) {
 		/* A new namespace: empty, with a key nobody has read yet. */
-		m_free(&f->m);
+		fz_m_free(&f->m);
 		memset(&f->m, 0, sizeof(f->m));
-		check_forget_ring();
+		fz_check_forget_ring();
 	}
 	f->rng.s = f->seed ^ (own_net ? 0x5555 : 0xaaaa);
 	run_phase(f, name, n, own_net, false);

@@ -7,7 +7,7 @@
 
 #include "fuzz.h"
 
-uint8_t m_alen(uint16_t family)
+uint8_t fz_m_alen(uint16_t family)
 {
 	return family == AF_INET ? 4 : 16;
 }
@@ -31,7 +31,7 @@ static bool usable(uint16_t family, const uint8_t *a)
 	       memcmp(a, mapped, sizeof(mapped));
 }
 
-struct m_svc *m_find_svc(struct model *m, const struct fz_ep *e)
+struct m_svc *fz_m_find_svc(struct fz_model *m, const struct fz_ep *e)
 {
 	uint32_t i;
 
@@ -45,7 +45,7 @@ struct m_svc *m_find_svc(struct model *m, const struct fz_ep *e)
 	return NULL;
 }
 
-struct m_be *m_find_be(const struct m_svc *s, const struct fz_ep *e)
+struct m_be *fz_m_find_be(const struct m_svc *s, const struct fz_ep *e)
 {
 	uint32_t i;
 
@@ -55,7 +55,7 @@ struct m_be *m_find_be(const struct m_svc *s, const struct fz_ep *e)
 	return NULL;
 }
 
-uint64_t m_points(const struct m_svc *s, uint32_t vnodes)
+uint64_t fz_m_points(const struct m_svc *s, uint32_t vnodes)
 {
 	uint64_t n = 0;
 	uint32_t i;
@@ -66,7 +66,7 @@ uint64_t m_points(const struct m_svc *s, uint32_t vnodes)
 	return n;
 }
 
-uint32_t m_active(const struct m_svc *s)
+uint32_t fz_m_active(const struct m_svc *s)
 {
 	uint32_t i, n = 0;
 
@@ -75,7 +75,7 @@ uint32_t m_active(const struct m_svc *s)
 	return n;
 }
 
-void m_free(struct model *m)
+void fz_m_free(struct fz_model *m)
 {
 	uint32_t i;
 
@@ -84,11 +84,11 @@ void m_free(struct model *m)
 	m->ns = 0;
 }
 
-void m_copy(struct model *dst, const struct model *src)
+void fz_m_copy(struct fz_model *dst, const struct fz_model *src)
 {
 	uint32_t i;
 
-	m_free(dst);
+	fz_m_free(dst);
 	*dst = *src;
 	for (i = 0; i < src->ns; i++) {
 		dst->s[i].cap = src->s[i].nb;
@@ -114,7 +114,7 @@ static uint32_t ep_errs(const struct fz_ep *e, bool service)
 		if (e->family != AF_INET && e->family != AF_INET6)
 			err |= FZ_EAFNOSUPPORT | FZ_POLICY;
 		else if ((e->present & B(RINGSTEER_SERVICE_A_ADDR)) &&
-			 (e->alen != m_alen(e->family) || !usable(e->family, e->addr)))
+			 (e->alen != fz_m_alen(e->family) || !usable(e->family, e->addr)))
 			err |= FZ_EINVAL;
 	}
 	if ((e->present & B(RINGSTEER_SERVICE_A_PORT)) && !e->port)
@@ -133,9 +133,9 @@ static uint32_t predict_backend(const struct m_svc *s, const struct fz_req *q)
 	const struct fz_ep *e = &q->be;
 	uint32_t w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : 1;
 	uint32_t st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : 0;
-	const struct m_be *b = m_find_be(s, e);
+	const struct m_be *b = fz_m_find_be(s, e);
 	uint32_t h;
-	uint64_t pts = m_points(s, s->vnodes);
+	uint64_t pts = fz_m_points(s, s->vnodes);
 
 	switch (q->cmd) {
 	case RINGSTEER_CMD_BACKEND_NEW:
@@ -155,7 +155,7 @@ static uint32_t predict_backend(const struct m_svc *s, const struct fz_req *q)
 		st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : b->state;
 		h = e->present & B(RINGSTEER_BACKEND_A_HEALTH) ? e->health : b->health;
 		/* The last backend on the ring goes down only with force. */
-		if (h == RINGSTEER_HEALTH_DOWN && m_on_ring(b) && m_active(s) == 1 &&
+		if (h == RINGSTEER_HEALTH_DOWN && m_on_ring(b) && fz_m_active(s) == 1 &&
 		    !(q->flags & RINGSTEER_F_FORCE))
 			return FZ_EBUSY;
 		if (m_on_ring(b))
@@ -199,7 +199,7 @@ static uint32_t fwd_errs(const struct m_svc *s, const struct fz_ep *e)
  * Errnos the request may get in the model's state; 0: it must succeed.
  * A superset where the kernel's order of checks decides which one comes.
  */
-uint32_t m_predict(struct model *m, const struct fz_req *q)
+uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 {
 	bool svc = q->top & T_SVC;
 	uint32_t err = 0, serr = ep_errs(&q->svc, true);
@@ -218,7 +218,7 @@ uint32_t m_predict(struct model *m, const struct fz_req *q)
 	}
 	err = svc ? serr : FZ_EINVAL;
 	if (svc && !serr) {
-		s = m_find_svc(m, &q->svc);
+		s = fz_m_find_svc(m, &q->svc);
 		if (!s && q->cmd != RINGSTEER_CMD_SERVICE_NEW)
 			err |= FZ_ENOENT;
 	}
@@ -236,8 +236,8 @@ uint32_t m_predict(struct model *m, const struct fz_req *q)
 			err |= fwd_errs(s, &q->svc);
 		if (!(q->svc.present & (SVC_CONF | SVC_FWD)))
 			err |= FZ_EINVAL;
-		else if (s && m_points(s, q->svc.present & B(RINGSTEER_SERVICE_A_VNODES) ?
-				       q->svc.vnodes : s->vnodes) > RINGSTEER_MAX_POINTS)
+		else if (s && fz_m_points(s, q->svc.present & B(RINGSTEER_SERVICE_A_VNODES) ?
+					  q->svc.vnodes : s->vnodes) > RINGSTEER_MAX_POINTS)
 			err |= FZ_E2BIG;
 		return err;
 	case RINGSTEER_CMD_SERVICE_DEL:
@@ -248,9 +248,9 @@ uint32_t m_predict(struct model *m, const struct fz_req *q)
 		    (q->flow_port && !q->flow_port_v))
 			err |= FZ_EINVAL;
 		if (q->flow_addr && (q->svc.present & B(RINGSTEER_SERVICE_A_FAMILY)) &&
-		    q->flow_alen != m_alen(q->svc.family))
+		    q->flow_alen != fz_m_alen(q->svc.family))
 			err |= FZ_EINVAL;
-		if (s && !m_active(s))
+		if (s && !fz_m_active(s))
 			err |= FZ_ENOENT;
 		return err;
 	}
@@ -315,7 +315,7 @@ static bool m_set_be(struct m_be *b, const struct fz_ep *e)
 	return memcmp(&old, b, sizeof(old));
 }
 
-static void m_add_svc(struct model *m, const struct fz_ep *e)
+static void m_add_svc(struct fz_model *m, const struct fz_ep *e)
 {
 	struct m_svc *s = &m->s[m->ns++];
 
@@ -336,7 +336,7 @@ static void m_add_svc(struct model *m, const struct fz_ep *e)
 			RINGSTEER_DEFAULT_GUE_PORT;
 }
 
-static void m_del_svc(struct model *m, struct m_svc *s)
+static void m_del_svc(struct fz_model *m, struct m_svc *s)
 {
 	free(s->b);
 	memmove(s, s + 1, (m->s + m->ns - s - 1) * sizeof(*s));
@@ -344,10 +344,10 @@ static void m_del_svc(struct model *m, struct m_svc *s)
 }
 
 /* An acked change, with only the attributes the uapi lists for it. */
-void m_apply(struct model *m, const struct fz_req *q)
+void fz_m_apply(struct fz_model *m, const struct fz_req *q)
 {
-	struct m_svc *s = q->top & T_SVC ? m_find_svc(m, &q->svc) : NULL;
-	struct m_be *b = s ? m_find_be(s, &q->be) : NULL;
+	struct m_svc *s = q->top & T_SVC ? fz_m_find_svc(m, &q->svc) : NULL;
+	struct m_be *b = s ? fz_m_find_be(s, &q->be) : NULL;
 	bool changed = true;
 
 	m->changes++;
@@ -394,7 +394,7 @@ void m_apply(struct model *m, const struct fz_req *q)
 		break;
 	case RINGSTEER_CMD_FLUSH:
 		changed = m->ns;
-		m_free(m);
+		fz_m_free(m);
 		break;
 	default:
 		m->changes--;

@@ -22,7 +22,8 @@
 # not steered is refused by the LB itself instead of reaching a backend.
 # Neighbour entries are static, so no first packet waits for ARP or ND.
 
-. "$(dirname "${BASH_SOURCE[0]}")/../vm/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/observe.sh"
 
 LIBDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VIP4=10.0.0.100

@@ -13,57 +13,10 @@
  * numbers, the ICMP echo identifier.
  */
 
-#include <stdarg.h>
 #include <string.h>
 #include <arpa/inet.h>
 
 #include "gen.h"
-
-void say(struct gx *x, const char *fmt, ...)
-{
-	size_t room = sizeof(x->in->what) - x->wpos;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(x->in->what + x->wpos, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		x->wpos += (size_t)n < room ? (size_t)n : room - 1;
-}
-
-static void set4(struct addr *a, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3)
-{
-	memset(a, 0, sizeof(*a));
-	a->family = AF_INET;
-	a->a[0] = b0;
-	a->a[1] = b1;
-	a->a[2] = b2;
-	a->a[3] = b3;
-}
-
-/* Clients: 16 of them beyond the LB's default route, and its neighbour. */
-void client(struct gx *x, struct addr *a)
-{
-	if (chance(&x->r, 10)) {
-		*a = x->fam == AF_INET ? x->t->client4 : x->t->client6;
-		return;
-	}
-	if (x->fam == AF_INET) {
-		set4(a, 198, 18, 0, 1 + below(&x->r, 16));
-		return;
-	}
-	memset(a, 0, sizeof(*a));
-	a->family = AF_INET6;
-	inet_pton(AF_INET6, "2001:db8:1::", a->a);
-	a->a[15] = 1 + below(&x->r, 16);
-}
-
-/* Ports from a small pool, so that flows come back (flow table, conntrack). */
-uint16_t cport(struct gx *x)
-{
-	return chance(&x->r, 90) ? 1024 + below(&x->r, 512) : below(&x->r, 65536);
-}
 
 static const struct addr *pick_addr(struct gx *x, const struct addr *v, int n)
 {
@@ -111,8 +64,8 @@ static void martian(struct gx *x)
 	in->flags |= IN_MARTIAN;
 	if (x->fam == AF_INET) {
 		switch (below(&x->r, 6)) {
-		case 0: set4(s, 255, 255, 255, 255); break;
-		case 1: set4(s, 224 + below(&x->r, 16), rnd(&x->r), rnd(&x->r), rnd(&x->r)); break;
+		case 0: addr_set4(s, 255, 255, 255, 255); break;
+		case 1: addr_set4(s, 224 + below(&x->r, 16), rnd(&x->r), rnd(&x->r), rnd(&x->r)); break;
 		case 2:
 			/*
 			 * 0.0.0.0/8: since 5.3 routing takes all of it but
@@ -120,13 +73,13 @@ static void martian(struct gx *x)
 			 * (RFC 1122), and a tunnel service refuses it.
 			 */
 			if (chance(&x->r, 50)) {
-				set4(s, 0, 0, 0, 0);
+				addr_set4(s, 0, 0, 0, 0);
 				break;
 			}
-			set4(s, 0, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 4));
+			addr_set4(s, 0, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 4));
 			in->flags = (in->flags & ~IN_MARTIAN) | IN_MARTIAN_TUN;
 			break;
-		case 3: set4(s, 127, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 254)); break;
+		case 3: addr_set4(s, 127, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 254)); break;
 		case 4:
 			a = pick_addr(x, x->t->lb, x->t->nlb);
 			*s = *a;
@@ -136,7 +89,7 @@ static void martian(struct gx *x)
 			if (a)
 				*s = *a;
 			else
-				set4(s, 255, 255, 255, 255);
+				addr_set4(s, 255, 255, 255, 255);
 			break;
 		}
 		return;

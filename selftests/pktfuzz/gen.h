@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Between gen.c, which decides what an input is, gen_shape.c, which
- * builds its packet, and gen_hdr.c, the headers with a grammar of their
- * own.
+ * builds its packet, gen_hdr.c, the headers with a grammar of their own,
+ * and gen_base.c, what the first two share about the input being made.
+ * Calls run one way: gen.c to gen_shape.c to gen_hdr.c, and both of the
+ * first to gen_base.c.
  */
 #ifndef PKTFUZZ_GEN_H
 #define PKTFUZZ_GEN_H
@@ -51,13 +53,17 @@ struct gx {
 	size_t wpos;
 };
 
+/* gen_base.c: @x's description grows; a client's address and port. */
 void say(struct gx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void addr_set4(struct addr *a, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3);
 void client(struct gx *x, struct addr *a);
 uint16_t cport(struct gx *x);
+
 /* gen_shape.c: the packet of @x, in x->g->p, finished; its TCP header. */
 void build(struct gx *x);
 void tcp(struct gx *x, struct pkt *p);
 
+/* gen_hdr.c */
 size_t gen_ip4_opts(struct rng *r, const struct topo *t, uint8_t *o);
 void gen_ip6_exts(struct rng *r, const struct topo *t, struct pkt *p,
 		  bool *benign, bool *routed);

@@ -8,6 +8,8 @@
  *   gen.c      one input from (seed, index): what it is, its frames and
  *              what the load balancer may do with it
  *   gen_shape.c, gen_hdr.c  its packet; options, extension headers, quotes
+ *   gen_base.c the input being made, for gen.c and gen_shape.c: its
+ *              description, its clients (gen.h)
  *   capture.c  the packet sockets: one to send on the client's link, one
  *              receive ring per link of the load balancer
  *   parse.c    what a frame that left the load balancer is, and which

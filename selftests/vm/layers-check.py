@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""layers-check.py OBJECT...: ringctl's files depend on each other as the
-README says (make layers-check, run by make check).
+"""layers-check.py OBJECT...: ringctl's files depend on each other as
+doc/design.md ("ringctl's files") says (make layers-check, run by make check).
 
 userspace/ holds one file per command, userspace/lib/ the layers they
 share. Two graphs of files are checked: #include "..." between the

@@ -106,7 +106,8 @@ echo >>"$run/cmd"
 # Both vCPUs on one TCG thread: QEMU's multi-threaded TCG is not safe
 # for kernel text patched while the other vCPU runs it (the static keys
 # of netfilter's hooks flip as namespaces come and go: "Oops: int3" at
-# nf_hook()'s branch, README), and for these scenarios it was no faster.
+# nf_hook()'s branch, doc/testing.md "The VM harness"), and for these
+# scenarios it was no faster.
 # RINGSTEER_TCG_THREAD=multi brings the threads back.
 accel=tcg,thread=${RINGSTEER_TCG_THREAD:-single}
 timeout -k 5 "$timeout" qemu-system-x86_64 -accel "$accel" -cpu max -smp 2 -m 2048 \

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers for the scenario scripts in selftests/*.sh, which run as root
+# Pass, fail and module helpers for the scenario scripts (selftests/*.sh,
+# selftests/fleet/*.sh, through lib/topo.sh for most), which run as root
 # inside the test VM (selftests/vm/run.sh).
 
 KSFT_SKIP=4
