@@ -113,7 +113,7 @@ static int kw_hash(struct sim *s, int argc, char **argv)
 {
 	uint32_t mode;
 
-	if (argc < 2 || parse_hash(argv[1], &mode))
+	if (argc < 2 || rc_enum_parse(&rc_enum_hash_mode, argv[1], &mode))
 		return bad("hash mode", argv[1], -EINVAL);
 	s->mode = mode;
 	return 2;

@@ -6,6 +6,7 @@
 
 #include "json.h"
 #include "print.h"
+#include "settings.h"
 
 #define TWO64 18446744073709551616.0
 
@@ -114,23 +115,83 @@ static void print_tunnel_json(struct json *j, const struct rc_service *s)
 	json_obj_end(j);
 }
 
+/*
+ * Whether P's setting R is written: as HOW says, in every case only where
+ * it means something (encap of forward tunnel).
+ */
+static bool shown(const struct rc_setting *r, const void *p, unsigned int how)
+{
+	const struct rc_setting *root = r;
+	bool sets = (how & PRINT_SET_SETS) && (r->ops & RC_SOP_SET) &&
+		    !(r->flags & RC_SF_FIXED);
+
+	while (root->parent != RC_NO_PARENT)
+		root = &rc_settings[root->parent];
+	if (((how & PRINT_SET_PRESENT) && !rc_setting_given(root, p)) ||
+	    ((how & PRINT_SET_FORWARD) && !rc_setting_under(r, RC_SET_FORWARD)) ||
+	    !rc_setting_applies(r, p))
+		return false;
+	if (how & PRINT_SET_JSON)
+		return true;
+	if (((how & PRINT_SET_SHOW) && (r->flags & RC_SF_SHOW_QUIET)) ||
+	    ((r->flags & RC_SF_CHECKER) && !sets))
+		return false;
+	return !(r->flags & RC_SF_QUIET_DEFAULT) || sets ||
+	       rc_setting_value(r, p) != r->def;
+}
+
+size_t print_settings(char *buf, size_t len, enum rc_obj obj, const void *p,
+		      unsigned int how)
+{
+	const struct rc_setting *r;
+	size_t at = 0;
+	unsigned int i;
+	char num[16];
+
+	buf[0] = '\0';
+	for (i = 0; i < rc_nsettings && at < len; i++) {
+		r = &rc_settings[i];
+		if (r->obj == obj && shown(r, p, how & ~PRINT_SET_JSON))
+			at += snprintf(buf + at, len - at, " %s %s", r->word,
+				       rc_setting_format(r, rc_setting_value(r, p), num,
+							 sizeof(num)));
+	}
+	return at < len ? at : len - 1;
+}
+
+void print_settings_text(FILE *f, enum rc_obj obj, const void *p, unsigned int how)
+{
+	char buf[256];
+
+	print_settings(buf, sizeof(buf), obj, p, how);
+	fputs(buf, f);
+}
+
+void print_settings_json(struct json *j, enum rc_obj obj, const void *p,
+			 unsigned int how)
+{
+	const struct rc_setting *r;
+	unsigned int i;
+
+	for (i = 0; i < rc_nsettings; i++) {
+		r = &rc_settings[i];
+		if (r->obj != obj || !shown(r, p, how | PRINT_SET_JSON))
+			continue;
+		if (r->names)
+			json_str(j, r->json, rc_enum_name(r->names, rc_setting_value(r, p)));
+		else
+			json_u64(j, r->json, rc_setting_value(r, p));
+	}
+}
+
 void print_forward_text(FILE *f, const struct rc_service *s)
 {
-	if (rc_service_forward(s) != RINGSTEER_FORWARD_TUNNEL)
-		return;
-	fprintf(f, " forward tunnel encap %s", rc_encap_name(rc_service_encap(s)));
-	if (rc_service_encap(s) == RINGSTEER_ENCAP_GUE)
-		fprintf(f, " port %u", rc_service_encap_port(s));
+	print_settings_text(f, RC_OBJ_SERVICE, s, PRINT_SET_FORWARD);
 }
 
 void print_forward_json(struct json *j, const struct rc_service *s)
 {
-	json_str(j, "forward", rc_forward_name(rc_service_forward(s)));
-	if (rc_service_forward(s) != RINGSTEER_FORWARD_TUNNEL)
-		return;
-	json_str(j, "encap", rc_encap_name(rc_service_encap(s)));
-	if (rc_service_encap(s) == RINGSTEER_ENCAP_GUE)
-		json_u64(j, "encap_port", rc_service_encap_port(s));
+	print_settings_json(j, RC_OBJ_SERVICE, s, PRINT_SET_FORWARD);
 }
 
 void print_show_json(FILE *f, const struct rc_config *c)
@@ -167,10 +228,7 @@ void print_show_json(FILE *f, const struct rc_config *c)
 		json_str(&j, "vip", addr);
 		json_u64(&j, "port", s->vip.port);
 		json_str(&j, "proto", rc_proto_name(s->proto));
-		json_u64(&j, "vnodes", s->vnodes);
-		json_str(&j, "hash", rc_hash_name(s->hash));
-		json_str(&j, "on_down", rc_on_down_name(rc_service_on_down(s)));
-		print_forward_json(&j, s);
+		print_settings_json(&j, RC_OBJ_SERVICE, s, 0);
 		json_u64(&j, "backends_configured", s->nconfigured);
 		json_u64(&j, "backends_active", s->nactive);
 		json_u64(&j, "points", s->points);
@@ -191,10 +249,7 @@ void print_show_json(FILE *f, const struct rc_config *c)
 			rc_addr_format(addr, &b->ep);
 			json_str(&j, "addr", addr);
 			json_u64(&j, "port", b->ep.port);
-			json_u64(&j, "weight", b->weight);
-			json_str(&j, "state", rc_state_name(b->state));
-			json_str(&j, "health", rc_health_name(rc_backend_health(b)));
-			json_str(&j, "on_down", rc_backend_on_down_name(rc_backend_on_down(b)));
+			print_settings_json(&j, RC_OBJ_BACKEND, b, 0);
 			json_u64(&j, "flows", b->flows);
 			/* %.12g: shares of 2^64 need more than six digits. */
 			json_double(&j, "share", print_share(b->share));
@@ -216,7 +271,7 @@ void print_show_json(FILE *f, const struct rc_config *c)
 void print_show_text(FILE *f, const struct rc_config *c)
 {
 	char ep[RC_ENDPOINT_LEN], counts[24], ring[24], proto[8];
-	char fp[PRINT_FINGERPRINT_LEN];
+	char fp[PRINT_FINGERPRINT_LEN], set[256];
 	int w = 21, len;
 	uint32_t i, k;
 
@@ -249,13 +304,14 @@ void print_show_text(FILE *f, const struct rc_config *c)
 		for (k = 0; proto[k]; k++)
 			proto[k] -= proto[k] >= 'a' && proto[k] <= 'z' ? 'a' - 'A' : 0;
 		fprintf(f, "%-4s %-*s %-6s %6u %8s %8u %10s %10llu %10llu", proto,
-			w, ep, rc_hash_name(s->hash), s->vnodes, counts, s->points,
+			w, ep, rc_enum_name(&rc_enum_hash_mode, s->hash), s->vnodes, counts,
+			s->points,
 			ring, (unsigned long long)s->flows,
 			(unsigned long long)s->no_backend);
 		if (s->has_fingerprint)
 			fprintf(f, " %5u %s", s->generation,
 				print_fingerprint(fp, s->fingerprint));
-		print_forward_text(f, s);
+		print_settings_text(f, RC_OBJ_SERVICE, s, PRINT_SET_SHOW);
 		fputc('\n', f);
 		if (s->has_tunnel_stats)
 			print_tunnel_text(f, s);
@@ -264,7 +320,8 @@ void print_show_text(FILE *f, const struct rc_config *c)
 
 			rc_endpoint_format(ep, &b->ep);
 			fprintf(f, "  -> %-*s %-8s %-6s %6u %7.2f%% %10llu", w, ep,
-				rc_state_name(b->state), rc_health_name(rc_backend_health(b)),
+				rc_enum_name(&rc_enum_backend_state, b->state),
+				rc_enum_name(&rc_enum_backend_health, rc_backend_health(b)),
 				b->weight,
 				100 * print_share(b->share), (unsigned long long)b->flows);
 			if (b->has_conns)
@@ -274,12 +331,11 @@ void print_show_text(FILE *f, const struct rc_config *c)
 					(unsigned long long)b->conns_closed);
 			/*
 			 * Last, and only when set, after the connection
-			 * columns even where they are empty: it never stands
-			 * under one of them.
+			 * columns even where they are empty: they never
+			 * stand under one of them.
 			 */
-			if (rc_backend_on_down(b) != RINGSTEER_BACKEND_ON_DOWN_SERVICE)
-				fprintf(f, "%*s on-down %s", b->has_conns ? 0 : 3 * 11, "",
-					rc_backend_on_down_name(rc_backend_on_down(b)));
+			if (print_settings(set, sizeof(set), RC_OBJ_BACKEND, b, PRINT_SET_SHOW))
+				fprintf(f, "%*s%s", b->has_conns ? 0 : 3 * 11, "", set);
 			fputc('\n', f);
 		}
 	}

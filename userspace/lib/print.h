@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "settings.h"
 
 /* SHARE attribute (positions owned) as a fraction of the hash space. */
 double print_share(uint64_t share);
@@ -30,12 +31,30 @@ void print_show_text(FILE *f, const struct rc_config *c);
  * hooks, points, points_max, kept and generation beside "services".
  */
 void print_show_json(FILE *f, const struct rc_config *c);
+/* What print_settings() writes (0: every setting, quiet defaults left out). */
+#define PRINT_SET_PRESENT	(1U << 0)	/* only those given (an announcement) */
+#define PRINT_SET_SHOW		(1U << 1)	/* show's line: no RC_SF_SHOW_QUIET */
+#define PRINT_SET_SETS		(1U << 2)	/* a set's: what it changes, even default */
+#define PRINT_SET_FORWARD	(1U << 3)	/* forward and what goes with it */
+#define PRINT_SET_JSON		(1U << 4)	/* every one: print_settings_json() */
+/*
+ * " word value" for each setting of OBJ in P (struct rc_service or
+ * rc_backend), in rc_settings[]'s order, as save writes them (its quiet
+ * defaults and the checker's health left out) unless HOW says otherwise.
+ * Returns the length written to BUF.
+ */
+size_t print_settings(char *buf, size_t len, enum rc_obj obj, const void *p,
+		      unsigned int how);
+void print_settings_text(FILE *f, enum rc_obj obj, const void *p, unsigned int how);
+struct json;
+/* Each as a JSON member named row.json, defaults too; HOW as above. */
+void print_settings_json(struct json *j, enum rc_obj obj, const void *p,
+			 unsigned int how);
 /*
  * " forward tunnel encap E [port N]" for a tunnel service, nothing for a
  * NAT one: show, fingerprint and the configuration file append it.
  */
 void print_forward_text(FILE *f, const struct rc_service *s);
-struct json;
 /* The same as JSON members ("forward", and "encap", "encap_port" of a tunnel). */
 void print_forward_json(struct json *j, const struct rc_service *s);
 /* *c in the configuration file format (cfgfile.c), every setting explicit. */
