@@ -27,6 +27,7 @@
 #include "print.h"
 #include "restore_plan.h"
 #include "settings.h"
+#include "show_print.h"
 
 /* A value of R other than its default: its last word, or a number. */
 static uint32_t other_value(const struct rc_setting *r)

@@ -477,23 +477,6 @@ int parse_member(const char *s, struct rs_member *m)
 	return parse_wire_endpoint(buf, &m->family, m->addr, &m->port);
 }
 
-#define MAX_WORDS 32
-
-/* Split LINE in place into words; '#' starts a comment. -E2BIG if over MAX. */
-static int split(char *line, char **argv, int max)
-{
-	char *save, *w;
-	int argc = 0;
-
-	line[strcspn(line, "#")] = '\0';
-	for (w = strtok_r(line, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
-		if (argc == max)
-			return -E2BIG;
-		argv[argc++] = w;
-	}
-	return argc;
-}
-
 int parse_flow_words(int argc, char **argv, struct rs_flow *f, const char **why)
 {
 	uint32_t p;
@@ -534,44 +517,8 @@ int parse_flow_line(const char *line, struct rs_flow *f, const char **why)
 		return -EINVAL;
 	}
 	strcpy(buf, line);
-	argc = split(buf, argv, 4);
+	argc = parse_split(buf, argv, 4);
 	return parse_flow_words(argc < 0 ? 4 : argc, argv, f, why);
-}
-
-int parse_lines(FILE *f, const char *ctx, const char *name, parse_line_t cb,
-		void *data)
-{
-	char lctx[512], *line = NULL, *argv[MAX_WORDS];
-	unsigned int lineno = 0;
-	size_t len = 0;
-	int argc, ret = 0;
-
-	while (!ret && getline(&line, &len, f) > 0) {
-		lineno++;
-		snprintf(lctx, sizeof(lctx), "%s: %s:%u", ctx, name, lineno);
-		argc = split(line, argv, MAX_WORDS);
-		if (argc < 0)
-			ret = cli_error("%s: too many words", lctx);
-		else if (argc > 0)
-			ret = cb(lctx, argc, argv, lineno, data);
-	}
-	if (!ret && ferror(f))
-		ret = cli_error("%s: %s: %s", ctx, name, strerror(errno));
-	free(line);
-	return ret;
-}
-
-int parse_file(const char *path, const char *ctx, parse_line_t cb, void *data)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	int err;
-
-	if (!f)
-		return cli_error("%s: %s: %s", ctx, path, strerror(errno));
-	err = parse_lines(f, ctx, f == stdin ? "<stdin>" : path, cb, data);
-	if (f != stdin)
-		fclose(f);
-	return err;
 }
 
 struct flow_list {

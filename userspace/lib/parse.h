@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "lines.h"
 #include "model.h"
 #include "settings.h"
 #include "ring.h"
@@ -106,18 +107,6 @@ int parse_backend_args(const char *ctx, int argc, char **argv,
  */
 int parse_check_bare_backend(const char *ctx, const struct rc_backend *b,
 			     uint32_t forward);
-
-/*
- * Files of lines of words ('#' starts a comment, blank lines skipped): CB
- * gets each line's words, with "CTX: NAME:LINE" as its context for
- * messages; the first error it returns stops the reading.
- */
-typedef int (*parse_line_t)(const char *ctx, int argc, char **argv,
-			    unsigned int lineno, void *data);
-int parse_lines(FILE *f, const char *ctx, const char *name, parse_line_t cb,
-		void *data);
-/* The same for the file at PATH, or standard input for "-". */
-int parse_file(const char *path, const char *ctx, parse_line_t cb, void *data);
 
 /*
  * Parse and validate all of F (NAME for messages) into *c: syntax, ranges,
