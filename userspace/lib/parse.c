@@ -381,8 +381,8 @@ int parse_check_bare_backend(const char *ctx, const struct rc_backend *b,
 	if (forward == RINGSTEER_FORWARD_TUNNEL)
 		return 0;
 	rc_addr_format(addr, &b->ep);
-	cli_error("%s: bad backend '%s': missing ':PORT' (only a forward tunnel service's backends may be an address alone)",
-		  ctx, addr);
+	cli_error("%s: bad backend '%s': missing ':PORT' (%s)", ctx, addr,
+		  "only a forward tunnel service's backends may be an address alone");
 	return -EINVAL;
 }
 
