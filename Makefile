@@ -297,6 +297,8 @@ $(BUILD)/fuzz/%.o: selftests/fuzz/%.c $(USER_HDRS) $(FUZZ_SPEC)
 	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -I$(BUILD)/fuzz -c -o $@ $<
 
 $(BUILD)/unit/test_fuzz_msg: $(BUILD)/fuzz/msg.o
+# The settings table against the spec's request shapes.
+$(BUILD)/unit/test_settings: $(FUZZ_SPEC)
 
 $(BUILD)/selftests/%: selftests/%.c $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
 	$(quiet) CC $@

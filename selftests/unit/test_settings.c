@@ -2,7 +2,8 @@
 /*
  * Every row of the settings table (settings.h) at a value other than its
  * default, walked one by one: its keyword parses back to the same value
- * from what print_settings() writes; save writes it (but the checker's
+ * from what print_settings() writes; it is read from the attribute the
+ * kernel puts; the requests that take it and its type are the spec's; save writes it (but the checker's
  * health) and restore reads it back; show -j has it under its JSON name;
  * monitor names it in a set's line, text and JSON; restore's plan
  * changes it (a fixed one by re-creating the service, health never).
@@ -13,8 +14,11 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 /* ASSERT_EQ(1, u32) compares an int with an unsigned. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +32,23 @@
 #include "restore_plan.h"
 #include "settings.h"
 #include "show_print.h"
+
+/*
+ * The requests' shapes as the spec gives them, the fuzzer's view of
+ * kmod/uapi/ringsteer.yaml (selftests/fuzz/spec-gen.py), with the
+ * definitions of msg.c it is written against.
+ */
+#pragma GCC diagnostic ignored "-Wunused-const-variable"
+#define B(x) (1U << (x))
+#define FZ_ANY 0xffffffffU
+struct fz_cmd_spec {
+	uint32_t top, top_tol;
+	uint32_t svc, svc_tol;
+	uint32_t be, be_tol;
+};
+enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_U64, K_BE16, K_ADDR, K_KEY, K_NEST };
+enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD, R_NEST };
+#include "fuzz-spec-gen.h"
 
 /* A value of R other than its default: its last word, or a number. */
 static uint32_t other_value(const struct rc_setting *r)
@@ -271,6 +292,115 @@ TEST(every_row_is_compared_by_restore)
 		rc_plan_free(&p);
 		rc_config_free(&live);
 		rc_config_free(&want);
+	}
+}
+
+/* Row R (and its parents) at its value in P, as the kernel puts it. */
+static void put_row(struct nlmsghdr *nlh, const struct rc_setting *r, const void *p)
+{
+	const struct rc_setting *up;
+
+	for (up = r; ; up = &rc_settings[up->parent]) {
+		if (up->type == RC_T_PORT)
+			mnl_attr_put_u16(nlh, up->attr, htons(rc_setting_value(up, p)));
+		else
+			mnl_attr_put_u32(nlh, up->attr, rc_setting_value(up, p));
+		if (up->parent == RC_NO_PARENT)
+			break;
+	}
+}
+
+/* FAMILY, ADDR and PORT, the attributes at FIRST and the next two. */
+static void put_id(struct nlmsghdr *nlh, unsigned int first, const struct rc_endpoint *ep)
+{
+	mnl_attr_put_u16(nlh, first, ep->family);
+	mnl_attr_put(nlh, first + 1, 4, ep->addr);
+	mnl_attr_put_u16(nlh, first + 2, htons(ep->port));
+}
+
+TEST(every_row_is_read_from_the_kernels_attributes)
+{
+	_Static_assert(RINGSTEER_SERVICE_A_ADDR == RINGSTEER_SERVICE_A_FAMILY + 1 &&
+		       RINGSTEER_SERVICE_A_PORT == RINGSTEER_SERVICE_A_FAMILY + 2 &&
+		       RINGSTEER_BACKEND_A_ADDR == RINGSTEER_BACKEND_A_FAMILY + 1 &&
+		       RINGSTEER_BACKEND_A_PORT == RINGSTEER_BACKEND_A_FAMILY + 2, "put_id()");
+	unsigned int k;
+
+	for (k = 0; k < rc_nsettings; k++) {
+		const struct rc_setting *r = &rc_settings[k];
+		uint32_t v = other_value(r);
+		char buf[MNL_SOCKET_BUFFER_SIZE];
+		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+		struct genlmsghdr *g;
+		struct rc_event ev;
+		struct nlattr *nest;
+		struct rc_config c;
+
+		build(&c, r, v);
+		g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+		g->cmd = RINGSTEER_CMD_BACKEND_SET;
+		nest = mnl_attr_nest_start(nlh, RINGSTEER_A_SERVICE);
+		put_id(nlh, RINGSTEER_SERVICE_A_FAMILY, &c.s[0].vip);
+		mnl_attr_put_u8(nlh, RINGSTEER_SERVICE_A_PROTO, IPPROTO_TCP);
+		if (r->obj == RC_OBJ_SERVICE)
+			put_row(nlh, r, &c.s[0]);
+		mnl_attr_nest_end(nlh, nest);
+		nest = mnl_attr_nest_start(nlh, RINGSTEER_A_BACKEND);
+		put_id(nlh, RINGSTEER_BACKEND_A_FAMILY, &c.s[0].b[0].ep);
+		if (r->obj == RC_OBJ_BACKEND)
+			put_row(nlh, r, &c.s[0].b[0]);
+		mnl_attr_nest_end(nlh, nest);
+		ASSERT_EQ(0, nl_event_parse(nlh, &ev)) TH_LOG("%s", r->word);
+		EXPECT_TRUE(rc_setting_given(r, r->obj == RC_OBJ_SERVICE ? (void *)&ev.s : &ev.b))
+			TH_LOG("%s not read", r->word);
+		EXPECT_EQ(v, rc_setting_value(r, r->obj == RC_OBJ_SERVICE ? (void *)&ev.s : &ev.b))
+			TH_LOG("%s", r->word);
+		rc_config_free(&c);
+	}
+}
+
+/*
+ * The table against the spec: what service-new, service-set, backend-new
+ * and backend-set take beyond a service's or backend's name is exactly
+ * the rows those requests take, each of the spec's type. A setting the
+ * spec adds and the table lacks fails here.
+ */
+TEST(the_rows_are_the_specs_settings)
+{
+	static const struct {
+		uint8_t cmd;
+		enum rc_obj obj;
+		unsigned int op;
+	} reqs[] = {
+		{ RINGSTEER_CMD_SERVICE_NEW, RC_OBJ_SERVICE, RC_SOP_ADD },
+		{ RINGSTEER_CMD_SERVICE_SET, RC_OBJ_SERVICE, RC_SOP_SET },
+		{ RINGSTEER_CMD_BACKEND_NEW, RC_OBJ_BACKEND, RC_SOP_ADD },
+		{ RINGSTEER_CMD_BACKEND_SET, RC_OBJ_BACKEND, RC_SOP_SET },
+	};
+	const uint32_t svc_id = B(RINGSTEER_SERVICE_A_FAMILY) | B(RINGSTEER_SERVICE_A_ADDR) |
+				B(RINGSTEER_SERVICE_A_PORT) | B(RINGSTEER_SERVICE_A_PROTO);
+	const uint32_t be_id = B(RINGSTEER_BACKEND_A_FAMILY) | B(RINGSTEER_BACKEND_A_ADDR) |
+			       B(RINGSTEER_BACKEND_A_PORT);
+	unsigned int i, k, nest;
+	uint32_t takes, rows;
+
+	for (i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		const struct fz_cmd_spec *spec = &fz_specs[reqs[i].cmd];
+
+		takes = reqs[i].obj == RC_OBJ_SERVICE ? spec->svc & ~svc_id : spec->be & ~be_id;
+		nest = reqs[i].obj == RC_OBJ_SERVICE ? RINGSTEER_A_SERVICE : RINGSTEER_A_BACKEND;
+		rows = 0;
+		for (k = 0; k < rc_nsettings; k++) {
+			const struct rc_setting *r = &rc_settings[k];
+
+			if (r->obj != reqs[i].obj || !(r->ops & reqs[i].op))
+				continue;
+			rows |= B(r->attr);
+			EXPECT_EQ(r->type == RC_T_PORT ? K_BE16 : K_U32, fz_req_kind[nest][r->attr])
+				TH_LOG("%s: not the spec's type", r->word);
+		}
+		EXPECT_EQ(takes, rows) TH_LOG("command %u: the spec's %#x, the table's %#x",
+					      reqs[i].cmd, takes, rows);
 	}
 }
 
