@@ -9,7 +9,8 @@
 # make demo          deps, build, boot a VM, show the module at work
 # make deps          install the Debian packages the project needs (root)
 # make style         checkpatch --strict on the kernel sources
-# make gen           regenerate the netlink code from kmod/uapi/ringsteer.yaml
+# make gen           regenerate the netlink code and ringctl's enum words
+#                    from kmod/uapi/ringsteer.yaml
 # make gen-check     fail if the checked-in generated netlink code is stale
 # make layers-check  fail if a layer of userspace/lib/ includes or calls a
 #                    command, or files of userspace/ depend on each other in a loop
@@ -136,7 +137,8 @@ KSFT := $(KSRC)/tools/testing/selftests
 YNL_TARBALL := /usr/src/linux-source-6.12.tar.xz
 YNL := $(BUILD)/ynl
 YNL_SPEC := kmod/uapi/ringsteer.yaml
-YNL_GEN_FILES := kmod/uapi/ringsteer_genl.h kmod/netlink-gen.c kmod/netlink-gen.h
+YNL_GEN_FILES := kmod/uapi/ringsteer_genl.h kmod/netlink-gen.c kmod/netlink-gen.h \
+	userspace/lib/enums-gen.c userspace/lib/enums-gen.h
 # Set before gen-check names it: make expands a rule's prerequisites as it
 # reads the rule.
 FUZZ_SPEC := $(BUILD)/fuzz/fuzz-spec-gen.h
@@ -241,7 +243,7 @@ $(YNL)/.stamp: $(YNL_TARBALL)
 # MAINTAINERS file, and validates it against the schema two directories
 # above it: stage such a tree, so the output says kmod/uapi/ringsteer.yaml.
 # All outputs go to $(YNL)/out, mirroring their place in the repository.
-$(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC) kmod/uapi/ynl-nested-subsets.py
+$(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC) kmod/uapi/ynl-nested-subsets.py userspace/lib/enum-gen.py
 	$(quiet) YNL-GEN $(YNL_SPEC)
 	$(Q)rm -rf $(YNL)/tree $(YNL)/out
 	$(Q)mkdir -p $(YNL)/tree/kmod/uapi $(YNL)/out/kmod/uapi
@@ -254,6 +256,7 @@ $(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC) kmod/uapi/ynl-nested-subsets.py
 		gen --mode kernel --header -o $(YNL)/out/kmod/netlink-gen.h
 	$(Q)python3 kmod/uapi/ynl-nested-subsets.py $(YNL_SPEC) \
 		$(YNL)/out/kmod/netlink-gen.c $(YNL)/out/kmod/netlink-gen.h
+	$(Q)python3 userspace/lib/enum-gen.py $(YNL_SPEC) $(YNL)/out
 	$(Q)touch $@
 
 gen: $(YNL)/out/.stamp
@@ -295,6 +298,8 @@ $(BUILD)/fuzz/%.o: selftests/fuzz/%.c $(USER_HDRS) $(FUZZ_SPEC)
 	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -I$(BUILD)/fuzz -c -o $@ $<
 
 $(BUILD)/unit/test_fuzz_msg: $(BUILD)/fuzz/msg.o
+# The settings table against the spec's request shapes.
+$(BUILD)/unit/test_settings: $(FUZZ_SPEC)
 
 $(BUILD)/selftests/%: selftests/%.c $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
 	$(quiet) CC $@

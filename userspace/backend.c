@@ -44,13 +44,21 @@ void cmd_backend_usage(FILE *f)
 
 enum op { OP_ADD, OP_SET, OP_DRAIN, OP_ACTIVATE, OP_DEL };
 
+/* The keywords of OP but its settings (parse_settings_kw()). */
 static const unsigned int allowed[] = {
-	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_ON_DOWN,
-	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_ON_DOWN |
-		   PARSE_KW_HEALTH | PARSE_KW_FORCE,
+	[OP_ADD] = PARSE_KW_PROTO,
+	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_FORCE,
 	[OP_DRAIN] = PARSE_KW_PROTO,
 	[OP_ACTIVATE] = PARSE_KW_PROTO,
 	[OP_DEL] = PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS,
+};
+
+static const unsigned int setting_ops[] = {
+	[OP_ADD] = RC_SOP_ADD,
+	[OP_SET] = RC_SOP_SET,
+	[OP_DRAIN] = 0,
+	[OP_ACTIVATE] = 0,
+	[OP_DEL] = 0,
 };
 
 static int request(struct nl_conn *nl, enum op op, const struct rc_service *s,
@@ -112,11 +120,11 @@ static int run(enum op op, int argc, char **argv)
 				return err;
 			argc = i;
 		}
-	err = parse_backend_args(ctx, argc - 1, argv + 1, allowed[op], &s, &b, &a);
+	err = parse_backend_args(ctx, argc - 1, argv + 1, allowed[op] |
+				 parse_settings_kw(RC_OBJ_BACKEND, setting_ops[op]), &s, &b, &a);
 	if (err)
 		return err;
-	if (op == OP_SET &&
-	    !(b.has & (RC_HAS_WEIGHT | RC_HAS_STATE | RC_HAS_ON_DOWN | RC_HAS_HEALTH)))
+	if (op == OP_SET && !rc_settings_changed(RC_OBJ_BACKEND, &b))
 		return cli_error("%s: nothing to change (give weight, state, on-down or health)",
 				 ctx);
 	if ((a.seen & PARSE_KW_FORCE) && !(b.has & RC_HAS_HEALTH))

@@ -74,13 +74,17 @@ static void pause_until(double t)
 		;
 }
 
+/* What to do instead, as the other hints: in parentheses after the message. */
+#define TUNNEL_NO_WAIT \
+	"drain without wait: its flows leave the flow table after 5 idle minutes"
+
 int cmd_drain_wait_check(const struct rc_service *s, uint32_t forward)
 {
 	char name[RC_SERVICE_NAME_LEN];
 
 	if (forward == RINGSTEER_FORWARD_TUNNEL)
-		return cli_error("backend drain %s: wait: forward tunnel keeps no conntrack entries, so its connections are not counted; drain without wait: its flows leave the flow table after 5 minutes without a packet",
-				 rc_service_name(name, s));
+		return cli_error("backend drain %s: wait: forward tunnel keeps no conntrack entries, so its connections are not counted (%s)",
+				 rc_service_name(name, s), TUNNEL_NO_WAIT);
 	return 0;
 }
 

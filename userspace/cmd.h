@@ -33,6 +33,13 @@ CMD(health);
 
 #undef CMD
 
+struct rc_event;
+/*
+ * One line of "ringctl monitor" for EV (VERB: "service add", "drained"),
+ * as text or, with cli_json, a JSON object.
+ */
+void cmd_monitor_print(FILE *f, const struct rc_event *ev, const char *verb);
+
 /* "ringctl show rate ...": argv[0] is "rate" or "--rate" (show_rate.c). */
 int cmd_show_rate(int argc, char **argv);
 void cmd_show_rate_usage(FILE *f);

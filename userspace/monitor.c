@@ -23,7 +23,6 @@ struct monitor {
 	uint32_t left;		/* events still to print; 0: no limit */
 	bool stop;		/* the last of them is printed */
 	int err;		/* of the drain watch, from a callback */
-	struct json j;
 	struct cmd_drainwatch watch;
 };
 
@@ -56,45 +55,33 @@ static const char *const verbs[] = {
 	[RINGSTEER_CMD_FLUSH] = "flush",
 };
 
-static void print_text(const struct rc_event *ev, const char *verb)
+static void print_text(FILE *f, const struct rc_event *ev, const char *verb)
 {
 	char vip[RC_ENDPOINT_LEN], be[RC_ENDPOINT_LEN];
+	unsigned int how = PRINT_SET_PRESENT;
 
-	fputs(verb, stdout);
+	if (ev->cmd == RINGSTEER_CMD_SERVICE_SET || ev->cmd == RINGSTEER_CMD_BACKEND_SET)
+		how |= PRINT_SET_SETS;
+	fputs(verb, f);
 	if (ev->has_service) {
 		rc_endpoint_format(vip, &ev->s.vip);
-		printf(" %s", vip);
+		fprintf(f, " %s", vip);
 	}
 	if (ev->has_backend) {
 		rc_endpoint_format(be, &ev->b.ep);
-		printf(" %s", be);
+		fprintf(f, " %s", be);
 	}
 	if (ev->has_service)
-		printf(" proto %s", rc_proto_name(ev->s.proto));
-	if (ev->s.has & RC_HAS_VNODES)
-		printf(" vnodes %u hash %s", ev->s.vnodes, rc_hash_name(ev->s.hash));
-	if (ev->s.has & RC_HAS_ON_DOWN)
-		printf(" on-down %s", rc_on_down_name(ev->s.on_down));
-	/* Fixed once the service exists: an add's line must carry it. */
-	if (ev->s.has & RC_HAS_FORWARD)
-		print_forward_text(stdout, &ev->s);
-	/* The kernel announces them for every backend change but a delete. */
-	if (ev->has_backend && (ev->b.has & RC_HAS_WEIGHT) && ev->cmd != RINGSTEER_CMD_BACKEND_DEL)
-		printf(" weight %u state %s", ev->b.weight,
-		       rc_state_name(ev->b.state));
-	/* A new backend is up: only a set can say otherwise. */
-	if (ev->has_backend && (ev->b.has & RC_HAS_HEALTH) && ev->cmd == RINGSTEER_CMD_BACKEND_SET)
-		printf(" health %s", rc_health_name(ev->b.health));
+		fprintf(f, " proto %s", rc_proto_name(ev->s.proto));
 	/*
-	 * A set's line names it always, so that replaying it undoes an own
-	 * on-down too; an add's only when it is not the service's, as save.
+	 * As save writes them, but that a set's line names every setting
+	 * the set takes, so that replaying it undoes an own on-down too.
+	 * The kernel announces a backend's settings with its delete too.
 	 */
-	if (ev->has_backend && (ev->b.has & RC_HAS_ON_DOWN) &&
-	    (ev->cmd == RINGSTEER_CMD_BACKEND_SET ||
-	     (ev->cmd == RINGSTEER_CMD_BACKEND_NEW &&
-	      ev->b.on_down != RINGSTEER_BACKEND_ON_DOWN_SERVICE)))
-		printf(" on-down %s", rc_backend_on_down_name(ev->b.on_down));
-	putchar('\n');
+	print_settings_text(f, RC_OBJ_SERVICE, &ev->s, how);
+	if (ev->has_backend && ev->cmd != RINGSTEER_CMD_BACKEND_DEL)
+		print_settings_text(f, RC_OBJ_BACKEND, &ev->b, how);
+	fputc('\n', f);
 }
 
 static void print_json(struct json *j, const struct rc_event *ev,
@@ -116,14 +103,7 @@ static void print_json(struct json *j, const struct rc_event *ev,
 		json_str(j, "vip", addr);
 		json_u64(j, "port", ev->s.vip.port);
 		json_str(j, "proto", rc_proto_name(ev->s.proto));
-		if (ev->s.has & RC_HAS_VNODES) {
-			json_u64(j, "vnodes", ev->s.vnodes);
-			json_str(j, "hash", rc_hash_name(ev->s.hash));
-			if (ev->s.has & RC_HAS_ON_DOWN)
-				json_str(j, "on_down", rc_on_down_name(ev->s.on_down));
-		}
-		if (ev->s.has & RC_HAS_FORWARD)
-			print_forward_json(j, &ev->s);
+		print_settings_json(j, RC_OBJ_SERVICE, &ev->s, PRINT_SET_PRESENT);
 		json_obj_end(j);
 	}
 	if (ev->has_backend) {
@@ -131,18 +111,23 @@ static void print_json(struct json *j, const struct rc_event *ev,
 		rc_addr_format(addr, &ev->b.ep);
 		json_str(j, "addr", addr);
 		json_u64(j, "port", ev->b.ep.port);
-		if (ev->b.has & RC_HAS_WEIGHT) {
-			json_u64(j, "weight", ev->b.weight);
-			json_str(j, "state", rc_state_name(ev->b.state));
-		}
-		if (ev->b.has & RC_HAS_HEALTH)
-			json_str(j, "health", rc_health_name(ev->b.health));
-		if (ev->b.has & RC_HAS_ON_DOWN)
-			json_str(j, "on_down", rc_backend_on_down_name(ev->b.on_down));
+		print_settings_json(j, RC_OBJ_BACKEND, &ev->b, PRINT_SET_PRESENT);
 		json_obj_end(j);
 	}
 	json_obj_end(j);
 	json_finish(j);
+}
+
+void cmd_monitor_print(FILE *f, const struct rc_event *ev, const char *verb)
+{
+	struct json j;
+
+	if (!cli_json) {
+		print_text(f, ev, verb);
+		return;
+	}
+	json_init(&j, f);
+	print_json(&j, ev, verb);
 }
 
 /* After each line: flush it, and count it against "count N". */
@@ -168,10 +153,7 @@ static void drained_cb(const struct rc_service *s, const struct rc_backend *b,
 		return;
 	ev.s = *s;
 	ev.b.ep = b->ep;
-	if (cli_json)
-		print_json(&m->j, &ev, "drained");
-	else
-		print_text(&ev, "drained");
+	cmd_monitor_print(stdout, &ev, "drained");
 	if (printed(m) == MNL_CB_ERROR)
 		m->err = -errno;
 }
@@ -187,10 +169,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		cli_error("monitor: ignoring a notification this ringctl does not understand");
 		return MNL_CB_OK;
 	}
-	if (cli_json)
-		print_json(&m->j, &ev, verbs[ev.cmd]);
-	else
-		print_text(&ev, verbs[ev.cmd]);
+	cmd_monitor_print(stdout, &ev, verbs[ev.cmd]);
 	ret = printed(m);
 	if (ret == MNL_CB_OK)
 		m->err = cmd_drainwatch_event(&m->watch, &ev, drained_cb, m);
@@ -272,7 +251,6 @@ int cmd_monitor(int argc, char **argv)
 	if (err)
 		return err;
 	m.left = a.count;
-	json_init(&m.j, stdout);
 	err = cli_nl_open(&nl);
 	if (err)
 		return err;

@@ -514,13 +514,38 @@ static void flows_free(struct rc_preview_flows *pf)
 	free(pf->after);
 }
 
-int cmd_plan(int argc, char **argv)
+/* The live configuration R needs, with its connections; errors printed. */
+static int read_live(const struct rc_preview_req *r, struct rc_config *c)
 {
 	char name[RC_SERVICE_NAME_LEN];
+	struct nl_conn nl;
+	int err;
+
+	err = cli_nl_open(&nl);
+	if (err)
+		return err;
+	err = nl_config_get(&nl, c, r->op == RC_PREVIEW_KEY_SET ? NULL : &r->s, true);
+	if (!err) {
+		err = nl_config_conns(&nl, c);
+		if (err)
+			rc_config_free(c);
+	}
+	if (err) {
+		if (r->op == RC_PREVIEW_KEY_SET)
+			cli_nl_error(err, nl.ext_msg, "plan: reading the configuration");
+		else
+			cli_nl_error(err, nl.ext_msg, "plan: reading %s",
+				  rc_service_name(name, &r->s));
+	}
+	nl_close(&nl);
+	return err;
+}
+
+int cmd_plan(int argc, char **argv)
+{
 	struct rc_preview_req r;
 	struct rc_preview_flows pf;
 	struct rc_config c;
-	struct nl_conn nl;
 	struct json j;
 	uint32_t i;
 	int err;
@@ -528,27 +553,7 @@ int cmd_plan(int argc, char **argv)
 	err = cmd_plan_parse(argc, argv, &r);
 	if (err)
 		return err > 0 ? 0 : err;
-	err = flows_read(&r, &pf);
-	if (!err)
-		err = cli_nl_open(&nl);
-	if (err) {
-		flows_free(&pf);
-		return err;
-	}
-	err = nl_config_get(&nl, &c, r.op == RC_PREVIEW_KEY_SET ? NULL : &r.s, true);
-	if (!err) {
-		err = nl_config_conns(&nl, &c);
-		if (err)
-			rc_config_free(&c);
-	}
-	if (err) {
-		if (r.op == RC_PREVIEW_KEY_SET)
-			cli_nl_error(err, nl.ext_msg, "plan: reading the configuration");
-		else
-			cli_nl_error(err, nl.ext_msg, "plan: reading %s",
-				  rc_service_name(name, &r.s));
-	}
-	nl_close(&nl);
+	err = flows_read(&r, &pf) ?: read_live(&r, &c);
 	if (!err && (check_bare(&r, &c) || flows_check(&pf, &c))) {
 		rc_config_free(&c);
 		err = -EINVAL;

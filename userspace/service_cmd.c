@@ -38,12 +38,17 @@ void cmd_service_usage(FILE *f)
 
 enum op { OP_ADD, OP_SET, OP_DEL };
 
+/* The keywords of OP but its settings (parse_settings_kw()). */
 static const unsigned int allowed[] = {
-	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH | PARSE_KW_ON_DOWN |
-		   PARSE_KW_FORWARD | PARSE_KW_ENCAP,
-	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH | PARSE_KW_ON_DOWN |
-		   PARSE_KW_FORWARD | PARSE_KW_ENCAP,
+	[OP_ADD] = PARSE_KW_PROTO,
+	[OP_SET] = PARSE_KW_PROTO,
 	[OP_DEL] = PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS,
+};
+
+static const unsigned int setting_ops[] = {
+	[OP_ADD] = RC_SOP_ADD,
+	[OP_SET] = RC_SOP_SET,
+	[OP_DEL] = 0,
 };
 
 /* argv[0] is the subcommand's name. */
@@ -56,13 +61,13 @@ static int run(enum op op, int argc, char **argv)
 	int err;
 
 	snprintf(ctx, sizeof(ctx), "service %s", argv[0]);
-	err = parse_service_args(ctx, argc - 1, argv + 1, allowed[op], &s, &a);
+	err = parse_service_args(ctx, argc - 1, argv + 1, allowed[op] |
+				 parse_settings_kw(RC_OBJ_SERVICE, setting_ops[op]), &s, &a);
 	if (!err && op == OP_ADD)
 		err = parse_check_new_service(ctx, &s);
 	if (err)
 		return err;
-	if (op == OP_SET &&
-	    !(s.has & (RC_HAS_VNODES | RC_HAS_HASH | RC_HAS_ON_DOWN | RC_HAS_ENCAP)))
+	if (op == OP_SET && !rc_settings_changed(RC_OBJ_SERVICE, &s))
 		return cli_error("%s: nothing to change (give vnodes, hash, on-down or encap)",
 				 ctx);
 	err = cli_nl_open(&nl);

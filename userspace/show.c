@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "nl_ops.h"
 #include "print.h"
+#include "show_print.h"
 
 void cmd_show_usage(FILE *f)
 {

@@ -113,7 +113,7 @@ static int kw_hash(struct sim *s, int argc, char **argv)
 {
 	uint32_t mode;
 
-	if (argc < 2 || parse_hash(argv[1], &mode))
+	if (argc < 2 || rc_enum_parse(&rc_enum_hash_mode, argv[1], &mode))
 		return bad("hash mode", argv[1], -EINVAL);
 	s->mode = mode;
 	return 2;
@@ -422,63 +422,75 @@ static const u32 default_sweep[] = {
 	1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096,
 };
 
-static int compute(struct sim *s, struct sim_report *p)
+/* The shares after the change, and what it moves: exactly, ideally, mod N. */
+static int compute_change(struct sim *s, struct sim_report *p)
+{
+	double *sh2 = calloc(p->r2->nmembers + 1, sizeof(double));
+	int err = 0;
+
+	p->d.from = calloc(p->r->nmembers, sizeof(double));
+	p->d.to = calloc(p->r2->nmembers, sizeof(double));
+	if (!sh2 || !p->d.from || !p->d.to)
+		err = cli_error(CTX ": out of memory");
+	else if (sim_shares(p->r2, sh2, &p->st2) || sim_ring_diff(p->r, p->r2, &s->cm, &p->d))
+		err = cli_error(CTX ": the change leaves the ring empty");
+	free(sh2);
+	if (err)
+		return err;
+	p->ideal = ideal_move(s, &s->cm, s->after, s->nafter);
+	p->mod = sim_mod_moved(s->m, s->n, s->after, s->nafter,
+			      MOD_MAX_PERIOD, MOD_SAMPLES, &p->mod_exact);
+	return 0;
+}
+
+/* The sweep over vnodes, of the change given or else of one backend added. */
+static int compute_sweep(struct sim *s, struct sim_report *p)
 {
 	struct rs_member *after = s->after;
 	u32 nafter = s->nafter, i;
 	int err;
 
+	p->sc = s->change;
+	p->sx = s->cm;
+	if (s->change == CH_NONE) {
+		p->sc = CH_ADD;
+		p->sx = next_backend(s);
+		after = NULL;
+		err = plan_change(s, &p->sx, CH_ADD, &after, &nafter);
+		if (err)
+			return err;
+	}
+	p->sweep_ideal = ideal_move(s, &p->sx, after, nafter);
+	p->sweep_mod = sim_mod_moved(s->m, s->n, after, nafter,
+				    MOD_MAX_PERIOD, MOD_SAMPLES,
+				    &p->sweep_mod_exact);
+	if (after != s->after)
+		free(after);
+	if (!s->nsweep) {
+		memcpy(s->sweep_v, default_sweep, sizeof(default_sweep));
+		s->nsweep = sizeof(default_sweep) / sizeof(default_sweep[0]);
+	}
+	p->rows = calloc(s->nsweep, sizeof(*p->rows));
+	if (!p->rows)
+		return cli_error(CTX ": out of memory");
+	for (i = 0; i < s->nsweep; i++, p->nrows++) {
+		err = measure(s, s->sweep_v[i], p->sc, &p->sx, &p->rows[i]);
+		if (err)
+			return cli_error(CTX ": sweep: %s", strerror(-err));
+	}
+	return 0;
+}
+
+static int compute(struct sim *s, struct sim_report *p)
+{
+	int err;
+
 	p->share = calloc(p->r->nmembers, sizeof(double));
 	if (!p->share || sim_shares(p->r, p->share, &p->st))
 		return cli_error(CTX ": out of memory");
-	if (p->r2) {
-		double *sh2 = calloc(p->r2->nmembers + 1, sizeof(double));
-
-		p->d.from = calloc(p->r->nmembers, sizeof(double));
-		p->d.to = calloc(p->r2->nmembers, sizeof(double));
-		if (!sh2 || !p->d.from || !p->d.to)
-			return cli_error(CTX ": out of memory");
-		if (sim_shares(p->r2, sh2, &p->st2) || sim_ring_diff(p->r, p->r2, &s->cm, &p->d))
-			err = cli_error(CTX ": the change leaves the ring empty");
-		else
-			err = 0;
-		free(sh2);
-		if (err)
-			return err;
-		p->ideal = ideal_move(s, &s->cm, s->after, s->nafter);
-		p->mod = sim_mod_moved(s->m, s->n, s->after, s->nafter,
-				      MOD_MAX_PERIOD, MOD_SAMPLES, &p->mod_exact);
-	}
-	if (s->sweep) {
-		p->sc = s->change;
-		p->sx = s->cm;
-		if (s->change == CH_NONE) {
-			p->sc = CH_ADD;
-			p->sx = next_backend(s);
-			after = NULL;
-			err = plan_change(s, &p->sx, CH_ADD, &after, &nafter);
-			if (err)
-				return err;
-		}
-		p->sweep_ideal = ideal_move(s, &p->sx, after, nafter);
-		p->sweep_mod = sim_mod_moved(s->m, s->n, after, nafter,
-					    MOD_MAX_PERIOD, MOD_SAMPLES,
-					    &p->sweep_mod_exact);
-		if (after != s->after)
-			free(after);
-		if (!s->nsweep) {
-			memcpy(s->sweep_v, default_sweep, sizeof(default_sweep));
-			s->nsweep = sizeof(default_sweep) / sizeof(default_sweep[0]);
-		}
-		p->rows = calloc(s->nsweep, sizeof(*p->rows));
-		if (!p->rows)
-			return cli_error(CTX ": out of memory");
-		for (i = 0; i < s->nsweep; i++, p->nrows++) {
-			err = measure(s, s->sweep_v[i], p->sc, &p->sx, &p->rows[i]);
-			if (err)
-				return cli_error(CTX ": sweep: %s", strerror(-err));
-		}
-	}
+	err = (p->r2 ? compute_change(s, p) : 0) ?: (s->sweep ? compute_sweep(s, p) : 0);
+	if (err)
+		return err;
 	if (s->need > 0) {
 		err = need_vnodes(s, &p->need);
 		if (err)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ringctl stats --prometheus: the counters as a monitoring system wants
- * them, printed by lib/print_prom.c.
+ * them, printed by stats_prom.c.
  */
 
 #include <math.h>
@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "nl_ops.h"
 #include "print.h"
+#include "stats_prom.h"
 
 void cmd_stats_usage(FILE *f)
 {

@@ -6,10 +6,30 @@
  */
 
 #include "fuzz.h"
+#include "settings.h"
 
 uint8_t fz_m_alen(uint16_t family)
 {
 	return family == AF_INET ? 4 : 16;
+}
+
+/*
+ * Setting ATTR of OBJ in a new service or backend: the request's V if it
+ * has one, else the default of ringctl's settings table, the one list of
+ * settings and their defaults (a setting it lacks stops the fuzzer).
+ */
+static uint32_t m_or_def(const struct fz_ep *e, enum rc_obj obj, uint16_t attr, uint32_t v)
+{
+	unsigned int i;
+
+	if (e->present & B(attr))
+		return v;
+	for (i = 0; i < rc_nsettings; i++)
+		if (rc_settings[i].obj == obj && rc_settings[i].attr == attr)
+			return rc_settings[i].def;
+	fprintf(stderr, "fuzz: attribute %u of %s is no setting of ringctl's table\n", attr,
+		obj == RC_OBJ_SERVICE ? "service" : "backend");
+	abort();
 }
 
 static bool usable(uint16_t family, const uint8_t *a)
@@ -293,11 +313,11 @@ static void m_add_be(struct m_svc *s, const struct fz_ep *e)
 	b = &s->b[s->nb++];
 	memcpy(b->addr, e->addr, 16);
 	b->port = e->port;
-	b->weight = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : 1;
-	b->state = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : 0;
-	b->health = RINGSTEER_HEALTH_UP;
-	b->on_down = e->present & B(RINGSTEER_BACKEND_A_ON_DOWN) ? e->be_on_down :
-		     RINGSTEER_BACKEND_ON_DOWN_SERVICE;
+	b->weight = m_or_def(e, RC_OBJ_BACKEND, RINGSTEER_BACKEND_A_WEIGHT, e->weight);
+	b->state = m_or_def(e, RC_OBJ_BACKEND, RINGSTEER_BACKEND_A_STATE, e->state);
+	/* Every backend starts up: backend-new takes no health. */
+	b->health = rc_settings[RC_SET_HEALTH].def;
+	b->on_down = m_or_def(e, RC_OBJ_BACKEND, RINGSTEER_BACKEND_A_ON_DOWN, e->be_on_down);
 }
 
 static bool m_set_be(struct m_be *b, const struct fz_ep *e)
@@ -324,16 +344,13 @@ static void m_add_svc(struct fz_model *m, const struct fz_ep *e)
 	memcpy(s->addr, e->addr, 16);
 	s->port = e->port;
 	s->proto = e->proto;
-	s->vnodes = e->present & B(RINGSTEER_SERVICE_A_VNODES) ? e->vnodes :
-		    RINGSTEER_DEFAULT_VNODES;
-	s->hash = e->present & B(RINGSTEER_SERVICE_A_HASH) ? e->hash : RINGSTEER_HASH_FLOW;
-	s->on_down = e->present & B(RINGSTEER_SERVICE_A_ON_DOWN) ? e->on_down :
-		     RINGSTEER_ON_DOWN_KEEP;
-	s->forward = e->present & B(RINGSTEER_SERVICE_A_FORWARD) ? e->forward :
-		     RINGSTEER_FORWARD_NAT;
-	s->encap = e->present & B(RINGSTEER_SERVICE_A_ENCAP) ? e->encap : RINGSTEER_ENCAP_IPIP;
-	s->encap_port = e->present & B(RINGSTEER_SERVICE_A_ENCAP_PORT) ? e->encap_port :
-			RINGSTEER_DEFAULT_GUE_PORT;
+	s->vnodes = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_VNODES, e->vnodes);
+	s->hash = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_HASH, e->hash);
+	s->on_down = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_ON_DOWN, e->on_down);
+	s->forward = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_FORWARD, e->forward);
+	s->encap = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_ENCAP, e->encap);
+	s->encap_port = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_ENCAP_PORT,
+				 e->encap_port);
 }
 
 static void m_del_svc(struct fz_model *m, struct m_svc *s)

@@ -333,8 +333,8 @@ TEST(keywords_any_order)
 	ASSERT_EQ(0, kw(ALL, &b, w2));
 	ASSERT_EQ(0, memcmp(&a, &b, sizeof(a)));
 	ASSERT_EQ(IPPROTO_UDP, a.proto);
-	ASSERT_EQ(9, a.vnodes);
-	ASSERT_EQ(RINGSTEER_HASH_SOURCE, a.hash);
+	ASSERT_EQ(9, a.val[RC_SET_VNODES]);
+	ASSERT_EQ(RINGSTEER_HASH_SOURCE, a.val[RC_SET_HASH]);
 	ASSERT_EQ(PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH, a.seen);
 	ASSERT_EQ(0, kw(ALL, &a, none));
 	ASSERT_EQ(IPPROTO_TCP, a.proto);	/* the default */

@@ -20,6 +20,7 @@
 #include "stderr_capture.h"
 #include "parse.h"
 #include "print.h"
+#include "show_print.h"
 #include "restore_plan.h"
 
 /* A service line, parsed with stderr captured into errbuf. */

@@ -21,6 +21,8 @@
 #include "parse.h"
 #include "preview.h"
 #include "print.h"
+#include "show_print.h"
+#include "stats_prom.h"
 
 /* The harness has no tolerance comparison. */
 #define EXPECT_NEAR(a, b, eps) EXPECT_TRUE(fabs((double)(a) - (double)(b)) <= (eps))

@@ -58,8 +58,8 @@ static int service_line(const char *ctx, int argc, char **argv,
 	int err;
 
 	err = parse_service_args(ctx, argc - 1, argv + 1,
-				 PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH |
-				 PARSE_KW_ON_DOWN | PARSE_KW_FORWARD | PARSE_KW_ENCAP, &s, &a) ?:
+				 PARSE_KW_PROTO | parse_settings_kw(RC_OBJ_SERVICE, RC_SOP_ADD),
+				 &s, &a) ?:
 	      parse_check_new_service(ctx, &s);
 	if (err)
 		return err;
@@ -87,7 +87,7 @@ static int backend_line(const char *ctx, int argc, char **argv, struct rc_config
 		return cli_error("%s: backend before any service", ctx);
 	cur = &c->s[c->ns - 1];
 	err = parse_backend_of(ctx, argc - 1, argv + 1,
-			       PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_ON_DOWN, cur, &b, &a) ?:
+			       parse_settings_kw(RC_OBJ_BACKEND, RC_SOP_ADD), cur, &b, &a) ?:
 	      (a.bare ? parse_check_bare_backend(ctx, &b, rc_service_forward(cur)) : 0);
 	if (err)
 		return err;
@@ -150,11 +150,8 @@ void print_config(FILE *f, const struct rc_config *c)
 		const struct rc_service *s = &c->s[i];
 
 		rc_endpoint_format(ep, &s->vip);
-		fprintf(f, "service %s proto %s vnodes %u hash %s on-down %s", ep,
-			rc_proto_name(s->proto), rc_service_vnodes(s),
-			rc_hash_name(rc_service_hash(s)),
-			rc_on_down_name(rc_service_on_down(s)));
-		print_forward_text(f, s);
+		fprintf(f, "service %s proto %s", ep, rc_proto_name(s->proto));
+		print_settings_text(f, RC_OBJ_SERVICE, s, 0);
 		fputc('\n', f);
 		for (k = 0; k < s->nb; k++) {
 			const struct rc_backend *b = &s->b[k];
@@ -164,12 +161,8 @@ void print_config(FILE *f, const struct rc_config *c)
 				rc_addr_format(ep, &b->ep);
 			else
 				rc_endpoint_format(ep, &b->ep);
-			fprintf(f, "\tbackend %s weight %u state %s", ep,
-				rc_backend_weight(b), rc_state_name(rc_backend_state(b)));
-			/* The service's, the default, is not written: older files read alike. */
-			if (rc_backend_on_down(b) != RINGSTEER_BACKEND_ON_DOWN_SERVICE)
-				fprintf(f, " on-down %s",
-					rc_backend_on_down_name(rc_backend_on_down(b)));
+			fprintf(f, "\tbackend %s", ep);
+			print_settings_text(f, RC_OBJ_BACKEND, b, 0);
 			fputc('\n', f);
 		}
 	}

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 
 #include "model.h"
+#include "settings.h"
 
 static void *grow(void *p, uint32_t n, uint32_t *cap, size_t size)
 {
@@ -122,49 +123,6 @@ const char *rc_proto_name(uint8_t proto)
 	return proto == IPPROTO_UDP ? "udp" : proto == IPPROTO_TCP ? "tcp" : "?";
 }
 
-const char *rc_hash_name(uint32_t hash)
-{
-	return hash == RINGSTEER_HASH_SOURCE ? "source" :
-	       hash == RINGSTEER_HASH_FLOW ? "flow" : "?";
-}
-
-const char *rc_forward_name(uint32_t forward)
-{
-	return forward == RINGSTEER_FORWARD_TUNNEL ? "tunnel" :
-	       forward == RINGSTEER_FORWARD_NAT ? "nat" : "?";
-}
-
-const char *rc_encap_name(uint32_t encap)
-{
-	return encap == RINGSTEER_ENCAP_GUE ? "gue" :
-	       encap == RINGSTEER_ENCAP_IPIP ? "ipip" : "?";
-}
-
-const char *rc_state_name(uint32_t state)
-{
-	return state == RINGSTEER_STATE_DRAINING ? "draining" :
-	       state == RINGSTEER_STATE_ACTIVE ? "active" : "?";
-}
-
-const char *rc_health_name(uint32_t health)
-{
-	return health == RINGSTEER_HEALTH_DOWN ? "down" :
-	       health == RINGSTEER_HEALTH_UP ? "up" : "?";
-}
-
-const char *rc_on_down_name(uint32_t on_down)
-{
-	return on_down == RINGSTEER_ON_DOWN_RESET ? "reset" :
-	       on_down == RINGSTEER_ON_DOWN_KEEP ? "keep" : "?";
-}
-
-const char *rc_backend_on_down_name(uint32_t on_down)
-{
-	return on_down == RINGSTEER_BACKEND_ON_DOWN_SERVICE ? "service" :
-	       on_down == RINGSTEER_BACKEND_ON_DOWN_RESET ? "reset" :
-	       on_down == RINGSTEER_BACKEND_ON_DOWN_KEEP ? "keep" : "?";
-}
-
 const char *rc_family_name(uint8_t family)
 {
 	return family == AF_INET6 ? "inet6" : "inet";
@@ -172,37 +130,37 @@ const char *rc_family_name(uint8_t family)
 
 uint32_t rc_service_vnodes(const struct rc_service *s)
 {
-	return s->has & RC_HAS_VNODES ? s->vnodes : RINGSTEER_DEFAULT_VNODES;
+	return rc_setting_value(&rc_settings[RC_SET_VNODES], s);
 }
 
 uint32_t rc_backend_weight(const struct rc_backend *b)
 {
-	return b->has & RC_HAS_WEIGHT ? b->weight : 1;
+	return rc_setting_value(&rc_settings[RC_SET_WEIGHT], b);
 }
 
 uint32_t rc_service_hash(const struct rc_service *s)
 {
-	return s->has & RC_HAS_HASH ? s->hash : RINGSTEER_HASH_FLOW;
+	return rc_setting_value(&rc_settings[RC_SET_HASH], s);
 }
 
 uint32_t rc_backend_state(const struct rc_backend *b)
 {
-	return b->has & RC_HAS_STATE ? b->state : RINGSTEER_STATE_ACTIVE;
+	return rc_setting_value(&rc_settings[RC_SET_STATE], b);
 }
 
 uint32_t rc_service_on_down(const struct rc_service *s)
 {
-	return s->has & RC_HAS_ON_DOWN ? s->on_down : RINGSTEER_ON_DOWN_KEEP;
+	return rc_setting_value(&rc_settings[RC_SET_ON_DOWN], s);
 }
 
 uint32_t rc_backend_on_down(const struct rc_backend *b)
 {
-	return b->has & RC_HAS_ON_DOWN ? b->on_down : RINGSTEER_BACKEND_ON_DOWN_SERVICE;
+	return rc_setting_value(&rc_settings[RC_SET_BACKEND_ON_DOWN], b);
 }
 
 uint32_t rc_backend_health(const struct rc_backend *b)
 {
-	return b->has & RC_HAS_HEALTH ? b->health : RINGSTEER_HEALTH_UP;
+	return rc_setting_value(&rc_settings[RC_SET_HEALTH], b);
 }
 
 bool rc_backend_on_ring(const struct rc_backend *b)
@@ -213,17 +171,17 @@ bool rc_backend_on_ring(const struct rc_backend *b)
 
 uint32_t rc_service_forward(const struct rc_service *s)
 {
-	return s->has & RC_HAS_FORWARD ? s->forward : RINGSTEER_FORWARD_NAT;
+	return rc_setting_value(&rc_settings[RC_SET_FORWARD], s);
 }
 
 uint32_t rc_service_encap(const struct rc_service *s)
 {
-	return s->has & RC_HAS_ENCAP ? s->encap : RINGSTEER_ENCAP_IPIP;
+	return rc_setting_value(&rc_settings[RC_SET_ENCAP], s);
 }
 
 uint16_t rc_service_encap_port(const struct rc_service *s)
 {
-	return s->has & RC_HAS_ENCAP_PORT ? s->encap_port : RINGSTEER_DEFAULT_GUE_PORT;
+	return rc_setting_value(&rc_settings[RC_SET_ENCAP_PORT], s);
 }
 
 const char *rc_service_name(char buf[RC_SERVICE_NAME_LEN], const struct rc_service *s)

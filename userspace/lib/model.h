@@ -14,7 +14,24 @@
 #include "uapi/ringsteer.h"
 #include "endpoint.h"
 
-/* Which optional settings a request carries. */
+/*
+ * The settings of services and backends, each a row of rc_settings[]
+ * (settings.h): its index there, and its bit in "has" of the model, set
+ * when a request carries it (or the kernel reports it).
+ */
+enum {
+	RC_SET_VNODES,
+	RC_SET_HASH,
+	RC_SET_ON_DOWN,
+	RC_SET_FORWARD,
+	RC_SET_ENCAP,
+	RC_SET_ENCAP_PORT,
+	RC_SET_WEIGHT,
+	RC_SET_STATE,
+	RC_SET_HEALTH,
+	RC_SET_BACKEND_ON_DOWN,
+};
+
 #define RC_HAS_VNODES	(1U << 0)
 #define RC_HAS_HASH	(1U << 1)
 #define RC_HAS_WEIGHT	(1U << 2)
@@ -126,17 +143,13 @@ int rc_service_cmp(const struct rc_service *a, const struct rc_service *b);
 void rc_service_free(struct rc_service *s);
 void rc_config_free(struct rc_config *c);
 
-/* Names used on the command line, in files and in JSON. */
+/*
+ * Names used on the command line, in files and in JSON; the settings'
+ * are the spec's (rc_enum_name(), enums.h).
+ */
 const char *rc_proto_name(uint8_t proto);
-const char *rc_hash_name(uint32_t hash);
-const char *rc_state_name(uint32_t state);
-const char *rc_health_name(uint32_t health);
-const char *rc_on_down_name(uint32_t on_down);
-const char *rc_backend_on_down_name(uint32_t on_down);
 const char *rc_family_name(uint8_t family);
-const char *rc_forward_name(uint32_t forward);
-const char *rc_encap_name(uint32_t encap);
-/* Effective values: the request's, else the kernel's defaults. */
+/* Effective values: the request's, else the kernel's defaults (settings.h). */
 uint32_t rc_service_vnodes(const struct rc_service *s);
 uint32_t rc_backend_weight(const struct rc_backend *b);
 uint32_t rc_service_hash(const struct rc_service *s);

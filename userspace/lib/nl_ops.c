@@ -9,10 +9,28 @@
 #include <linux/netlink.h>
 
 #include "nl_ops.h"
+#include "settings.h"
 
 #define DUMP_RETRIES 8
 
 /* Attribute builders. */
+
+/* The settings of OBJ that P (struct rc_service or rc_backend) has. */
+static void put_settings(struct nlmsghdr *nlh, enum rc_obj obj, const void *p)
+{
+	const struct rc_setting *r;
+	unsigned int i;
+
+	for (i = 0; i < rc_nsettings; i++) {
+		r = &rc_settings[i];
+		if (r->obj != obj || !rc_setting_given(r, p))
+			continue;
+		if (r->type == RC_T_PORT)
+			mnl_attr_put_u16(nlh, r->attr, htons(rc_setting_get(r, p)));
+		else
+			mnl_attr_put_u32(nlh, r->attr, rc_setting_get(r, p));
+	}
+}
 
 static void put_service_id(struct nlmsghdr *nlh, const struct rc_service *s,
 			   bool settings)
@@ -24,22 +42,12 @@ static void put_service_id(struct nlmsghdr *nlh, const struct rc_service *s,
 		     s->vip.addr);
 	mnl_attr_put_u16(nlh, RINGSTEER_SERVICE_A_PORT, htons(s->vip.port));
 	mnl_attr_put_u8(nlh, RINGSTEER_SERVICE_A_PROTO, s->proto);
-	if (settings && (s->has & RC_HAS_VNODES))
-		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_VNODES, s->vnodes);
-	if (settings && (s->has & RC_HAS_HASH))
-		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_HASH, s->hash);
-	if (settings && (s->has & RC_HAS_ON_DOWN))
-		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_ON_DOWN, s->on_down);
-	if (settings && (s->has & RC_HAS_FORWARD))
-		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_FORWARD, s->forward);
-	if (settings && (s->has & RC_HAS_ENCAP))
-		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_ENCAP, s->encap);
-	if (settings && (s->has & RC_HAS_ENCAP_PORT))
-		mnl_attr_put_u16(nlh, RINGSTEER_SERVICE_A_ENCAP_PORT, htons(s->encap_port));
+	if (settings)
+		put_settings(nlh, RC_OBJ_SERVICE, s);
 	mnl_attr_nest_end(nlh, nest);
 }
 
-/* WEIGHT, STATE, HEALTH and ON_DOWN only when given (b->has): NEW and SET. */
+/* The settings only when given (b->has): NEW and SET. */
 static void put_backend(struct nlmsghdr *nlh, const struct rc_backend *b)
 {
 	struct nlattr *nest = mnl_attr_nest_start(nlh, RINGSTEER_A_BACKEND);
@@ -48,14 +56,7 @@ static void put_backend(struct nlmsghdr *nlh, const struct rc_backend *b)
 	mnl_attr_put(nlh, RINGSTEER_BACKEND_A_ADDR, rc_addr_len(b->ep.family),
 		     b->ep.addr);
 	mnl_attr_put_u16(nlh, RINGSTEER_BACKEND_A_PORT, htons(b->ep.port));
-	if (b->has & RC_HAS_WEIGHT)
-		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_WEIGHT, b->weight);
-	if (b->has & RC_HAS_STATE)
-		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_STATE, b->state);
-	if (b->has & RC_HAS_HEALTH)
-		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_HEALTH, b->health);
-	if (b->has & RC_HAS_ON_DOWN)
-		mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_ON_DOWN, b->on_down);
+	put_settings(nlh, RC_OBJ_BACKEND, b);
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -168,21 +169,31 @@ static const struct {
 	{ RINGSTEER_SERVICE_A_FLOOD_SKIPPED, offsetof(struct rc_service, flood_skipped) },
 };
 
-/* FORWARD, ENCAP, ENCAP_PORT and forward tunnel's counters. */
-static int get_forward(const struct nlattr **tb, struct rc_service *s)
+/* The settings of OBJ that TB has into P (struct rc_service or rc_backend). */
+static int get_settings(const struct nlattr **tb, enum rc_obj obj, void *p)
+{
+	const struct rc_setting *r;
+	unsigned int i;
+	uint16_t v16 = 0;
+	uint32_t v = 0;
+
+	for (i = 0; i < rc_nsettings; i++) {
+		r = &rc_settings[i];
+		if (r->obj != obj || !tb[r->attr])
+			continue;
+		if (r->type == RC_T_PORT ? get_u16_be(tb[r->attr], &v16) :
+		    get_u32(tb[r->attr], &v))
+			return -EPROTO;
+		rc_setting_put(r, p, r->type == RC_T_PORT ? v16 : v);
+	}
+	return 0;
+}
+
+/* forward tunnel's counters. */
+static int get_tunnel_stats(const struct nlattr **tb, struct rc_service *s)
 {
 	size_t i;
 
-	if (tb[RINGSTEER_SERVICE_A_FORWARD])
-		s->has |= RC_HAS_FORWARD;
-	if (tb[RINGSTEER_SERVICE_A_ENCAP])
-		s->has |= RC_HAS_ENCAP;
-	if (tb[RINGSTEER_SERVICE_A_ENCAP_PORT])
-		s->has |= RC_HAS_ENCAP_PORT;
-	if (get_u32(tb[RINGSTEER_SERVICE_A_FORWARD], &s->forward) ||
-	    get_u32(tb[RINGSTEER_SERVICE_A_ENCAP], &s->encap) ||
-	    get_u16_be(tb[RINGSTEER_SERVICE_A_ENCAP_PORT], &s->encap_port))
-		return -EPROTO;
 	s->has_tunnel_stats = tb[RINGSTEER_SERVICE_A_PACKETS];
 	for (i = 0; i < sizeof(tunnel_stats) / sizeof(tunnel_stats[0]); i++)
 		if (get_u64(tb[tunnel_stats[i].attr],
@@ -204,15 +215,7 @@ static int get_service(const struct nlattr *nest, struct rc_service *s)
 	if (err || !len_is(tb[RINGSTEER_SERVICE_A_PROTO], 1))
 		return -EPROTO;
 	s->proto = mnl_attr_get_u8(tb[RINGSTEER_SERVICE_A_PROTO]);
-	if (tb[RINGSTEER_SERVICE_A_VNODES])
-		s->has |= RC_HAS_VNODES;
-	if (tb[RINGSTEER_SERVICE_A_HASH])
-		s->has |= RC_HAS_HASH;
-	if (tb[RINGSTEER_SERVICE_A_ON_DOWN])
-		s->has |= RC_HAS_ON_DOWN;
-	if (get_u32(tb[RINGSTEER_SERVICE_A_VNODES], &s->vnodes) ||
-	    get_u32(tb[RINGSTEER_SERVICE_A_HASH], &s->hash) ||
-	    get_u32(tb[RINGSTEER_SERVICE_A_ON_DOWN], &s->on_down) ||
+	if (get_settings(tb, RC_OBJ_SERVICE, s) ||
 	    get_u32(tb[RINGSTEER_SERVICE_A_BACKENDS], &s->nconfigured) ||
 	    get_u32(tb[RINGSTEER_SERVICE_A_ACTIVE], &s->nactive) ||
 	    get_u32(tb[RINGSTEER_SERVICE_A_POINTS], &s->points) ||
@@ -221,7 +224,7 @@ static int get_service(const struct nlattr *nest, struct rc_service *s)
 	    get_u64(tb[RINGSTEER_SERVICE_A_NO_BACKEND], &s->no_backend) ||
 	    get_u32(tb[RINGSTEER_SERVICE_A_GENERATION], &s->generation) ||
 	    get_u64(tb[RINGSTEER_SERVICE_A_FINGERPRINT], &s->fingerprint) ||
-	    get_forward(tb, s))
+	    get_tunnel_stats(tb, s))
 		return -EPROTO;
 	s->has_fingerprint = tb[RINGSTEER_SERVICE_A_FINGERPRINT];
 	return 0;
@@ -239,18 +242,7 @@ static int get_backend(const struct nlattr *nest, struct rc_backend *b)
 			   tb[RINGSTEER_BACKEND_A_PORT], &b->ep);
 	if (err)
 		return err;
-	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
-		b->has |= RC_HAS_WEIGHT;
-	if (tb[RINGSTEER_BACKEND_A_STATE])
-		b->has |= RC_HAS_STATE;
-	if (tb[RINGSTEER_BACKEND_A_HEALTH])
-		b->has |= RC_HAS_HEALTH;
-	if (tb[RINGSTEER_BACKEND_A_ON_DOWN])
-		b->has |= RC_HAS_ON_DOWN;
-	if (get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT], &b->weight) ||
-	    get_u32(tb[RINGSTEER_BACKEND_A_ON_DOWN], &b->on_down) ||
-	    get_u32(tb[RINGSTEER_BACKEND_A_STATE], &b->state) ||
-	    get_u32(tb[RINGSTEER_BACKEND_A_HEALTH], &b->health) ||
+	if (get_settings(tb, RC_OBJ_BACKEND, b) ||
 	    get_u64(tb[RINGSTEER_BACKEND_A_FLOWS], &b->flows) ||
 	    get_u64(tb[RINGSTEER_BACKEND_A_SHARE], &b->share) ||
 	    get_u64(tb[RINGSTEER_BACKEND_A_CONNS_ESTABLISHED], &b->conns_established) ||

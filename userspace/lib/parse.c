@@ -11,9 +11,6 @@
 #include "parse.h"
 #include "cli.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
 int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
 {
 	unsigned long long x;
@@ -37,61 +34,6 @@ int parse_proto(const char *s, uint8_t *proto)
 		*proto = IPPROTO_TCP;
 	else if (!strcmp(s, "udp"))
 		*proto = IPPROTO_UDP;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-int parse_hash(const char *s, uint32_t *hash)
-{
-	if (!strcmp(s, "flow"))
-		*hash = RINGSTEER_HASH_FLOW;
-	else if (!strcmp(s, "source"))
-		*hash = RINGSTEER_HASH_SOURCE;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-int parse_state(const char *s, uint32_t *state)
-{
-	if (!strcmp(s, "active"))
-		*state = RINGSTEER_STATE_ACTIVE;
-	else if (!strcmp(s, "draining"))
-		*state = RINGSTEER_STATE_DRAINING;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-int parse_health(const char *s, uint32_t *health)
-{
-	if (!strcmp(s, "up"))
-		*health = RINGSTEER_HEALTH_UP;
-	else if (!strcmp(s, "down"))
-		*health = RINGSTEER_HEALTH_DOWN;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-int parse_forward(const char *s, uint32_t *forward)
-{
-	if (!strcmp(s, "nat"))
-		*forward = RINGSTEER_FORWARD_NAT;
-	else if (!strcmp(s, "tunnel"))
-		*forward = RINGSTEER_FORWARD_TUNNEL;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-int parse_encap(const char *s, uint32_t *encap)
-{
-	if (!strcmp(s, "ipip"))
-		*encap = RINGSTEER_ENCAP_IPIP;
-	else if (!strcmp(s, "gue"))
-		*encap = RINGSTEER_ENCAP_GUE;
 	else
 		return -EINVAL;
 	return 0;
@@ -166,23 +108,16 @@ static int usable(const char *ctx, const char *what, const char *s,
 	return -EINVAL;
 }
 
+/* Keywords other than settings'. */
 static const struct {
 	const char *name;
 	unsigned int kw;
 	bool has_value;
 } keywords[] = {
 	{ "proto", PARSE_KW_PROTO, true },
-	{ "vnodes", PARSE_KW_VNODES, true },
-	{ "hash", PARSE_KW_HASH, true },
-	{ "weight", PARSE_KW_WEIGHT, true },
-	{ "state", PARSE_KW_STATE, true },
-	{ "health", PARSE_KW_HEALTH, true },
 	{ "force", PARSE_KW_FORCE, false },
-	{ "on-down", PARSE_KW_ON_DOWN, true },
 	{ "keep-flows", PARSE_KW_KEEP_FLOWS, false },
 	{ "count", PARSE_KW_COUNT, true },
-	{ "forward", PARSE_KW_FORWARD, true },
-	{ "encap", PARSE_KW_ENCAP, true },
 	{ "-j", PARSE_KW_JSON, false },
 	{ "--json", PARSE_KW_JSON, false },
 };
@@ -198,127 +133,215 @@ int parse_bad_value(const char *ctx, const char *what, const char *v, int err,
 	return err;
 }
 
-static int parse_value(const char *ctx, unsigned int kw, const char *name,
+unsigned int parse_settings_kw(enum rc_obj obj, unsigned int ops)
+{
+	unsigned int i, kw = 0;
+
+	for (i = 0; i < rc_nsettings; i++)
+		if (rc_settings[i].obj == obj && (rc_settings[i].ops & ops))
+			kw |= PARSE_KW_SETTING(i);
+	return kw;
+}
+
+/* What a message about R's value wants: "flow or source", "1..4096". */
+static const char *want_of(const struct rc_setting *r, char *buf, size_t len)
+{
+	if (r->want)
+		return r->want;
+	if (r->names)
+		return rc_enum_words(r->names, buf, len);
+	snprintf(buf, len, "%u..%u", r->min, r->max);
+	return buf;
+}
+
+/* V for setting R, named WHAT in messages. */
+static int setting_value(const char *ctx, const struct rc_setting *r, const char *what,
+			 const char *v, uint32_t *out)
+{
+	const struct rc_setting *twin = rc_setting_twin(r);
+	char want[96];
+	uint32_t x;
+	int err;
+
+	if (!r->names)
+		err = parse_u32(v, r->min, r->max, out);
+	else
+		err = rc_enum_parse(r->names, v, out);
+	if (!err)
+		return 0;
+	/* "on-down service" of a service: a backend's word. */
+	if (r->names && twin && twin->names && !rc_enum_parse(twin->names, v, &x)) {
+		cli_error("%s: %s %s applies to %ss only (give %s)", ctx, r->word, v,
+			  twin->obj == RC_OBJ_SERVICE ? "service" : "backend",
+			  rc_enum_words(r->names, want, sizeof(want)));
+		return -EINVAL;
+	}
+	return parse_bad_value(ctx, what, v, err, want_of(r, want, sizeof(want)));
+}
+
+static int plain_value(const char *ctx, unsigned int kw, const char *name,
 		       const char *v, struct parse_args *a)
 {
 	int err;
 
-	switch (kw) {
-	case PARSE_KW_PROTO:
-		if (parse_proto(v, &a->proto))
-			return parse_bad_value(ctx, name, v, -EINVAL, "tcp or udp");
-		break;
-	case PARSE_KW_VNODES:
-		err = parse_u32(v, 1, RINGSTEER_MAX_VNODES, &a->vnodes);
-		if (err)
-			return parse_bad_value(ctx, name, v, err, "1.." STR(RINGSTEER_MAX_VNODES));
-		break;
-	case PARSE_KW_HASH:
-		if (parse_hash(v, &a->hash))
-			return parse_bad_value(ctx, name, v, -EINVAL, "flow or source");
-		break;
-	case PARSE_KW_WEIGHT:
-		err = parse_u32(v, 1, RINGSTEER_MAX_WEIGHT, &a->weight);
-		if (err)
-			return parse_bad_value(ctx, name, v, err, "1.." STR(RINGSTEER_MAX_WEIGHT));
-		break;
-	case PARSE_KW_STATE:
-		if (parse_state(v, &a->state))
-			return parse_bad_value(ctx, name, v, -EINVAL, "active or draining");
-		break;
-	case PARSE_KW_HEALTH:
-		if (parse_health(v, &a->health))
-			return parse_bad_value(ctx, name, v, -EINVAL, "up or down");
-		break;
-	case PARSE_KW_ON_DOWN:
-		a->on_down_service = !strcmp(v ?: "", "service");
-		if (!strcmp(v ?: "", "keep"))
-			a->on_down = RINGSTEER_ON_DOWN_KEEP;
-		else if (!strcmp(v ?: "", "reset"))
-			a->on_down = RINGSTEER_ON_DOWN_RESET;
-		else if (!a->on_down_service)
-			return parse_bad_value(ctx, name, v, -EINVAL,
-					       "keep or reset (a backend's also service)");
-		break;
-	case PARSE_KW_FORWARD:
-		if (parse_forward(v, &a->forward))
-			return parse_bad_value(ctx, name, v, -EINVAL, "nat or tunnel");
-		break;
-	case PARSE_KW_ENCAP:
-		if (parse_encap(v, &a->encap))
-			return parse_bad_value(ctx, name, v, -EINVAL, "ipip or gue");
-		break;
-	case PARSE_KW_COUNT:
+	if (kw == PARSE_KW_PROTO && parse_proto(v, &a->proto))
+		return parse_bad_value(ctx, name, v, -EINVAL, "tcp or udp");
+	if (kw == PARSE_KW_COUNT) {
 		err = parse_u32(v, 1, UINT32_MAX, &a->count);
 		if (err)
 			return parse_bad_value(ctx, name, v, err, "1 or more");
-		break;
 	}
 	return 0;
 }
 
-/* After "encap gue": an optional "port N", at @argv[*i + 1]. */
-static int encap_port(const char *ctx, int argc, char **argv, int *i,
-		      struct parse_args *a)
+/*
+ * After setting P's value, at @argv[*i + 1]: a setting that goes with it
+ * ("encap gue port N"), if one is allowed and given.
+ */
+static int sub_setting(const char *ctx, int argc, char **argv, int *i,
+		       unsigned int allowed, unsigned int p, struct parse_args *a)
 {
-	uint32_t port;
-	int err;
+	const struct rc_setting *r, *up = &rc_settings[p];
+	char what[64];
+	unsigned int k;
 
-	if (*i + 1 >= argc || strcmp(argv[*i + 1], "port"))
+	if (*i + 1 >= argc)
 		return 0;
-	if (a->encap != RINGSTEER_ENCAP_GUE) {
-		cli_error("%s: 'port' applies to encap gue only", ctx);
+	for (k = 0; k < rc_nsettings; k++) {
+		r = &rc_settings[k];
+		if ((r->flags & RC_SF_SUB) && r->parent == (int)p &&
+		    (allowed & PARSE_KW_SETTING(k)) && !strcmp(argv[*i + 1], r->word))
+			break;
+	}
+	if (k == rc_nsettings)
+		return 0;
+	if (a->val[p] != r->parent_value) {
+		cli_error("%s: '%s' applies to %s %s only", ctx, r->word, up->word,
+			  rc_enum_name(up->names, r->parent_value));
 		return -EINVAL;
 	}
 	*i += 2;
-	err = parse_u32(*i < argc ? argv[*i] : NULL, 1, 65535, &port);
-	if (err)
-		return parse_bad_value(ctx, "encap gue port", *i < argc ? argv[*i] : NULL,
-				       err, "1..65535");
-	a->has_encap_port = true;
-	a->encap_port = port;
+	snprintf(what, sizeof(what), "%s %s %s", up->word,
+		 rc_enum_name(up->names, r->parent_value), r->word);
+	a->seen |= PARSE_KW_SETTING(k);
+	return setting_value(ctx, r, what, *i < argc ? argv[*i] : NULL, &a->val[k]);
+}
+
+/* The row of the setting WORD among ALLOWED, or -1. */
+static int setting_of(const char *word, unsigned int allowed)
+{
+	unsigned int k;
+
+	for (k = 0; k < rc_nsettings; k++)
+		if (!(rc_settings[k].flags & RC_SF_SUB) && (allowed & PARSE_KW_SETTING(k)) &&
+		    !strcmp(word, rc_settings[k].word))
+			return k;
+	return -1;
+}
+
+/* The bit of keyword WORD among ALLOWED, 0 if none; *VALUE if it takes one. */
+static unsigned int keyword_of(const char *word, unsigned int allowed, bool *value)
+{
+	int row = setting_of(word, allowed);
+	size_t k;
+
+	*value = true;
+	if (row >= 0)
+		return PARSE_KW_SETTING(row);
+	for (k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
+		if (!strcmp(word, keywords[k].name) && (allowed & keywords[k].kw)) {
+			*value = keywords[k].has_value;
+			return keywords[k].kw;
+		}
 	return 0;
+}
+
+/* The value of keyword KW, argv[*i] (and what goes with it). */
+static int keyword_value(const char *ctx, int argc, char **argv, int *i,
+			 unsigned int allowed, unsigned int kw, struct parse_args *a)
+{
+	int row = setting_of(argv[*i], allowed);
+	int err;
+
+	if (row < 0 || kw != PARSE_KW_SETTING(row))
+		return plain_value(ctx, kw, argv[*i], argv[*i + 1], a) ?: (++*i, 0);
+	err = setting_value(ctx, &rc_settings[row], argv[*i], argv[*i + 1], &a->val[row]);
+	if (err)
+		return err;
+	++*i;
+	return sub_setting(ctx, argc, argv, i, allowed, row, a);
 }
 
 int parse_keywords(const char *ctx, int argc, char **argv,
 		      unsigned int allowed, struct parse_args *a)
 {
-	size_t k;
+	unsigned int kw;
+	bool value;
 	int i, err;
 
 	memset(a, 0, sizeof(*a));
 	a->proto = IPPROTO_TCP;
 	for (i = 0; i < argc; i++) {
-		for (k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
-			if (!strcmp(argv[i], keywords[k].name))
-				break;
-		if (k == sizeof(keywords) / sizeof(keywords[0]) ||
-		    !(allowed & keywords[k].kw)) {
+		kw = keyword_of(argv[i], allowed, &value);
+		if (!kw) {
 			cli_error("%s: unexpected argument '%s'", ctx, argv[i]);
 			return -EINVAL;
 		}
-		if (a->seen & keywords[k].kw) {
+		if (a->seen & kw) {
 			cli_error("%s: '%s' given twice", ctx, argv[i]);
 			return -EINVAL;
 		}
-		a->seen |= keywords[k].kw;
-		if (keywords[k].kw == PARSE_KW_JSON)
+		a->seen |= kw;
+		if (kw == PARSE_KW_JSON)
 			cli_json = true;
-		if (!keywords[k].has_value)
+		if (!value)
 			continue;
 		if (i + 1 >= argc) {
 			cli_error("%s: '%s' needs a value", ctx, argv[i]);
 			return -EINVAL;
 		}
-		err = parse_value(ctx, keywords[k].kw, argv[i], argv[i + 1], a);
+		err = keyword_value(ctx, argc, argv, &i, allowed, kw, a);
 		if (err)
 			return err;
-		i++;
-		if (keywords[k].kw == PARSE_KW_ENCAP) {
-			err = encap_port(ctx, argc, argv, &i, a);
-			if (err)
-				return err;
-		}
+	}
+	return 0;
+}
+
+/* The settings of OBJ in *a into P (a struct rc_service or rc_backend). */
+static void put_settings(enum rc_obj obj, const struct parse_args *a, void *p)
+{
+	unsigned int k;
+
+	for (k = 0; k < rc_nsettings; k++)
+		if (rc_settings[k].obj == obj && (a->seen & PARSE_KW_SETTING(k)))
+			rc_setting_put(&rc_settings[k], p, a->val[k]);
+}
+
+/*
+ * A setting given with its parent at another value ("encap" with
+ * "forward nat"); with NEW, also a parent left at its default.
+ */
+static int check_parents(const char *ctx, const struct rc_service *s, bool new)
+{
+	const struct rc_setting *r, *up;
+	char give[64] = "";
+	unsigned int k;
+
+	for (k = 0; k < rc_nsettings; k++) {
+		r = &rc_settings[k];
+		if (r->obj != RC_OBJ_SERVICE || r->parent == RC_NO_PARENT ||
+		    (r->flags & RC_SF_SUB) || !rc_setting_given(r, s))
+			continue;
+		up = &rc_settings[r->parent];
+		if ((!new && !rc_setting_given(up, s)) ||
+		    rc_setting_value(up, s) == r->parent_value)
+			continue;
+		if (new)
+			snprintf(give, sizeof(give), " (give %s %s)", up->word,
+				 rc_enum_name(up->names, r->parent_value));
+		cli_error("%s: %s applies to %s %s only%s", ctx, r->word, up->word,
+			  rc_enum_name(up->names, r->parent_value), give);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -335,53 +358,19 @@ int parse_service_args(const char *ctx, int argc, char **argv,
 	      usable(ctx, "service", argv[0], &s->vip);
 	if (err)
 		return err;
-	err = parse_keywords(ctx, argc - 1, argv + 1, allowed, a);
+	/* A service's words only, "on-down" included. */
+	err = parse_keywords(ctx, argc - 1, argv + 1,
+			     allowed & ~parse_settings_kw(RC_OBJ_BACKEND, ~0U), a);
 	if (err)
 		return err;
 	s->proto = a->proto;
-	if (a->seen & PARSE_KW_VNODES) {
-		s->vnodes = a->vnodes;
-		s->has |= RC_HAS_VNODES;
-	}
-	if (a->seen & PARSE_KW_HASH) {
-		s->hash = a->hash;
-		s->has |= RC_HAS_HASH;
-	}
-	if (a->on_down_service) {
-		cli_error("%s: on-down service applies to backends only (give keep or reset)", ctx);
-		return -EINVAL;
-	}
-	if (a->seen & PARSE_KW_ON_DOWN) {
-		s->on_down = a->on_down;
-		s->has |= RC_HAS_ON_DOWN;
-	}
-	if (a->seen & PARSE_KW_FORWARD) {
-		s->forward = a->forward;
-		s->has |= RC_HAS_FORWARD;
-	}
-	if (a->seen & PARSE_KW_ENCAP) {
-		s->encap = a->encap;
-		s->has |= RC_HAS_ENCAP;
-	}
-	if (a->has_encap_port) {
-		s->encap_port = a->encap_port;
-		s->has |= RC_HAS_ENCAP_PORT;
-	}
-	if ((s->has & RC_HAS_ENCAP) && (s->has & RC_HAS_FORWARD) &&
-	    s->forward != RINGSTEER_FORWARD_TUNNEL) {
-		cli_error("%s: encap applies to forward tunnel only", ctx);
-		return -EINVAL;
-	}
-	return 0;
+	put_settings(RC_OBJ_SERVICE, a, s);
+	return check_parents(ctx, s, false);
 }
 
 int parse_check_new_service(const char *ctx, const struct rc_service *s)
 {
-	if ((s->has & RC_HAS_ENCAP) && rc_service_forward(s) != RINGSTEER_FORWARD_TUNNEL) {
-		cli_error("%s: encap applies to forward tunnel only (give forward tunnel)", ctx);
-		return -EINVAL;
-	}
-	return 0;
+	return check_parents(ctx, s, true);
 }
 
 int parse_check_bare_backend(const char *ctx, const struct rc_backend *b,
@@ -392,8 +381,8 @@ int parse_check_bare_backend(const char *ctx, const struct rc_backend *b,
 	if (forward == RINGSTEER_FORWARD_TUNNEL)
 		return 0;
 	rc_addr_format(addr, &b->ep);
-	cli_error("%s: bad backend '%s': missing ':PORT' (only a forward tunnel service's backends may be an address alone)",
-		  ctx, addr);
+	cli_error("%s: bad backend '%s': missing ':PORT' (%s)", ctx, addr,
+		  "only a forward tunnel service's backends may be an address alone");
 	return -EINVAL;
 }
 
@@ -425,28 +414,12 @@ int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowe
 		cli_error("%s: backend %s is the service's own VIP and port", ctx, argv[0]);
 		return -EINVAL;
 	}
-	err = parse_keywords(ctx, argc - 1, argv + 1, allowed, a);
+	err = parse_keywords(ctx, argc - 1, argv + 1,
+			     allowed & ~parse_settings_kw(RC_OBJ_SERVICE, ~0U), a);
 	if (err)
 		return err;
 	a->bare = bare;
-	if (a->seen & PARSE_KW_WEIGHT) {
-		b->weight = a->weight;
-		b->has |= RC_HAS_WEIGHT;
-	}
-	if (a->seen & PARSE_KW_STATE) {
-		b->state = a->state;
-		b->has |= RC_HAS_STATE;
-	}
-	if (a->seen & PARSE_KW_HEALTH) {
-		b->health = a->health;
-		b->has |= RC_HAS_HEALTH;
-	}
-	if (a->seen & PARSE_KW_ON_DOWN) {
-		b->on_down = a->on_down_service ? RINGSTEER_BACKEND_ON_DOWN_SERVICE :
-			     a->on_down == RINGSTEER_ON_DOWN_RESET ?
-			     RINGSTEER_BACKEND_ON_DOWN_RESET : RINGSTEER_BACKEND_ON_DOWN_KEEP;
-		b->has |= RC_HAS_ON_DOWN;
-	}
+	put_settings(RC_OBJ_BACKEND, a, b);
 	return 0;
 }
 
@@ -504,23 +477,6 @@ int parse_member(const char *s, struct rs_member *m)
 	return parse_wire_endpoint(buf, &m->family, m->addr, &m->port);
 }
 
-#define MAX_WORDS 32
-
-/* Split LINE in place into words; '#' starts a comment. -E2BIG if over MAX. */
-static int split(char *line, char **argv, int max)
-{
-	char *save, *w;
-	int argc = 0;
-
-	line[strcspn(line, "#")] = '\0';
-	for (w = strtok_r(line, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
-		if (argc == max)
-			return -E2BIG;
-		argv[argc++] = w;
-	}
-	return argc;
-}
-
 int parse_flow_words(int argc, char **argv, struct rs_flow *f, const char **why)
 {
 	uint32_t p;
@@ -561,44 +517,8 @@ int parse_flow_line(const char *line, struct rs_flow *f, const char **why)
 		return -EINVAL;
 	}
 	strcpy(buf, line);
-	argc = split(buf, argv, 4);
+	argc = parse_split(buf, argv, 4);
 	return parse_flow_words(argc < 0 ? 4 : argc, argv, f, why);
-}
-
-int parse_lines(FILE *f, const char *ctx, const char *name, parse_line_t cb,
-		void *data)
-{
-	char lctx[512], *line = NULL, *argv[MAX_WORDS];
-	unsigned int lineno = 0;
-	size_t len = 0;
-	int argc, ret = 0;
-
-	while (!ret && getline(&line, &len, f) > 0) {
-		lineno++;
-		snprintf(lctx, sizeof(lctx), "%s: %s:%u", ctx, name, lineno);
-		argc = split(line, argv, MAX_WORDS);
-		if (argc < 0)
-			ret = cli_error("%s: too many words", lctx);
-		else if (argc > 0)
-			ret = cb(lctx, argc, argv, lineno, data);
-	}
-	if (!ret && ferror(f))
-		ret = cli_error("%s: %s: %s", ctx, name, strerror(errno));
-	free(line);
-	return ret;
-}
-
-int parse_file(const char *path, const char *ctx, parse_line_t cb, void *data)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	int err;
-
-	if (!f)
-		return cli_error("%s: %s: %s", ctx, path, strerror(errno));
-	err = parse_lines(f, ctx, f == stdin ? "<stdin>" : path, cb, data);
-	if (f != stdin)
-		fclose(f);
-	return err;
 }
 
 struct flow_list {

@@ -11,39 +11,40 @@
 
 #include <stdio.h>
 
+#include "lines.h"
 #include "model.h"
+#include "settings.h"
 #include "ring.h"
 
 /* Keywords a command accepts, and those it was given. */
 #define PARSE_KW_PROTO		(1U << 0)
-#define PARSE_KW_VNODES		(1U << 1)
-#define PARSE_KW_HASH		(1U << 2)
-#define PARSE_KW_WEIGHT		(1U << 3)
-#define PARSE_KW_STATE		(1U << 4)
 #define PARSE_KW_KEEP_FLOWS	(1U << 5)
 #define PARSE_KW_JSON		(1U << 6)
 #define PARSE_KW_COUNT		(1U << 7)
-#define PARSE_KW_HEALTH		(1U << 8)
 #define PARSE_KW_FORCE		(1U << 9)
-#define PARSE_KW_ON_DOWN	(1U << 10)
-#define PARSE_KW_FORWARD	(1U << 11)
-#define PARSE_KW_ENCAP		(1U << 12)	/* "encap ipip|gue [port N]" */
+/* The settings' keywords: a bit per row of rc_settings[] (settings.h). */
+#define PARSE_KW_SETTING(i)	(1U << (16 + (i)))
+#define PARSE_KW_VNODES		PARSE_KW_SETTING(RC_SET_VNODES)
+#define PARSE_KW_HASH		PARSE_KW_SETTING(RC_SET_HASH)
+#define PARSE_KW_WEIGHT		PARSE_KW_SETTING(RC_SET_WEIGHT)
+#define PARSE_KW_STATE		PARSE_KW_SETTING(RC_SET_STATE)
+#define PARSE_KW_HEALTH		PARSE_KW_SETTING(RC_SET_HEALTH)
+#define PARSE_KW_ON_DOWN	(PARSE_KW_SETTING(RC_SET_ON_DOWN) | \
+				 PARSE_KW_SETTING(RC_SET_BACKEND_ON_DOWN))
+#define PARSE_KW_FORWARD	PARSE_KW_SETTING(RC_SET_FORWARD)
+/* "encap ipip|gue [port N]" */
+#define PARSE_KW_ENCAP		(PARSE_KW_SETTING(RC_SET_ENCAP) | \
+				 PARSE_KW_SETTING(RC_SET_ENCAP_PORT))
+
+/* The keywords of OBJ's settings that one of OPS (RC_SOP_*) takes. */
+unsigned int parse_settings_kw(enum rc_obj obj, unsigned int ops);
 
 struct parse_args {
 	unsigned int seen;	/* PARSE_KW_* */
 	uint8_t proto;		/* IPPROTO_TCP unless "proto udp" */
-	uint32_t vnodes;
-	uint32_t hash;
-	uint32_t weight;
-	uint32_t state;
-	uint32_t health;
-	uint32_t on_down;	/* enum ringsteer_on_down ... */
-	bool on_down_service;	/* ... or "on-down service" (backends only) */
 	uint32_t count;
-	uint32_t forward;
-	uint32_t encap;
-	bool has_encap_port;	/* "encap gue port N" */
-	uint16_t encap_port;
+	/* Of each setting seen (PARSE_KW_SETTING(i)), by row of rc_settings[]. */
+	uint32_t val[RC_SETTINGS_MAX];
 	bool bare;		/* the backend without a port (parse_backend_of) */
 };
 
@@ -55,13 +56,8 @@ int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);
 int parse_bad_value(const char *ctx, const char *what, const char *v, int err,
 		    const char *want);
 int parse_proto(const char *s, uint8_t *proto);
-int parse_hash(const char *s, uint32_t *hash);
-int parse_state(const char *s, uint32_t *state);
-int parse_health(const char *s, uint32_t *health);
 /* The value of one hex digit, either case; -1 if C is none. */
 int parse_hexval(char c);
-int parse_forward(const char *s, uint32_t *forward);
-int parse_encap(const char *s, uint32_t *encap);
 /* Exactly 2 * RINGSTEER_KEY_LEN hex digits, either case. */
 int parse_key(const char *s, uint8_t key[RINGSTEER_KEY_LEN]);
 
@@ -111,18 +107,6 @@ int parse_backend_args(const char *ctx, int argc, char **argv,
  */
 int parse_check_bare_backend(const char *ctx, const struct rc_backend *b,
 			     uint32_t forward);
-
-/*
- * Files of lines of words ('#' starts a comment, blank lines skipped): CB
- * gets each line's words, with "CTX: NAME:LINE" as its context for
- * messages; the first error it returns stops the reading.
- */
-typedef int (*parse_line_t)(const char *ctx, int argc, char **argv,
-			    unsigned int lineno, void *data);
-int parse_lines(FILE *f, const char *ctx, const char *name, parse_line_t cb,
-		void *data);
-/* The same for the file at PATH, or standard input for "-". */
-int parse_file(const char *path, const char *ctx, parse_line_t cb, void *data);
 
 /*
  * Parse and validate all of F (NAME for messages) into *c: syntax, ranges,

@@ -6,7 +6,7 @@
  * tests check it against the ring code directly. Part of the model
  * (prefix rc_; plan.c reads the command line), as are the rings and
  * fingerprints of a configuration. Not to be confused with
- * restore_plan.h, the requests "ringctl restore" sends.
+ * restore_plan.h beside restore.c, the requests "ringctl restore" sends.
  */
 #ifndef RINGCTL_PREVIEW_H
 #define RINGCTL_PREVIEW_H

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The print layer for "ringctl show"; see print.h. */
+/* The print layer; see print.h. */
 
 #include <stdio.h>
 #include <string.h>
 
 #include "json.h"
 #include "print.h"
+#include "settings.h"
 
 #define TWO64 18446744073709551616.0
 
@@ -20,268 +21,81 @@ const char *print_fingerprint(char buf[PRINT_FINGERPRINT_LEN], uint64_t fp)
 	return buf;
 }
 
-static void human_bytes(char *buf, size_t len, uint64_t v)
+/*
+ * Whether P's setting R is written: as HOW says, in every case only where
+ * it means something (encap of forward tunnel).
+ */
+static bool shown(const struct rc_setting *r, const void *p, unsigned int how)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
-	double d = v;
-	int u = 0;
+	const struct rc_setting *root = r;
+	bool sets = (how & PRINT_SET_SETS) && (r->ops & RC_SOP_SET) &&
+		    !(r->flags & RC_SF_FIXED);
 
-	while (d >= 1024 && u < 3) {
-		d /= 1024;
-		u++;
+	while (root->parent != RC_NO_PARENT)
+		root = &rc_settings[root->parent];
+	if (((how & PRINT_SET_PRESENT) && !rc_setting_given(root, p)) ||
+	    ((how & PRINT_SET_FORWARD) && !rc_setting_under(r, RC_SET_FORWARD)) ||
+	    !rc_setting_applies(r, p))
+		return false;
+	if (how & PRINT_SET_JSON)
+		return true;
+	if (((how & PRINT_SET_SHOW) && (r->flags & RC_SF_SHOW_QUIET)) ||
+	    ((r->flags & RC_SF_CHECKER) && !sets))
+		return false;
+	return !(r->flags & RC_SF_QUIET_DEFAULT) || sets ||
+	       rc_setting_value(r, p) != r->def;
+}
+
+size_t print_settings(char *buf, size_t len, enum rc_obj obj, const void *p,
+		      unsigned int how)
+{
+	const struct rc_setting *r;
+	size_t at = 0;
+	unsigned int i;
+	char num[16];
+
+	buf[0] = '\0';
+	for (i = 0; i < rc_nsettings && at < len; i++) {
+		r = &rc_settings[i];
+		if (r->obj == obj && shown(r, p, how & ~PRINT_SET_JSON))
+			at += snprintf(buf + at, len - at, " %s %s", r->word,
+				       rc_setting_format(r, rc_setting_value(r, p), num,
+							 sizeof(num)));
 	}
-	if (u)
-		snprintf(buf, len, "%.1f %s", d, units[u]);
-	else
-		snprintf(buf, len, "%llu B", (unsigned long long)v);
+	return at < len ? at : len - 1;
 }
 
-/* 1234567 as "1.2M": the header line's counts, read at a glance. */
-static void human_count(char *buf, size_t len, uint64_t v)
+void print_settings_text(FILE *f, enum rc_obj obj, const void *p, unsigned int how)
 {
-	static const char *const units[] = { "", "k", "M", "G", "T" };
-	double d = v;
-	int u = 0;
+	char buf[256];
 
-	while (d >= 1000 && u < 4) {
-		d /= 1000;
-		u++;
+	print_settings(buf, sizeof(buf), obj, p, how);
+	fputs(buf, f);
+}
+
+void print_settings_json(struct json *j, enum rc_obj obj, const void *p,
+			 unsigned int how)
+{
+	const struct rc_setting *r;
+	unsigned int i;
+
+	for (i = 0; i < rc_nsettings; i++) {
+		r = &rc_settings[i];
+		if (r->obj != obj || !shown(r, p, how | PRINT_SET_JSON))
+			continue;
+		if (r->names)
+			json_str(j, r->json, rc_enum_name(r->names, rc_setting_value(r, p)));
+		else
+			json_u64(j, r->json, rc_setting_value(r, p));
 	}
-	if (u)
-		snprintf(buf, len, "%.1f%s", d, units[u]);
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-}
-
-void print_net_text(FILE *f, const struct rc_net *n)
-{
-	char pts[24], max[24];
-
-	human_count(pts, sizeof(pts), n->points);
-	human_count(max, sizeof(max), n->points_max);
-	fprintf(f, "namespace: %u service%s, %s of %s ring points, ",
-		n->services, n->services == 1 ? "" : "s", pts, max);
-	if (n->has_backends) {
-		human_count(pts, sizeof(pts), n->backends);
-		human_count(max, sizeof(max), n->backends_max);
-		fprintf(f, "%s of %s backends, ", pts, max);
-	}
-	fprintf(f, "hooks %s, ", n->hooks ? "on" : "off");
-	if (n->tunnel_hooks)
-		fprintf(f, "tunnel hooks on, ");
-	if (n->flow_table_entries)
-		fprintf(f, "flow table %u entries a CPU, ", n->flow_table_entries);
-	if (n->unserved_drops)
-		fprintf(f, "%llu unserved dropped, ", (unsigned long long)n->unserved_drops);
-	if (n->kept)
-		fprintf(f, "%u service%s kept flows", n->kept, n->kept == 1 ? "'s" : "s'");
-	else
-		fprintf(f, "no kept flows");
-	fprintf(f, ", generation %u\n", n->generation);
-}
-
-/* forward tunnel's counters; the dropped ones only once there are any. */
-static void print_tunnel_text(FILE *f, const struct rc_service *s)
-{
-	fprintf(f, "     tunnel: packets %llu table hits %llu misses %llu non-SYN misses %llu too big %llu fragments %llu encap errors %llu\n",
-		(unsigned long long)s->packets, (unsigned long long)s->table_hits,
-		(unsigned long long)s->table_misses,
-		(unsigned long long)s->nonsyn_misses,
-		(unsigned long long)s->too_big, (unsigned long long)s->fragments,
-		(unsigned long long)s->encap_errors);
-	if (s->martians || s->not_host || s->icmp_limited || s->flood_skipped)
-		fprintf(f, "     dropped: martian sources %llu not for this host %llu ICMP limited %llu; flood: not recorded %llu\n",
-			(unsigned long long)s->martians, (unsigned long long)s->not_host,
-			(unsigned long long)s->icmp_limited,
-			(unsigned long long)s->flood_skipped);
-}
-
-/* forward tunnel's counters, as in the spec, in one object. */
-static void print_tunnel_json(struct json *j, const struct rc_service *s)
-{
-	json_obj_begin(j, "tunnel");
-	json_u64(j, "packets", s->packets);
-	json_u64(j, "table_hits", s->table_hits);
-	json_u64(j, "table_misses", s->table_misses);
-	json_u64(j, "nonsyn_misses", s->nonsyn_misses);
-	json_u64(j, "too_big", s->too_big);
-	json_u64(j, "fragments", s->fragments);
-	json_u64(j, "encap_errors", s->encap_errors);
-	json_u64(j, "martians", s->martians);
-	json_u64(j, "not_host", s->not_host);
-	json_u64(j, "icmp_limited", s->icmp_limited);
-	json_u64(j, "flood_skipped", s->flood_skipped);
-	json_obj_end(j);
 }
 
 void print_forward_text(FILE *f, const struct rc_service *s)
 {
-	if (rc_service_forward(s) != RINGSTEER_FORWARD_TUNNEL)
-		return;
-	fprintf(f, " forward tunnel encap %s", rc_encap_name(rc_service_encap(s)));
-	if (rc_service_encap(s) == RINGSTEER_ENCAP_GUE)
-		fprintf(f, " port %u", rc_service_encap_port(s));
+	print_settings_text(f, RC_OBJ_SERVICE, s, PRINT_SET_FORWARD);
 }
 
 void print_forward_json(struct json *j, const struct rc_service *s)
 {
-	json_str(j, "forward", rc_forward_name(rc_service_forward(s)));
-	if (rc_service_forward(s) != RINGSTEER_FORWARD_TUNNEL)
-		return;
-	json_str(j, "encap", rc_encap_name(rc_service_encap(s)));
-	if (rc_service_encap(s) == RINGSTEER_ENCAP_GUE)
-		json_u64(j, "encap_port", rc_service_encap_port(s));
+	print_settings_json(j, RC_OBJ_SERVICE, s, PRINT_SET_FORWARD);
 }
-
-void print_show_json(FILE *f, const struct rc_config *c)
-{
-	char addr[RC_ADDR_LEN], fp[PRINT_FINGERPRINT_LEN];
-	struct json j;
-	uint32_t i, k;
-
-	json_init(&j, f);
-	json_obj_begin(&j, NULL);
-	if (c->has_net) {
-		json_bool(&j, "hooks", c->net.hooks);
-		json_bool(&j, "tunnel_hooks", c->net.tunnel_hooks);
-		json_u64(&j, "flow_table_entries", c->net.flow_table_entries);
-		json_u64(&j, "unserved_drops", c->net.unserved_drops);
-		json_u64(&j, "points", c->net.points);
-		json_u64(&j, "points_max", c->net.points_max);
-		if (c->net.has_backends) {
-			json_u64(&j, "backends", c->net.backends);
-			json_u64(&j, "backends_max", c->net.backends_max);
-		}
-		json_u64(&j, "kept", c->net.kept);
-		json_u64(&j, "generation", c->net.generation);
-	}
-	if (c->conns_unavailable)
-		json_str(&j, "conns_unavailable", c->conns_unavailable);
-	json_arr_begin(&j, "services");
-	for (i = 0; i < c->ns; i++) {
-		const struct rc_service *s = &c->s[i];
-
-		json_obj_begin(&j, NULL);
-		json_str(&j, "family", rc_family_name(s->vip.family));
-		rc_addr_format(addr, &s->vip);
-		json_str(&j, "vip", addr);
-		json_u64(&j, "port", s->vip.port);
-		json_str(&j, "proto", rc_proto_name(s->proto));
-		json_u64(&j, "vnodes", s->vnodes);
-		json_str(&j, "hash", rc_hash_name(s->hash));
-		json_str(&j, "on_down", rc_on_down_name(rc_service_on_down(s)));
-		print_forward_json(&j, s);
-		json_u64(&j, "backends_configured", s->nconfigured);
-		json_u64(&j, "backends_active", s->nactive);
-		json_u64(&j, "points", s->points);
-		json_u64(&j, "ring_bytes", s->ring_bytes);
-		json_u64(&j, "flows", s->flows);
-		json_u64(&j, "no_backend", s->no_backend);
-		if (s->has_tunnel_stats)
-			print_tunnel_json(&j, s);
-		if (s->has_fingerprint) {
-			json_u64(&j, "generation", s->generation);
-			json_str(&j, "fingerprint", print_fingerprint(fp, s->fingerprint));
-		}
-		json_arr_begin(&j, "backends");
-		for (k = 0; k < s->nb; k++) {
-			const struct rc_backend *b = &s->b[k];
-
-			json_obj_begin(&j, NULL);
-			rc_addr_format(addr, &b->ep);
-			json_str(&j, "addr", addr);
-			json_u64(&j, "port", b->ep.port);
-			json_u64(&j, "weight", b->weight);
-			json_str(&j, "state", rc_state_name(b->state));
-			json_str(&j, "health", rc_health_name(rc_backend_health(b)));
-			json_str(&j, "on_down", rc_backend_on_down_name(rc_backend_on_down(b)));
-			json_u64(&j, "flows", b->flows);
-			/* %.12g: shares of 2^64 need more than six digits. */
-			json_double(&j, "share", print_share(b->share));
-			if (b->has_conns) {
-				json_u64(&j, "conns_established", b->conns_established);
-				json_u64(&j, "conns_other", b->conns_other);
-				json_u64(&j, "conns_closed", b->conns_closed);
-			}
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_obj_end(&j);
-	json_finish(&j);
-}
-
-void print_show_text(FILE *f, const struct rc_config *c)
-{
-	char ep[RC_ENDPOINT_LEN], counts[24], ring[24], proto[8];
-	char fp[PRINT_FINGERPRINT_LEN];
-	int w = 21, len;
-	uint32_t i, k;
-
-	if (c->has_net)
-		print_net_text(f, &c->net);
-	if (c->conns_unavailable)
-		fprintf(f, "connections: not counted (%s)\n", c->conns_unavailable);
-	for (i = 0; i < c->ns; i++) {
-		rc_endpoint_format(ep, &c->s[i].vip);
-		len = strlen(ep);
-		w = len > w ? len : w;
-		for (k = 0; k < c->s[i].nb; k++) {
-			rc_endpoint_format(ep, &c->s[i].b[k].ep);
-			len = strlen(ep);
-			w = len > w ? len : w;
-		}
-	}
-	fprintf(f, "Prot %-*s %-6s %6s %8s %8s %10s %10s %10s %5s %s\n", w,
-		"VIP:Port", "Hash", "Vnodes", "Backends", "Points", "Ring", "Flows",
-		"NoBackend", "Gen", "Fingerprint");
-	fprintf(f, "  -> %-*s %-8s %-6s %6s %8s %10s %10s %10s %10s\n", w, "Backend:Port",
-		"State", "Health", "Weight", "Share", "Flows", "Estab", "Other", "Closed");
-	for (i = 0; i < c->ns; i++) {
-		const struct rc_service *s = &c->s[i];
-
-		rc_endpoint_format(ep, &s->vip);
-		snprintf(counts, sizeof(counts), "%u/%u", s->nactive, s->nconfigured);
-		human_bytes(ring, sizeof(ring), s->ring_bytes);
-		snprintf(proto, sizeof(proto), "%s", rc_proto_name(s->proto));
-		for (k = 0; proto[k]; k++)
-			proto[k] -= proto[k] >= 'a' && proto[k] <= 'z' ? 'a' - 'A' : 0;
-		fprintf(f, "%-4s %-*s %-6s %6u %8s %8u %10s %10llu %10llu", proto,
-			w, ep, rc_hash_name(s->hash), s->vnodes, counts, s->points,
-			ring, (unsigned long long)s->flows,
-			(unsigned long long)s->no_backend);
-		if (s->has_fingerprint)
-			fprintf(f, " %5u %s", s->generation,
-				print_fingerprint(fp, s->fingerprint));
-		print_forward_text(f, s);
-		fputc('\n', f);
-		if (s->has_tunnel_stats)
-			print_tunnel_text(f, s);
-		for (k = 0; k < s->nb; k++) {
-			const struct rc_backend *b = &s->b[k];
-
-			rc_endpoint_format(ep, &b->ep);
-			fprintf(f, "  -> %-*s %-8s %-6s %6u %7.2f%% %10llu", w, ep,
-				rc_state_name(b->state), rc_health_name(rc_backend_health(b)),
-				b->weight,
-				100 * print_share(b->share), (unsigned long long)b->flows);
-			if (b->has_conns)
-				fprintf(f, " %10llu %10llu %10llu",
-					(unsigned long long)b->conns_established,
-					(unsigned long long)b->conns_other,
-					(unsigned long long)b->conns_closed);
-			/*
-			 * Last, and only when set, after the connection
-			 * columns even where they are empty: it never stands
-			 * under one of them.
-			 */
-			if (rc_backend_on_down(b) != RINGSTEER_BACKEND_ON_DOWN_SERVICE)
-				fprintf(f, "%*s on-down %s", b->has_conns ? 0 : 3 * 11, "",
-					rc_backend_on_down_name(rc_backend_on_down(b)));
-			fputc('\n', f);
-		}
-	}
-}
-

@@ -107,17 +107,47 @@ static int find_or_none(const struct rs_ring *r, const struct rs_member *x)
 	return i < 0 ? -1 : i;
 }
 
-int sim_ring_diff(const struct rs_ring *a, const struct rs_ring *b,
-	    const struct rs_member *x, struct sim_diff *d)
+/* Both rings' points in order: each interval to its owners in A and B. */
+static void walk_rings(const struct rs_ring *a, const struct rs_ring *b, struct walk *w)
 {
-	u32 i = 0, j = 0, na = a->npoints, nb = b->npoints, k;
-	struct walk w = { 0 };
+	u32 i = 0, j = 0, na = a->npoints, nb = b->npoints;
 	u64 q, first = 0, prev = 0;
 	u16 foa = 0, fob = 0;
 	bool started = false;
-	int *map;
 
-	if (!na || !nb)
+	/* Interval (previous position, q] belongs to the first point >= q. */
+	while (i < na || j < nb) {
+		if (j >= nb || (i < na && a->pos[i] <= b->pos[j]))
+			q = a->pos[i];
+		else
+			q = b->pos[j];
+		if (!started) {
+			first = q;
+			foa = a->owner[i < na ? i : 0];
+			fob = b->owner[j < nb ? j : 0];
+			started = true;
+		} else {
+			account(w, q - prev, a->owner[i < na ? i : 0],
+				b->owner[j < nb ? j : 0]);
+		}
+		prev = q;
+		while (i < na && a->pos[i] == q)
+			i++;
+		while (j < nb && b->pos[j] == q)
+			j++;
+	}
+	/* Above the last position and up to the first: the first points. */
+	account(w, ((u128)1 << 64) - prev + first, foa, fob);
+}
+
+int sim_ring_diff(const struct rs_ring *a, const struct rs_ring *b,
+	    const struct rs_member *x, struct sim_diff *d)
+{
+	struct walk w = { 0 };
+	int *map;
+	u32 k;
+
+	if (!a->npoints || !b->npoints)
 		return -ENOENT;
 	map = calloc(a->nmembers, sizeof(*map));
 	w.from = calloc(a->nmembers, sizeof(u128));
@@ -134,30 +164,7 @@ int sim_ring_diff(const struct rs_ring *a, const struct rs_ring *b,
 	w.xa = find_or_none(a, x);
 	w.xb = find_or_none(b, x);
 
-	/* Interval (previous position, q] belongs to the first point >= q. */
-	while (i < na || j < nb) {
-		if (j >= nb || (i < na && a->pos[i] <= b->pos[j]))
-			q = a->pos[i];
-		else
-			q = b->pos[j];
-		if (!started) {
-			first = q;
-			foa = a->owner[i < na ? i : 0];
-			fob = b->owner[j < nb ? j : 0];
-			started = true;
-		} else {
-			account(&w, q - prev, a->owner[i < na ? i : 0],
-				b->owner[j < nb ? j : 0]);
-		}
-		prev = q;
-		while (i < na && a->pos[i] == q)
-			i++;
-		while (j < nb && b->pos[j] == q)
-			j++;
-	}
-	/* Above the last position and up to the first: the first points. */
-	account(&w, ((u128)1 << 64) - prev + first, foa, fob);
-
+	walk_rings(a, b, &w);
 	d->moved = (double)w.moved / TWO64;
 	d->collateral = (double)w.collateral / TWO64;
 	d->collateral_exact = w.collateral > U64_MAX ? U64_MAX :

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The print layer for "ringctl stats": the counters in the text format of
+ * "ringctl stats": the counters in the text format of
  * Prometheus (node_exporter's textfile collector reads it). Metric names
  * follow node_exporter's ipvs collector where one exists (new flows as
  * counters, connections now as a gauge with a state label).
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "print.h"
+#include "stats_prom.h"
 
 const char *print_prom_escape(char *dst, size_t len, const char *src)
 {

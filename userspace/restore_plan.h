@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Part of the model (prefix rc_): what "ringctl restore" must change to
- * turn the live configuration into the file's, as a list of operations.
+ * What "ringctl restore" must change to turn the live configuration into
+ * the file's, as a list of operations (prefix rc_, as the model's).
  * A pure function of the two configurations, so it is unit-tested on the
  * host; restore.c sends the operations.
  */

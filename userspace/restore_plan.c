@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "restore_plan.h"
+#include "settings.h"
 
 const char *rc_op_name(enum rc_op_kind kind)
 {
@@ -126,23 +127,52 @@ static int backend_deletes(struct rc_plan *p, const struct rc_service *live,
 	return err;
 }
 
+/*
+ * Row K of WANT into the request P (struct rc_service or rc_backend), with
+ * what goes with it: a setting that follows its parent's word ("encap gue
+ * port N") travels with that parent, both ways, as the kernel wants.
+ */
+static void take(unsigned int k, void *p, const void *want)
+{
+	const struct rc_setting *r = &rc_settings[k];
+	unsigned int i;
+
+	if (rc_setting_given(r, p))
+		return;
+	rc_setting_put(r, p, rc_setting_value(r, want));
+	if ((r->flags & RC_SF_SUB) && r->parent != RC_NO_PARENT)
+		take(r->parent, p, want);
+	for (i = 0; i < rc_nsettings; i++)
+		if ((rc_settings[i].flags & RC_SF_SUB) && rc_settings[i].parent == (int)k &&
+		    rc_setting_applies(&rc_settings[i], want))
+			take(i, p, want);
+}
+
+/*
+ * Each setting of OBJ a set changes and a file holds that differs between
+ * LIVE and WANT, where it means something in WANT, into P.
+ */
+static void diff(enum rc_obj obj, const void *live, const void *want, void *p)
+{
+	const struct rc_setting *r;
+	unsigned int k;
+
+	for (k = 0; k < rc_nsettings; k++) {
+		r = &rc_settings[k];
+		if (r->obj != obj || !(r->ops & RC_SOP_SET) ||
+		    (r->flags & (RC_SF_FIXED | RC_SF_CHECKER)) || !rc_setting_applies(r, want))
+			continue;
+		if (rc_setting_value(r, live) != rc_setting_value(r, want))
+			take(k, p, want);
+	}
+}
+
 static int backend_set(struct rc_plan *p, const struct rc_service *want,
 		       const struct rc_backend *old, const struct rc_backend *new)
 {
 	struct rc_backend b = { .ep = new->ep };
 
-	if (rc_backend_weight(old) != rc_backend_weight(new)) {
-		b.weight = rc_backend_weight(new);
-		b.has |= RC_HAS_WEIGHT;
-	}
-	if (rc_backend_state(old) != rc_backend_state(new)) {
-		b.state = rc_backend_state(new);
-		b.has |= RC_HAS_STATE;
-	}
-	if (rc_backend_on_down(old) != rc_backend_on_down(new)) {
-		b.on_down = rc_backend_on_down(new);
-		b.has |= RC_HAS_ON_DOWN;
-	}
+	diff(RC_OBJ_BACKEND, old, new, &b);
 	return b.has ? push(p, RC_OP_BACKEND_SET, want, &b, 0) : 0;
 }
 
@@ -152,29 +182,7 @@ static int service_set(struct rc_plan *p, const struct rc_service *live,
 	struct rc_service s = *want;
 
 	s.has = 0;
-	if (rc_service_vnodes(live) != rc_service_vnodes(want)) {
-		s.vnodes = rc_service_vnodes(want);
-		s.has |= RC_HAS_VNODES;
-	}
-	if (rc_service_hash(live) != rc_service_hash(want)) {
-		s.hash = rc_service_hash(want);
-		s.has |= RC_HAS_HASH;
-	}
-	if (rc_service_on_down(live) != rc_service_on_down(want)) {
-		s.on_down = rc_service_on_down(want);
-		s.has |= RC_HAS_ON_DOWN;
-	}
-	/* A port means something, and the kernel takes one, with gue only. */
-	if (rc_service_forward(want) == RINGSTEER_FORWARD_TUNNEL &&
-	    (rc_service_encap(live) != rc_service_encap(want) ||
-	     (rc_service_encap(want) == RINGSTEER_ENCAP_GUE &&
-	      rc_service_encap_port(live) != rc_service_encap_port(want)))) {
-		s.encap = rc_service_encap(want);
-		s.encap_port = rc_service_encap_port(want);
-		s.has |= RC_HAS_ENCAP;
-		if (s.encap == RINGSTEER_ENCAP_GUE)
-			s.has |= RC_HAS_ENCAP_PORT;
-	}
+	diff(RC_OBJ_SERVICE, live, want, &s);
 	return s.has ? push(p, RC_OP_SERVICE_SET, &s, NULL, 0) : 0;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The print layer of "ringctl simulate": text for people, -j JSON for
+ * What "ringctl simulate" prints: text for people, -j JSON for
  * scripts, each its own set of functions over the same computed report.
  */
 

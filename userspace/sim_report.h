@@ -2,7 +2,7 @@
 /*
  * What "ringctl simulate" hands from its compute half to its print half:
  * simulate.c parses the command line and computes (prefix sim_) into
- * these, print_sim.c prints them (prefix print_sim_).
+ * these, simulate_print.c prints them (prefix print_sim_).
  */
 #ifndef RINGCTL_SIM_REPORT_H
 #define RINGCTL_SIM_REPORT_H
@@ -62,5 +62,17 @@ struct sim_report {
 	bool sweep_mod_exact;
 	struct sim_row need;
 };
+
+/* The print half (simulate_print.c). */
+struct rs_ring;
+
+/* The owner of each flow of "simulate flows", and after the change (R2). */
+void print_sim_flows_text(const struct sim *s, const struct rs_ring *r,
+			  const struct rs_ring *r2);
+void print_sim_flows_json(const struct sim *s, const struct rs_ring *r,
+			  const struct rs_ring *r2);
+/* The report of "ringctl simulate". */
+void print_sim_text(const struct sim *s, const struct sim_report *p);
+void print_sim_json(const struct sim *s, const struct sim_report *p);
 
 #endif /* RINGCTL_SIM_REPORT_H */

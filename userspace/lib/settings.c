@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The settings table; see settings.h. Rows are in the order every output
+ * writes them (save, show -j, monitor), each object's together.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "settings.h"
+
+#define SVC(f) .obj = RC_OBJ_SERVICE, .off = offsetof(struct rc_service, f)
+#define BE(f) .obj = RC_OBJ_BACKEND, .off = offsetof(struct rc_backend, f)
+#define ON_DOWN_WANT "keep or reset (a backend's also service)"
+
+const struct rc_setting rc_settings[] = {
+	[RC_SET_VNODES] = {
+		"vnodes", "vnodes", SVC(vnodes), .attr = RINGSTEER_SERVICE_A_VNODES,
+		.min = 1, .max = RINGSTEER_MAX_VNODES, .def = RINGSTEER_DEFAULT_VNODES,
+		.has = RC_HAS_VNODES, .ops = RC_SOP_ADD | RC_SOP_SET,
+		.flags = RC_SF_SHOW_QUIET, .parent = RC_NO_PARENT,
+	},
+	[RC_SET_HASH] = {
+		"hash", "hash", SVC(hash), .attr = RINGSTEER_SERVICE_A_HASH,
+		.names = &rc_enum_hash_mode, .def = RINGSTEER_HASH_FLOW,
+		.has = RC_HAS_HASH, .ops = RC_SOP_ADD | RC_SOP_SET,
+		.flags = RC_SF_SHOW_QUIET, .parent = RC_NO_PARENT,
+	},
+	[RC_SET_ON_DOWN] = {
+		"on-down", "on_down", SVC(on_down), .attr = RINGSTEER_SERVICE_A_ON_DOWN,
+		.names = &rc_enum_on_down, .def = RINGSTEER_ON_DOWN_KEEP,
+		.has = RC_HAS_ON_DOWN, .ops = RC_SOP_ADD | RC_SOP_SET,
+		.flags = RC_SF_SHOW_QUIET, .parent = RC_NO_PARENT, .want = ON_DOWN_WANT,
+	},
+	[RC_SET_FORWARD] = {
+		"forward", "forward", SVC(forward), .attr = RINGSTEER_SERVICE_A_FORWARD,
+		.names = &rc_enum_forward_mode, .def = RINGSTEER_FORWARD_NAT,
+		.has = RC_HAS_FORWARD, .ops = RC_SOP_ADD | RC_SOP_SET,
+		/* A NAT service's line is what it was before forward existed. */
+		.flags = RC_SF_FIXED | RC_SF_QUIET_DEFAULT, .parent = RC_NO_PARENT,
+	},
+	[RC_SET_ENCAP] = {
+		"encap", "encap", SVC(encap), .attr = RINGSTEER_SERVICE_A_ENCAP,
+		.names = &rc_enum_encap, .def = RINGSTEER_ENCAP_IPIP,
+		.has = RC_HAS_ENCAP, .ops = RC_SOP_ADD | RC_SOP_SET,
+		.parent = RC_SET_FORWARD, .parent_value = RINGSTEER_FORWARD_TUNNEL,
+	},
+	[RC_SET_ENCAP_PORT] = {
+		"port", "encap_port", SVC(encap_port), .attr = RINGSTEER_SERVICE_A_ENCAP_PORT,
+		.type = RC_T_PORT, .min = 1, .max = 65535, .def = RINGSTEER_DEFAULT_GUE_PORT,
+		.has = RC_HAS_ENCAP_PORT, .ops = RC_SOP_ADD | RC_SOP_SET,
+		.flags = RC_SF_SUB, .parent = RC_SET_ENCAP, .parent_value = RINGSTEER_ENCAP_GUE,
+	},
+	[RC_SET_WEIGHT] = {
+		"weight", "weight", BE(weight), .attr = RINGSTEER_BACKEND_A_WEIGHT,
+		.min = 1, .max = RINGSTEER_MAX_WEIGHT, .def = 1,
+		.has = RC_HAS_WEIGHT, .ops = RC_SOP_ADD | RC_SOP_SET,
+		.flags = RC_SF_SHOW_QUIET, .parent = RC_NO_PARENT,
+	},
+	[RC_SET_STATE] = {
+		"state", "state", BE(state), .attr = RINGSTEER_BACKEND_A_STATE,
+		.names = &rc_enum_backend_state, .def = RINGSTEER_STATE_ACTIVE,
+		.has = RC_HAS_STATE, .ops = RC_SOP_ADD | RC_SOP_SET,
+		.flags = RC_SF_SHOW_QUIET, .parent = RC_NO_PARENT,
+	},
+	[RC_SET_HEALTH] = {
+		"health", "health", BE(health), .attr = RINGSTEER_BACKEND_A_HEALTH,
+		.names = &rc_enum_backend_health, .def = RINGSTEER_HEALTH_UP,
+		.has = RC_HAS_HEALTH, .ops = RC_SOP_SET,
+		.flags = RC_SF_CHECKER | RC_SF_SHOW_QUIET, .parent = RC_NO_PARENT,
+	},
+	[RC_SET_BACKEND_ON_DOWN] = {
+		"on-down", "on_down", BE(on_down), .attr = RINGSTEER_BACKEND_A_ON_DOWN,
+		.names = &rc_enum_backend_on_down, .def = RINGSTEER_BACKEND_ON_DOWN_SERVICE,
+		.has = RC_HAS_ON_DOWN, .ops = RC_SOP_ADD | RC_SOP_SET,
+		/* The service's, the default, is not written: older files read alike. */
+		.flags = RC_SF_QUIET_DEFAULT, .parent = RC_NO_PARENT, .want = ON_DOWN_WANT,
+	},
+};
+
+const unsigned int rc_nsettings = sizeof(rc_settings) / sizeof(rc_settings[0]);
+
+_Static_assert(sizeof(rc_settings) / sizeof(rc_settings[0]) <= RC_SETTINGS_MAX,
+	       "rc_settings[] outgrew RC_SETTINGS_MAX (and parse.h's keyword bits)");
+
+static unsigned int *has_of(const struct rc_setting *r, const void *p)
+{
+	if (r->obj == RC_OBJ_SERVICE)
+		return &((struct rc_service *)p)->has;
+	return &((struct rc_backend *)p)->has;
+}
+
+uint32_t rc_setting_get(const struct rc_setting *r, const void *p)
+{
+	const char *f = (const char *)p + r->off;
+	uint16_t v16;
+	uint32_t v;
+
+	if (r->type == RC_T_PORT) {
+		memcpy(&v16, f, sizeof(v16));
+		return v16;
+	}
+	memcpy(&v, f, sizeof(v));
+	return v;
+}
+
+void rc_setting_put(const struct rc_setting *r, void *p, uint32_t v)
+{
+	char *f = (char *)p + r->off;
+	uint16_t v16 = v;
+
+	if (r->type == RC_T_PORT)
+		memcpy(f, &v16, sizeof(v16));
+	else
+		memcpy(f, &v, sizeof(v));
+	*has_of(r, p) |= r->has;
+}
+
+bool rc_setting_given(const struct rc_setting *r, const void *p)
+{
+	return *has_of(r, p) & r->has;
+}
+
+uint32_t rc_setting_value(const struct rc_setting *r, const void *p)
+{
+	return rc_setting_given(r, p) ? rc_setting_get(r, p) : r->def;
+}
+
+bool rc_setting_applies(const struct rc_setting *r, const void *p)
+{
+	const struct rc_setting *up;
+
+	for (; r->parent != RC_NO_PARENT; r = up) {
+		up = &rc_settings[r->parent];
+		if (rc_setting_value(up, p) != r->parent_value)
+			return false;
+	}
+	return true;
+}
+
+bool rc_setting_under(const struct rc_setting *r, int ancestor)
+{
+	for (;;) {
+		if (r == &rc_settings[ancestor])
+			return true;
+		if (r->parent == RC_NO_PARENT)
+			return false;
+		r = &rc_settings[r->parent];
+	}
+}
+
+const char *rc_setting_format(const struct rc_setting *r, uint32_t v, char *buf, size_t len)
+{
+	if (r->names)
+		return rc_enum_name(r->names, v);
+	snprintf(buf, len, "%u", v);
+	return buf;
+}
+
+const struct rc_setting *rc_setting_twin(const struct rc_setting *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < rc_nsettings; i++)
+		if (rc_settings[i].obj != r->obj && !strcmp(rc_settings[i].word, r->word))
+			return &rc_settings[i];
+	return NULL;
+}
+
+bool rc_settings_changed(enum rc_obj obj, const void *p)
+{
+	const struct rc_setting *r;
+	unsigned int i;
+
+	for (i = 0; i < rc_nsettings; i++) {
+		r = &rc_settings[i];
+		if (r->obj == obj && (r->ops & RC_SOP_SET) && !(r->flags & RC_SF_FIXED) &&
+		    rc_setting_given(r, p))
+			return true;
+	}
+	return false;
+}
