@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Maglev tables for comparison (maglev.h). */
 #include "maglev.h"
+#include "ringmath.h"
 
 static u64 member_hash(const struct rs_key *key, const struct rs_member *m,
 		       u8 salt)
@@ -10,17 +11,6 @@ static u64 member_hash(const struct rs_key *key, const struct rs_member *m,
 	rs_member_id(m, buf);
 	buf[RINGSTEER_ID_LEN] = salt;
 	return rs_siphash(buf, sizeof(buf), key);
-}
-
-static u32 gcd(u32 a, u32 b)
-{
-	while (b) {
-		u32 t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 struct perm {
@@ -51,7 +41,7 @@ int maglev_build(struct maglev *t, const struct rs_key *key,
 	for (i = 0; i < n; i++) {
 		if (!m[i].weight)
 			return -ERANGE;
-		g = gcd(m[i].weight, g);
+		g = (u32)sim_gcd(m[i].weight, g);
 	}
 	p = calloc(n, sizeof(*p));
 	t->owner = malloc(size * sizeof(*t->owner));

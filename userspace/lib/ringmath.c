@@ -207,7 +207,7 @@ static u32 *slots(const struct rs_member *m, u32 n, const struct rs_member *ref,
 	return out;
 }
 
-static unsigned long long gcd(unsigned long long a, unsigned long long b)
+unsigned long long sim_gcd(unsigned long long a, unsigned long long b)
 {
 	while (b) {
 		unsigned long long t = a % b;
@@ -231,7 +231,7 @@ double sim_mod_moved(const struct rs_member *a, u32 na,
 	sb = slots(b, nb, a, na, &lb);
 	if (!sa || !sb || !la || !lb)
 		goto out;
-	g = gcd(la, lb);
+	g = sim_gcd(la, lb);
 	period = (unsigned long long)la / g * lb;
 	*exact = period <= max_period;
 	if (*exact) {

@@ -21,6 +21,7 @@ extern const char *const sim_change_names[];
 /* Index of the member with X's identity among M[N], or -1. */
 int sim_find(const struct rs_member *m, u32 n, const struct rs_member *x);
 u64 sim_total_weight(const struct rs_member *m, u32 n);
+unsigned long long sim_gcd(unsigned long long a, unsigned long long b);
 
 void sim_endpoint_format(char buf[RC_ENDPOINT_LEN], u8 family, const u8 addr[16],
 			 __be16 port);
