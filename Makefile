@@ -512,7 +512,7 @@ dkms-check:
 systemd-check:
 	$(Q)bash selftests/pkg/systemd.sh
 
-completion-check:
+completion-check: ringctl
 	$(Q)bash selftests/pkg/completion.sh
 
 install-check:

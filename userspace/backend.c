@@ -12,12 +12,11 @@
 
 void cmd_backend_usage(FILE *f)
 {
+	rc_settings_synopsis(f, "Usage: ringctl backend add", "VIP:PORT BACKEND:PORT [proto tcp|udp]",
+			     RC_OBJ_BACKEND, RC_SOP_ADD, "");
+	rc_settings_synopsis(f, "       ringctl backend set", "VIP:PORT BACKEND:PORT [proto tcp|udp]",
+			     RC_OBJ_BACKEND, RC_SOP_SET, "[force]");
 	fprintf(f,
-"Usage: ringctl backend add VIP:PORT BACKEND:PORT [proto tcp|udp] [weight W]\n"
-"                           [state active|draining] [on-down service|keep|reset]\n"
-"       ringctl backend set VIP:PORT BACKEND:PORT [proto tcp|udp] [weight W]\n"
-"                           [state active|draining] [on-down service|keep|reset]\n"
-"                           [health up|down [force]]\n"
 "       ringctl backend drain VIP:PORT BACKEND:PORT [proto tcp|udp]\n"
 "                           [wait [TIMEOUT] [delete]]\n"
 "       ringctl backend activate VIP:PORT BACKEND:PORT [proto tcp|udp]\n"
@@ -27,7 +26,7 @@ void cmd_backend_usage(FILE *f)
 "backends have its port (direct server return cannot translate ports): give\n"
 "BACKEND alone (10.1.0.1, fd00::1 or [fd00::1]) or with the VIP's port.\n"
 "weight is 1..%u (default 1):\n"
-"a backend of weight W owns W * vnodes points. A draining backend owns no\n"
+"a backend of weight N owns N * vnodes points. A draining backend owns no\n"
 "points, so no new flow reaches it while its established flows go on;\n"
 "'activate' restores exactly the previous mapping. 'del' also deletes the\n"
 "backend's connection tracking entries (their next packets are steered\n"

@@ -11,12 +11,11 @@
 
 void cmd_service_usage(FILE *f)
 {
+	rc_settings_synopsis(f, "Usage: ringctl service add", "VIP:PORT [proto tcp|udp]",
+			     RC_OBJ_SERVICE, RC_SOP_ADD, "");
+	rc_settings_synopsis(f, "       ringctl service set", "VIP:PORT [proto tcp|udp]",
+			     RC_OBJ_SERVICE, RC_SOP_SET, "");
 	fprintf(f,
-"Usage: ringctl service add VIP:PORT [proto tcp|udp] [vnodes N] [hash flow|source]\n"
-"                           [on-down keep|reset] [forward nat|tunnel]\n"
-"                           [encap ipip|gue [port N]]\n"
-"       ringctl service set VIP:PORT [proto tcp|udp] [vnodes N] [hash flow|source]\n"
-"                           [on-down keep|reset] [encap ipip|gue [port N]]\n"
 "       ringctl service del VIP:PORT [proto tcp|udp] [keep-flows]\n"
 "\n"
 "VIP is a.b.c.d or [IPv6]; proto defaults to tcp. vnodes is the number of\n"

@@ -12,6 +12,9 @@ cd "$(dirname "$0")/../.." || exit 1
 . selftests/pkg/lib.sh
 
 COMPLETION=${COMPLETION:-dist/bash-completion/ringctl}
+# The settings are completed from ringctl's usage: the one built here.
+PATH=$PWD/userspace:$PATH
+[ -x userspace/ringctl ] || die "build ringctl first (make ringctl)"
 MANPAGE=${MANPAGE:-userspace/ringctl.8}
 
 # shellcheck disable=SC1091
@@ -137,7 +140,7 @@ while IFS='|' read -r words kws; do
 	# Each keyword is in the grammar of the command or its family.
 	# shellcheck disable=SC2154 # set by the completion file
 	grammar=$(for c in "${!_ringctl_cmds[@]}"; do
-		[[ $c == "$words" || $c == "$words "* ]] && echo "$c ${_ringctl_cmds[$c]}"
+		[[ $c == "$words" || $c == "$words "* ]] && echo "$c $(_ringctl_grammar "$c" ringctl)"
 	done | tr ' =|<>[]+' '\n')
 	for w in $kws; do
 		grep -qxF -- "$w" <<<"$grammar" ||

@@ -180,3 +180,83 @@ bool rc_settings_changed(enum rc_obj obj, const void *p)
 	}
 	return false;
 }
+
+/* "[word a|b]" or "[word N]", its RC_SF_SUB children inside. */
+static size_t group(char *buf, size_t len, unsigned int row, unsigned int op)
+{
+	const struct rc_setting *r = &rc_settings[row];
+	size_t n = snprintf(buf, len, "[%s ", r->word);
+	unsigned int i;
+
+	if (!r->names) {
+		n += snprintf(buf + n, len - n, "N");
+	} else {
+		for (i = 0; i < r->names->n && n < len; i++)
+			n += snprintf(buf + n, len - n, "%s%s", i ? "|" : "",
+				      r->names->e[i].name);
+	}
+	for (i = 0; i < rc_nsettings && n < len; i++)
+		if (rc_settings[i].parent == (int)row && (rc_settings[i].flags & RC_SF_SUB) &&
+		    (rc_settings[i].ops & op)) {
+			n += snprintf(buf + n, len - n, " ");
+			if (n < len)
+				n += group(buf + n, len - n, i, op);
+		}
+	if (n < len)
+		n += snprintf(buf + n, len - n, "]");
+	return n;
+}
+
+/* Print WORD after column COL, wrapping under INDENT; returns the column. */
+static size_t put_word(FILE *f, const char *word, size_t wlen, size_t col, size_t indent)
+{
+	if (col + 1 + wlen > 80 && col > indent) {
+		fprintf(f, "\n%*s", (int)indent, "");
+		col = indent;
+	} else {
+		fputc(' ', f);
+		col++;
+	}
+	fprintf(f, "%.*s", (int)wlen, word);
+	return col + wlen;
+}
+
+/* Each top-level word or bracketed group of S, in order. */
+static size_t put_words(FILE *f, const char *s, size_t col, size_t indent)
+{
+	size_t len;
+	int depth;
+
+	while (*s) {
+		while (*s == ' ')
+			s++;
+		for (len = 0, depth = 0; s[len] && (depth || s[len] != ' '); len++)
+			depth += (s[len] == '[') - (s[len] == ']');
+		if (len)
+			col = put_word(f, s, len, col, indent);
+		s += len;
+	}
+	return col;
+}
+
+void rc_settings_synopsis(FILE *f, const char *lead, const char *args, enum rc_obj obj,
+			  unsigned int op, const char *extra)
+{
+	size_t indent = 27, col = strlen(lead);
+	char buf[160];
+	unsigned int i;
+
+	fputs(lead, f);
+	col = put_words(f, args, col, indent);
+	for (i = 0; i < rc_nsettings; i++) {
+		const struct rc_setting *r = &rc_settings[i];
+
+		if (r->obj != obj || !(r->ops & op) || (r->flags & RC_SF_SUB) ||
+		    (op == RC_SOP_SET && (r->flags & RC_SF_FIXED)))
+			continue;
+		group(buf, sizeof(buf), i, op);
+		col = put_words(f, buf, col, indent);
+	}
+	put_words(f, extra, col, indent);
+	fputc('\n', f);
+}

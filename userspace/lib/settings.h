@@ -4,10 +4,11 @@
  * setting as a row of one table, rc_settings[]. The parse layer reads
  * keywords with it, the netlink layer puts and gets attributes with it,
  * the print layer writes show, show -j, save and monitor with it, and
- * restore's plan compares with it, so a new setting is a field, a
- * presence bit and a row index in model.h, a row in settings.c and its
- * words in its command's usage. Counters and other values only the kernel reports are
- * not settings.
+ * restore's plan compares with it, and the usage lines (and from them the
+ * shell completion) list it, so a new setting is a field, a presence bit
+ * and a row index in model.h and a row in settings.c, then its words in
+ * ringctl.8. Counters and other values only the kernel reports are not
+ * settings.
  */
 #ifndef RINGCTL_SETTINGS_H
 #define RINGCTL_SETTINGS_H
@@ -15,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "enums-gen.h"
 #include "model.h"
@@ -84,6 +86,14 @@ bool rc_setting_under(const struct rc_setting *r, int ancestor);
 const char *rc_setting_format(const struct rc_setting *r, uint32_t v, char *buf, size_t len);
 /* Whether P gives a setting of OBJ that a set changes (not just names). */
 bool rc_settings_changed(enum rc_obj obj, const void *p);
+/*
+ * A usage line: LEAD ("Usage: ringctl service add"), ARGS, the settings of
+ * OBJ that OP takes ("[vnodes N] [encap ipip|gue [port N]]"; a set leaves
+ * out the fixed ones), then EXTRA, wrapped at 80 columns. Shells' completion
+ * reads the settings from these lines: a new row needs no other edit there.
+ */
+void rc_settings_synopsis(FILE *f, const char *lead, const char *args, enum rc_obj obj,
+			  unsigned int op, const char *extra);
 /* The row of the same word for the other object (on-down), or NULL. */
 const struct rc_setting *rc_setting_twin(const struct rc_setting *r);
 
