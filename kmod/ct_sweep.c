@@ -11,9 +11,9 @@
  * refills at a tenth of the time passed, the cost of each walk measured
  * and taken from it), and they are batched:
  *
- * - A delete walks before the command returns. The README promises that
- *   a deleted backend's connections reset on their next segment, which
- *   holds only if their entries are gone when the delete returns. With
+ * - A delete walks before the command returns. A deleted backend's
+ *   connections reset on their next segment (doc/semantics.md promises
+ *   it), which holds only if their entries are gone when it returns. With
  *   credit, it walks at once; without, its targets are queued for the
  *   deferred walk as soon as the credit allows, and the request waits for
  *   that walk after it has released the namespace's lock

@@ -37,7 +37,7 @@ void cmd_fingerprint_usage(FILE *f)
 
 static void print(const struct rc_config *c)
 {
-	char ep[RC_ENDPOINT_LEN], fp[PRINT_FINGERPRINT_LEN], addr[RC_ADDR_LEN];
+	char ep[RC_ENDPOINT_LEN], fp[PRINT_FINGERPRINT_LEN];
 	struct json j;
 	uint32_t i;
 
@@ -56,10 +56,7 @@ static void print(const struct rc_config *c)
 			continue;
 		}
 		json_obj_begin(&j, NULL);
-		rc_addr_format(addr, &s->vip);
-		json_str(&j, "vip", addr);
-		json_u64(&j, "port", s->vip.port);
-		json_str(&j, "proto", rc_proto_name(s->proto));
+		print_service_id_json(&j, s, false);
 		json_str(&j, "fingerprint", fp);
 		print_forward_json(&j, s);
 		json_obj_end(&j);

@@ -98,11 +98,7 @@ static void print_json(struct json *j, const struct rc_event *ev,
 	json_str(j, "event", event);
 	if (ev->has_service) {
 		json_obj_begin(j, "service");
-		rc_addr_format(addr, &ev->s.vip);
-		json_str(j, "family", rc_family_name(ev->s.vip.family));
-		json_str(j, "vip", addr);
-		json_u64(j, "port", ev->s.vip.port);
-		json_str(j, "proto", rc_proto_name(ev->s.proto));
+		print_service_id_json(j, &ev->s, true);
 		print_settings_json(j, RC_OBJ_SERVICE, &ev->s, PRINT_SET_PRESENT);
 		json_obj_end(j);
 	}

@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "nl_ops.h"
 #include "ringmath.h"
+#include "print.h"
 
 void cmd_plan_usage(FILE *f)
 {
@@ -386,11 +387,7 @@ static void print_json(struct json *j, const struct rc_preview_req *r,
 	uint32_t i;
 
 	json_obj_begin(j, NULL);
-	json_str(j, "family", rc_family_name(s->vip.family));
-	rc_addr_format(addr, &s->vip);
-	json_str(j, "vip", addr);
-	json_u64(j, "port", s->vip.port);
-	json_str(j, "proto", rc_proto_name(s->proto));
+	print_service_id_json(j, s, true);
 	json_u64(j, "active_before", count_in(p, false));
 	json_u64(j, "active_after", count_in(p, true));
 	json_double(j, "moved", p->moved);

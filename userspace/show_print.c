@@ -141,15 +141,11 @@ static void backend_json(struct json *j, const struct rc_backend *b)
 
 static void service_json(struct json *j, const struct rc_service *s)
 {
-	char addr[RC_ADDR_LEN], fp[PRINT_FINGERPRINT_LEN];
+	char fp[PRINT_FINGERPRINT_LEN];
 	uint32_t k;
 
 	json_obj_begin(j, NULL);
-	json_str(j, "family", rc_family_name(s->vip.family));
-	rc_addr_format(addr, &s->vip);
-	json_str(j, "vip", addr);
-	json_u64(j, "port", s->vip.port);
-	json_str(j, "proto", rc_proto_name(s->proto));
+	print_service_id_json(j, s, true);
 	print_settings_json(j, RC_OBJ_SERVICE, s, 0);
 	json_u64(j, "backends_configured", s->nconfigured);
 	json_u64(j, "backends_active", s->nactive);

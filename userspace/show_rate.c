@@ -88,10 +88,7 @@ static void print_json(struct rc_config *a, const struct rc_config *b, double dt
 		struct rc_service *old = rc_config_find_service(a, s);
 
 		json_obj_begin(&j, NULL);
-		rc_addr_format(addr, &s->vip);
-		json_str(&j, "vip", addr);
-		json_u64(&j, "port", s->vip.port);
-		json_str(&j, "proto", rc_proto_name(s->proto));
+		print_service_id_json(&j, s, false);
 		json_double(&j, "flows_per_second",
 			    rate(old ? old->flows : 0, s->flows, old, dt));
 		json_double(&j, "no_backend_per_second",

@@ -99,3 +99,15 @@ void print_forward_json(struct json *j, const struct rc_service *s)
 {
 	print_settings_json(j, RC_OBJ_SERVICE, s, PRINT_SET_FORWARD);
 }
+
+void print_service_id_json(struct json *j, const struct rc_service *s, bool family)
+{
+	char addr[RC_ADDR_LEN];
+
+	if (family)
+		json_str(j, "family", rc_family_name(s->vip.family));
+	rc_addr_format(addr, &s->vip);
+	json_str(j, "vip", addr);
+	json_u64(j, "port", s->vip.port);
+	json_str(j, "proto", rc_proto_name(s->proto));
+}

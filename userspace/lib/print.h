@@ -47,6 +47,11 @@ void print_settings_json(struct json *j, enum rc_obj obj, const void *p,
 void print_forward_text(FILE *f, const struct rc_service *s);
 /* The same as JSON members ("forward", and "encap", "encap_port" of a tunnel). */
 void print_forward_json(struct json *j, const struct rc_service *s);
+/*
+ * A service's identity as JSON members: "family" (when FAMILY), "vip",
+ * "port", "proto", as every -j output names it.
+ */
+void print_service_id_json(struct json *j, const struct rc_service *s, bool family);
 /* *c in the configuration file format (cfgfile.c), every setting explicit. */
 void print_config(FILE *f, const struct rc_config *c);
 
