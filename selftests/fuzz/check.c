@@ -24,6 +24,42 @@ static bool same_svc(const struct m_svc *s, const struct fz_ep *e)
 	       s->proto == e->proto && !memcmp(s->addr, e->addr, fz_m_alen(s->family));
 }
 
+/* Whether setting ROW means anything in SET: its parents have their values. */
+static bool m_applies(const uint32_t *set, unsigned int row)
+{
+	const struct rc_setting *r;
+
+	for (r = &rc_settings[row]; r->parent != RC_NO_PARENT; r = &rc_settings[r->parent])
+		if (set[r->parent] != r->parent_value)
+			return false;
+	return true;
+}
+
+/*
+ * Every setting of OBJ, from ringctl's table, in the kernel's reply E
+ * against the model's SET: one that applies ("encap" of a tunnel service)
+ * is there and equal, one that does not is absent.
+ */
+static void check_settings(struct fuzz *f, enum rc_obj obj, const struct fz_ep *e,
+			   const uint32_t *set)
+{
+	const struct rc_setting *r;
+	bool applies, there;
+	unsigned int i;
+
+	for (i = 0; i < rc_nsettings; i++) {
+		r = &rc_settings[i];
+		if (r->obj != obj)
+			continue;
+		applies = m_applies(set, i);
+		there = e->present & B(r->attr);
+		if (there != applies || (applies && e->set[i] != set[i]))
+			fz_fail(f, "%s's %s differs: kernel %s %u, model %s %u",
+				obj == RC_OBJ_SERVICE ? "service" : "backend", r->word,
+				there ? "has" : "lacks", e->set[i], applies ? "has" : "lacks", set[i]);
+	}
+}
+
 void fz_check_service(struct fuzz *f, const struct fz_model *m,
 			  const struct fz_reply *r)
 {
@@ -41,25 +77,12 @@ void fz_check_service(struct fuzz *f, const struct fz_model *m,
 			 r->svc.proto);
 		fz_fail(f, "kernel reports a service the model does not have");
 	}
-	if (r->svc.vnodes != s->vnodes || r->svc.hash != s->hash ||
-	    r->svc.on_down != s->on_down ||
-	    r->backends != s->nb || r->active != fz_m_active(s) ||
-	    r->points != fz_m_points(s, s->vnodes))
-		fz_fail(f, "service differs: kernel vnodes %u hash %u backends %u active %u points %u, model %u %u %u %u %llu",
-			r->svc.vnodes, r->svc.hash, r->backends, r->active, r->points,
-			s->vnodes, s->hash, s->nb, fz_m_active(s),
-			(unsigned long long)fz_m_points(s, s->vnodes));
-	/* encap only for forward tunnel, its port only for encap gue. */
-	if (r->svc.forward != s->forward ||
-	    !(r->svc.present & B(RINGSTEER_SERVICE_A_ENCAP)) != (s->forward != RINGSTEER_FORWARD_TUNNEL) ||
-	    (s->forward == RINGSTEER_FORWARD_TUNNEL && r->svc.encap != s->encap) ||
-	    !(r->svc.present & B(RINGSTEER_SERVICE_A_ENCAP_PORT)) !=
-	    !(s->forward == RINGSTEER_FORWARD_TUNNEL && s->encap == RINGSTEER_ENCAP_GUE) ||
-	    ((r->svc.present & B(RINGSTEER_SERVICE_A_ENCAP_PORT)) &&
-	     r->svc.encap_port != s->encap_port))
-		fz_fail(f, "service forwards otherwise: kernel forward %u encap %u port %u, model %u %u %u",
-			r->svc.forward, r->svc.encap, r->svc.encap_port, s->forward, s->encap,
-			s->encap_port);
+	check_settings(f, RC_OBJ_SERVICE, &r->svc, s->set);
+	if (r->backends != s->nb || r->active != fz_m_active(s) ||
+	    r->points != fz_m_points(s, FZ_SET(s, VNODES)))
+		fz_fail(f, "service differs: kernel backends %u active %u points %u, model %u %u %llu",
+			r->backends, r->active, r->points, s->nb, fz_m_active(s),
+			(unsigned long long)fz_m_points(s, FZ_SET(s, VNODES)));
 }
 
 const struct m_be *fz_check_backend(struct fuzz *f, const struct m_svc *s,
@@ -79,11 +102,7 @@ const struct m_be *fz_check_backend(struct fuzz *f, const struct m_svc *s,
 
 		if (b->port != r->be.port || memcmp(b->addr, r->be.addr, fz_m_alen(s->family)))
 			continue;
-		if (b->weight != r->be.weight || b->state != r->be.state ||
-		    b->health != r->be.health || b->on_down != r->be.be_on_down)
-			fz_fail(f, "backend differs: kernel weight %u state %u health %u on-down %u, model %u %u %u %u",
-				r->be.weight, r->be.state, r->be.health, r->be.be_on_down,
-				b->weight, b->state, b->health, b->on_down);
+		check_settings(f, RC_OBJ_BACKEND, &r->be, b->set);
 		if (!m_on_ring(b) && r->share)
 			fz_fail(f, "draining or down backend owns ring positions");
 		return b;
@@ -162,9 +181,9 @@ static const struct rs_member *ring_owner(struct fuzz *f, const struct m_svc *s,
 			mb[n].family = s->family;
 			memcpy(mb[n].addr, s->b[i].addr, 16);
 			mb[n].port = htons(s->b[i].port);
-			mb[n++].weight = s->b[i].weight;
+			mb[n++].weight = FZ_SET(&s->b[i], WEIGHT);
 		}
-		cache.ring = rs_ring_build(f->m.key, mb, n, s->vnodes);
+		cache.ring = rs_ring_build(f->m.key, mb, n, FZ_SET(s, VNODES));
 		free(mb);
 		if (IS_ERR(cache.ring))
 			fz_fail(f, "the model's ring does not build: %s",
@@ -196,7 +215,7 @@ static void check_lookup(struct fuzz *f, struct fz_model *m, const struct fz_req
 	fl.sport = htons(q->flow_port_v);
 	fl.dport = htons(s->port);
 	rs_key_init(&key, m->key);
-	if (r->pos != rs_flow_position(&key, &fl, s->hash))
+	if (r->pos != rs_flow_position(&key, &fl, FZ_SET(s, HASH)))
 		fz_fail(f, "LOOKUP position differs from the uapi's hash of the flow");
 	owner = ring_owner(f, s, r->pos);
 	f->st.lookups++;
@@ -212,7 +231,7 @@ static void check_conns(struct fuzz *f, const struct fz_req *q, const struct fz_
 	const struct m_svc *s = fz_m_find_svc(&f->m, &q->svc);
 	/* A tunnel keeps no conntrack entries: never counted (uapi backend-get). */
 	bool want = (q->flags & RINGSTEER_F_CONNS) &&
-		    !(s && s->forward == RINGSTEER_FORWARD_TUNNEL);
+		    !(s && FZ_SET(s, FORWARD) == RINGSTEER_FORWARD_TUNNEL);
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {

@@ -31,13 +31,13 @@
 struct m_be {
 	uint8_t addr[16];
 	uint16_t port;
-	uint32_t weight, state, health, on_down;
+	uint32_t set[RC_SETTINGS_MAX];	/* FZ_SET() */
 };
 
 /* On the ring, as the uapi says: active and up. */
 static inline bool m_on_ring(const struct m_be *b)
 {
-	return b->state == RINGSTEER_STATE_ACTIVE && b->health == RINGSTEER_HEALTH_UP;
+	return FZ_SET(b, STATE) == RINGSTEER_STATE_ACTIVE && FZ_SET(b, HEALTH) == RINGSTEER_HEALTH_UP;
 }
 
 struct m_svc {
@@ -45,9 +45,7 @@ struct m_svc {
 	uint8_t addr[16];
 	uint16_t port;
 	uint8_t proto;
-	uint32_t vnodes, hash, on_down;
-	uint32_t forward, encap;
-	uint16_t encap_port;
+	uint32_t set[RC_SETTINGS_MAX];	/* FZ_SET() */
 	struct m_be *b;
 	uint32_t nb, cap;
 };

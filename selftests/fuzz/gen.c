@@ -127,7 +127,7 @@ static struct m_be *pick_be(struct gen *g, const struct target *svc,
 		  1 + fz_below(g->r, 12));
 	t->port = PICK(g->r, ports);
 	/* A tunnel service's backends have its port, but now and then. */
-	if (s && s->forward == RINGSTEER_FORWARD_TUNNEL && fz_chance(g->r, 900))
+	if (s && FZ_SET(s, FORWARD) == RINGSTEER_FORWARD_TUNNEL && fz_chance(g->r, 900))
 		t->port = svc->port;
 	return NULL;
 }
@@ -195,8 +195,8 @@ static uint32_t g_value(struct gen *g, bool vnodes, const struct m_svc *s,
 	if (!s || !v || v > (vnodes ? RINGSTEER_MAX_VNODES : RINGSTEER_MAX_WEIGHT))
 		return v;
 	pts = vnodes ? fz_m_points(s, v) :
-	      fz_m_points(s, s->vnodes) - (b && m_on_ring(b) ? b->weight * s->vnodes : 0) +
-	      (uint64_t)v * s->vnodes;
+	      fz_m_points(s, FZ_SET(s, VNODES)) - (b && m_on_ring(b) ? FZ_SET(b, WEIGHT) * FZ_SET(s, VNODES) : 0) +
+	      (uint64_t)v * FZ_SET(s, VNODES);
 	/* Over the limit is fine: the kernel refuses before hashing. */
 	return pts > POINT_BUDGET && pts <= RINGSTEER_MAX_POINTS ? 1 : v;
 }
@@ -243,12 +243,46 @@ static void g_forward(struct gen *g, const struct m_svc *s)
 	if (fz_chance(g->r, 300))
 		g_u32(g, RINGSTEER_SERVICE_A_FORWARD,
 		      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) :
-		      s && fz_chance(g->r, 900) ? s->forward : fz_below(g->r, 2));
+		      s && fz_chance(g->r, 900) ? FZ_SET(s, FORWARD) : fz_below(g->r, 2));
 	if (fz_chance(g->r, 200))
 		g_u32(g, RINGSTEER_SERVICE_A_ENCAP,
 		      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
 	if (fz_chance(g->r, 100))
 		g_attr(g, RINGSTEER_SERVICE_A_ENCAP_PORT, &port, 2);
+}
+
+/*
+ * A setting of ringctl's table with no generator of its own: one of its
+ * words' values, now and then one past them; a number in its range, now
+ * and then at or past a bound.
+ */
+static void g_setting(struct gen *g, const struct rc_setting *r)
+{
+	const uint32_t bounds[] = { 0, r->min, r->max, r->max + 1, UINT32_MAX };
+	uint32_t n = r->names ? r->names->n : r->max - r->min + 1, v;
+	uint16_t port;
+
+	if (!n || n > 64)
+		n = 64;
+
+	if (fz_chance(g->r, 30))
+		v = r->names ? n + fz_below(g->r, 3) : PICK(g->r, bounds);
+	else
+		v = (r->names ? 0 : r->min) + fz_below(g->r, n);
+	if (r->type != RC_T_PORT)
+		return g_u32(g, r->attr, v);
+	port = htons(v);
+	g_attr(g, r->attr, &port, 2);
+}
+
+/* Every setting of OBJ but those SPECIAL names, each with chance PERMILLE. */
+static void g_settings(struct gen *g, enum rc_obj obj, uint32_t special, unsigned int permille)
+{
+	unsigned int i;
+
+	for (i = 0; i < rc_nsettings; i++)
+		if (rc_settings[i].obj == obj && !(special & B(i)) && fz_chance(g->r, permille))
+			g_setting(g, &rc_settings[i]);
 }
 
 static void g_service(struct gen *g, const struct target *t, struct m_svc *s,
@@ -260,12 +294,9 @@ static void g_service(struct gen *g, const struct target *t, struct m_svc *s,
 	if (conf || fz_chance(g->r, conf_permille)) {
 		if (fz_chance(g->r, 700))
 			g_u32(g, RINGSTEER_SERVICE_A_VNODES, g_value(g, true, s, NULL));
-		if (fz_chance(g->r, 400))
-			g_u32(g, RINGSTEER_SERVICE_A_HASH,
-			      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
-		if (fz_chance(g->r, 200))
-			g_u32(g, RINGSTEER_SERVICE_A_ON_DOWN,
-			      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
+		/* Those that bound the ring's size or how it forwards, apart. */
+		g_settings(g, RC_OBJ_SERVICE, B(RC_SET_VNODES) | B(RC_SET_FORWARD) |
+			   B(RC_SET_ENCAP) | B(RC_SET_ENCAP_PORT), 300);
 		g_forward(g, s);
 	}
 	g_misplaced(g, false);
@@ -283,16 +314,8 @@ static void g_backend(struct gen *g, const struct target *svc, struct m_svc *s,
 	if (conf || fz_chance(g->r, conf_permille)) {
 		if (fz_chance(g->r, 600))
 			g_u32(g, RINGSTEER_BACKEND_A_WEIGHT, g_value(g, false, s, b));
-		if (fz_chance(g->r, 400))
-			g_u32(g, RINGSTEER_BACKEND_A_STATE,
-			      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
-		if (fz_chance(g->r, 300))
-			g_u32(g, RINGSTEER_BACKEND_A_ON_DOWN,
-			      fz_chance(g->r, 30) ? 3 + fz_below(g->r, 3) : fz_below(g->r, 3));
-		/* backend-set's only; backend-new's policy refuses it. */
-		if (fz_chance(g->r, 300))
-			g_u32(g, RINGSTEER_BACKEND_A_HEALTH,
-			      fz_chance(g->r, 30) ? 2 + fz_below(g->r, 3) : fz_below(g->r, 2));
+		/* health among them: backend-set's only, backend-new's policy refuses it. */
+		g_settings(g, RC_OBJ_BACKEND, B(RC_SET_WEIGHT), 330);
 	}
 	g_misplaced(g, false);
 	fz_nest_end(&g->f->req, nest);

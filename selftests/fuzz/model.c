@@ -14,22 +14,29 @@ uint8_t fz_m_alen(uint16_t family)
 }
 
 /*
- * Setting ATTR of OBJ in a new service or backend: the request's V if it
- * has one, else the default of ringctl's settings table, the one list of
- * settings and their defaults (a setting it lacks stops the fuzzer).
+ * The settings of OBJ (rows of ringctl's settings table) in SET: the
+ * request E's where it gives one its OPS take, else OLD's (NULL: the
+ * table's default). Returns whether one changed, leaving out WEAK (a row
+ * whose change alone publishes no ring: see fz_m_apply()).
  */
-static uint32_t m_or_def(const struct fz_ep *e, enum rc_obj obj, uint16_t attr, uint32_t v)
+static bool m_take(uint32_t *set, const uint32_t *old, enum rc_obj obj, unsigned int ops,
+		   const struct fz_ep *e, int weak)
 {
+	const struct rc_setting *r;
+	bool changed = false;
 	unsigned int i;
 
-	if (e->present & B(attr))
-		return v;
-	for (i = 0; i < rc_nsettings; i++)
-		if (rc_settings[i].obj == obj && rc_settings[i].attr == attr)
-			return rc_settings[i].def;
-	fprintf(stderr, "fuzz: attribute %u of %s is no setting of ringctl's table\n", attr,
-		obj == RC_OBJ_SERVICE ? "service" : "backend");
-	abort();
+	for (i = 0; i < rc_nsettings; i++) {
+		r = &rc_settings[i];
+		if (r->obj != obj)
+			continue;
+		set[i] = old ? old[i] : r->def;
+		if (!(r->ops & ops) || !(e->present & B(r->attr)) || set[i] == e->set[i])
+			continue;
+		set[i] = e->set[i];
+		changed |= (int)i != weak;
+	}
+	return changed;
 }
 
 static bool usable(uint16_t family, const uint8_t *a)
@@ -82,7 +89,7 @@ uint64_t fz_m_points(const struct m_svc *s, uint32_t vnodes)
 
 	for (i = 0; i < s->nb; i++)
 		if (m_on_ring(&s->b[i]))
-			n += (uint64_t)s->b[i].weight * vnodes;
+			n += (uint64_t)FZ_SET(&s->b[i], WEIGHT) * vnodes;
 	return n;
 }
 
@@ -151,11 +158,11 @@ static uint32_t ep_errs(const struct fz_ep *e, bool service)
 static uint32_t predict_backend(const struct m_svc *s, const struct fz_req *q)
 {
 	const struct fz_ep *e = &q->be;
-	uint32_t w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : 1;
-	uint32_t st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : 0;
+	uint32_t w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? FZ_SET(e, WEIGHT) : 1;
+	uint32_t st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? FZ_SET(e, STATE) : 0;
 	const struct m_be *b = fz_m_find_be(s, e);
 	uint32_t h;
-	uint64_t pts = fz_m_points(s, s->vnodes);
+	uint64_t pts = fz_m_points(s, FZ_SET(s, VNODES));
 
 	switch (q->cmd) {
 	case RINGSTEER_CMD_BACKEND_NEW:
@@ -163,25 +170,25 @@ static uint32_t predict_backend(const struct m_svc *s, const struct fz_req *q)
 			return FZ_EEXIST;
 		if (s->nb >= RINGSTEER_MAX_BACKENDS ||
 		    (st == RINGSTEER_STATE_ACTIVE &&
-		     pts + (uint64_t)w * s->vnodes > RINGSTEER_MAX_POINTS))
+		     pts + (uint64_t)w * FZ_SET(s, VNODES) > RINGSTEER_MAX_POINTS))
 			return FZ_E2BIG;
 		return 0;
 	case RINGSTEER_CMD_BACKEND_SET:
 		if (!b)
 			return FZ_ENOENT;
-		if (!(e->present & BE_CONF))
+		if (!(e->present & fz_settings_mask(RC_OBJ_BACKEND, false)))
 			return FZ_EINVAL;
-		w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? e->weight : b->weight;
-		st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? e->state : b->state;
-		h = e->present & B(RINGSTEER_BACKEND_A_HEALTH) ? e->health : b->health;
+		w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? FZ_SET(e, WEIGHT) : FZ_SET(b, WEIGHT);
+		st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? FZ_SET(e, STATE) : FZ_SET(b, STATE);
+		h = e->present & B(RINGSTEER_BACKEND_A_HEALTH) ? FZ_SET(e, HEALTH) : FZ_SET(b, HEALTH);
 		/* The last backend on the ring goes down only with force. */
 		if (h == RINGSTEER_HEALTH_DOWN && m_on_ring(b) && fz_m_active(s) == 1 &&
 		    !(q->flags & RINGSTEER_F_FORCE))
 			return FZ_EBUSY;
 		if (m_on_ring(b))
-			pts -= (uint64_t)b->weight * s->vnodes;
+			pts -= (uint64_t)FZ_SET(b, WEIGHT) * FZ_SET(s, VNODES);
 		if (st == RINGSTEER_STATE_ACTIVE && h == RINGSTEER_HEALTH_UP &&
-		    pts + (uint64_t)w * s->vnodes > RINGSTEER_MAX_POINTS)
+		    pts + (uint64_t)w * FZ_SET(s, VNODES) > RINGSTEER_MAX_POINTS)
 			return FZ_E2BIG;
 		return 0;
 	}
@@ -195,22 +202,22 @@ static uint32_t predict_backend(const struct m_svc *s, const struct fz_req *q)
  */
 static uint32_t fwd_errs(const struct m_svc *s, const struct fz_ep *e)
 {
-	uint32_t mode = s ? s->forward : RINGSTEER_FORWARD_NAT;
-	uint32_t encap = s ? s->encap : RINGSTEER_ENCAP_IPIP;
+	uint32_t mode = s ? FZ_SET(s, FORWARD) : RINGSTEER_FORWARD_NAT;
+	uint32_t encap = s ? FZ_SET(s, ENCAP) : RINGSTEER_ENCAP_IPIP;
 	uint32_t err = 0;
 
 	if (e->present & B(RINGSTEER_SERVICE_A_FORWARD)) {
-		if (s && e->forward != s->forward)
+		if (s && FZ_SET(e, FORWARD) != FZ_SET(s, FORWARD))
 			err |= FZ_EINVAL;
-		mode = e->forward;
+		mode = FZ_SET(e, FORWARD);
 	}
 	if ((e->present & (B(RINGSTEER_SERVICE_A_ENCAP) | B(RINGSTEER_SERVICE_A_ENCAP_PORT))) &&
 	    mode != RINGSTEER_FORWARD_TUNNEL)
 		err |= FZ_EINVAL;
 	if (e->present & B(RINGSTEER_SERVICE_A_ENCAP))
-		encap = e->encap;
+		encap = FZ_SET(e, ENCAP);
 	if ((e->present & B(RINGSTEER_SERVICE_A_ENCAP_PORT)) &&
-	    (encap != RINGSTEER_ENCAP_GUE || !e->encap_port))
+	    (encap != RINGSTEER_ENCAP_GUE || !FZ_SET(e, ENCAP_PORT)))
 		err |= FZ_EINVAL;
 	return err;
 }
@@ -254,10 +261,10 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 	case RINGSTEER_CMD_SERVICE_SET:
 		if (s)
 			err |= fwd_errs(s, &q->svc);
-		if (!(q->svc.present & (SVC_CONF | SVC_FWD)))
+		if (!(q->svc.present & fz_settings_mask(RC_OBJ_SERVICE, false)))
 			err |= FZ_EINVAL;
 		else if (s && fz_m_points(s, q->svc.present & B(RINGSTEER_SERVICE_A_VNODES) ?
-					  q->svc.vnodes : s->vnodes) > RINGSTEER_MAX_POINTS)
+					  FZ_SET(&q->svc, VNODES) : FZ_SET(s, VNODES)) > RINGSTEER_MAX_POINTS)
 			err |= FZ_E2BIG;
 		return err;
 	case RINGSTEER_CMD_SERVICE_DEL:
@@ -289,13 +296,13 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 		return err | FZ_EINVAL;
 	/* forward tunnel cannot translate ports (uapi backend-new). */
 	if (q->cmd == RINGSTEER_CMD_BACKEND_NEW && s && !ep_errs(&q->be, false) &&
-	    s->forward == RINGSTEER_FORWARD_TUNNEL && q->be.port != s->port)
+	    FZ_SET(s, FORWARD) == RINGSTEER_FORWARD_TUNNEL && q->be.port != s->port)
 		return err | FZ_EINVAL;
 	if (s && !ep_errs(&q->be, false) && q->be.family == s->family)
 		err |= predict_backend(s, q);
 	/* A tunnel keeps no conntrack entries to count (uapi backend-get). */
 	if (!err && q->cmd == RINGSTEER_CMD_BACKEND_GET && (q->flags & RINGSTEER_F_CONNS) &&
-	    s->forward == RINGSTEER_FORWARD_TUNNEL)
+	    FZ_SET(s, FORWARD) == RINGSTEER_FORWARD_TUNNEL)
 		err = FZ_EOPNOTSUPP;
 	return err;
 }
@@ -313,26 +320,16 @@ static void m_add_be(struct m_svc *s, const struct fz_ep *e)
 	b = &s->b[s->nb++];
 	memcpy(b->addr, e->addr, 16);
 	b->port = e->port;
-	b->weight = m_or_def(e, RC_OBJ_BACKEND, RINGSTEER_BACKEND_A_WEIGHT, e->weight);
-	b->state = m_or_def(e, RC_OBJ_BACKEND, RINGSTEER_BACKEND_A_STATE, e->state);
-	/* Every backend starts up: backend-new takes no health. */
-	b->health = rc_settings[RC_SET_HEALTH].def;
-	b->on_down = m_or_def(e, RC_OBJ_BACKEND, RINGSTEER_BACKEND_A_ON_DOWN, e->be_on_down);
+	/* Every backend starts up: backend-new takes no health (its row's ops). */
+	m_take(b->set, NULL, RC_OBJ_BACKEND, RC_SOP_ADD, e, -1);
 }
 
 static bool m_set_be(struct m_be *b, const struct fz_ep *e)
 {
-	struct m_be old = *b;
+	uint32_t old[RC_SETTINGS_MAX];
 
-	if (e->present & B(RINGSTEER_BACKEND_A_WEIGHT))
-		b->weight = e->weight;
-	if (e->present & B(RINGSTEER_BACKEND_A_STATE))
-		b->state = e->state;
-	if (e->present & B(RINGSTEER_BACKEND_A_HEALTH))
-		b->health = e->health;
-	if (e->present & B(RINGSTEER_BACKEND_A_ON_DOWN))
-		b->on_down = e->be_on_down;
-	return memcmp(&old, b, sizeof(old));
+	memcpy(old, b->set, sizeof(old));
+	return m_take(b->set, old, RC_OBJ_BACKEND, RC_SOP_SET, e, -1);
 }
 
 static void m_add_svc(struct fz_model *m, const struct fz_ep *e)
@@ -344,13 +341,7 @@ static void m_add_svc(struct fz_model *m, const struct fz_ep *e)
 	memcpy(s->addr, e->addr, 16);
 	s->port = e->port;
 	s->proto = e->proto;
-	s->vnodes = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_VNODES, e->vnodes);
-	s->hash = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_HASH, e->hash);
-	s->on_down = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_ON_DOWN, e->on_down);
-	s->forward = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_FORWARD, e->forward);
-	s->encap = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_ENCAP, e->encap);
-	s->encap_port = m_or_def(e, RC_OBJ_SERVICE, RINGSTEER_SERVICE_A_ENCAP_PORT,
-				 e->encap_port);
+	m_take(s->set, NULL, RC_OBJ_SERVICE, RC_SOP_ADD, e, -1);
 }
 
 static void m_del_svc(struct fz_model *m, struct m_svc *s)
@@ -372,27 +363,18 @@ void fz_m_apply(struct fz_model *m, const struct fz_req *q)
 	case RINGSTEER_CMD_SERVICE_NEW:
 		m_add_svc(m, &q->svc);
 		break;
-	case RINGSTEER_CMD_SERVICE_SET:
-		changed = (q->svc.present & B(RINGSTEER_SERVICE_A_VNODES) &&
-			   s->vnodes != q->svc.vnodes) ||
-			  (q->svc.present & B(RINGSTEER_SERVICE_A_HASH) &&
-			   s->hash != q->svc.hash);
-		if (q->svc.present & B(RINGSTEER_SERVICE_A_VNODES))
-			s->vnodes = q->svc.vnodes;
-		if (q->svc.present & B(RINGSTEER_SERVICE_A_HASH))
-			s->hash = q->svc.hash;
-		if (q->svc.present & B(RINGSTEER_SERVICE_A_ON_DOWN))
-			s->on_down = q->svc.on_down;
-		if ((q->svc.present & B(RINGSTEER_SERVICE_A_ENCAP)) && s->encap != q->svc.encap) {
-			s->encap = q->svc.encap;
-			changed = true;
-		}
-		if ((q->svc.present & B(RINGSTEER_SERVICE_A_ENCAP_PORT)) &&
-		    s->encap_port != q->svc.encap_port) {
-			s->encap_port = q->svc.encap_port;
-			changed = true;
-		}
+	case RINGSTEER_CMD_SERVICE_SET: {
+		uint32_t old[RC_SETTINGS_MAX];
+
+		/*
+		 * The service's on-down is read only when a backend goes
+		 * down: changing it alone publishes no ring, so a dump need
+		 * not be interrupted (it may be: changes counts it).
+		 */
+		memcpy(old, s->set, sizeof(old));
+		changed = m_take(s->set, old, RC_OBJ_SERVICE, RC_SOP_SET, &q->svc, RC_SET_ON_DOWN);
 		break;
+	}
 	case RINGSTEER_CMD_SERVICE_DEL:
 		m_del_svc(m, s);
 		break;

@@ -188,6 +188,37 @@ static bool fz_u32_ok(uint8_t cmd, int nest, int type, uint32_t v)
 	       v <= RINGSTEER_HEALTH_MAX;
 }
 
+const struct rc_setting *fz_setting(enum rc_obj obj, uint16_t attr)
+{
+	unsigned int i;
+
+	for (i = 0; i < rc_nsettings; i++)
+		if (rc_settings[i].obj == obj && rc_settings[i].attr == attr)
+			return &rc_settings[i];
+	return NULL;
+}
+
+uint32_t fz_settings_mask(enum rc_obj obj, bool roots)
+{
+	uint32_t m = 0;
+	unsigned int i;
+
+	for (i = 0; i < rc_nsettings; i++)
+		if (rc_settings[i].obj == obj && (!roots || rc_settings[i].parent == RC_NO_PARENT))
+			m |= B(rc_settings[i].attr);
+	return m;
+}
+
+/* A setting's attribute, V as it came (a port in network order). */
+static void store_setting(struct fz_ep *e, int nest, int type, uint32_t v)
+{
+	const struct rc_setting *r = fz_setting(nest == RINGSTEER_A_SERVICE ?
+						RC_OBJ_SERVICE : RC_OBJ_BACKEND, type);
+
+	if (r)
+		e->set[r - rc_settings] = r->type == RC_T_PORT ? ntohs((uint16_t)v) : v;
+}
+
 static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 		     uint16_t n)
 {
@@ -228,30 +259,10 @@ static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 		break;
 	case RINGSTEER_SERVICE_A_PORT: e->port = ntohs(v16); break;
 	default:
-		if (nest == RINGSTEER_A_SERVICE) {
-			if (type == RINGSTEER_SERVICE_A_PROTO)
-				e->proto = d[0];
-			else if (type == RINGSTEER_SERVICE_A_VNODES)
-				e->vnodes = v32;
-			else if (type == RINGSTEER_SERVICE_A_FORWARD)
-				e->forward = v32;
-			else if (type == RINGSTEER_SERVICE_A_ENCAP)
-				e->encap = v32;
-			else if (type == RINGSTEER_SERVICE_A_ENCAP_PORT)
-				e->encap_port = ntohs(v16);
-			else if (type == RINGSTEER_SERVICE_A_HASH)
-				e->hash = v32;
-			else
-				e->on_down = v32;
-		} else if (type == RINGSTEER_BACKEND_A_WEIGHT) {
-			e->weight = v32;
-		} else if (type == RINGSTEER_BACKEND_A_STATE) {
-			e->state = v32;
-		} else if (type == RINGSTEER_BACKEND_A_ON_DOWN) {
-			e->be_on_down = v32;
-		} else {
-			e->health = v32;
-		}
+		if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_PROTO)
+			e->proto = d[0];
+		else
+			store_setting(e, nest, type, n == 2 ? v16 : v32);
 	}
 }
 
@@ -471,14 +482,9 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 	} else if (type == RINGSTEER_SERVICE_A_PORT) {
 		e->port = ntohs((uint16_t)v);
 	} else if (nest == RINGSTEER_A_SERVICE) {
+		store_setting(e, nest, type, v);
 		switch (type) {
 		case RINGSTEER_SERVICE_A_PROTO: e->proto = v; break;
-		case RINGSTEER_SERVICE_A_VNODES: e->vnodes = v; break;
-		case RINGSTEER_SERVICE_A_HASH: e->hash = v; break;
-		case RINGSTEER_SERVICE_A_ON_DOWN: e->on_down = v; break;
-		case RINGSTEER_SERVICE_A_FORWARD: e->forward = v; break;
-		case RINGSTEER_SERVICE_A_ENCAP: e->encap = v; break;
-		case RINGSTEER_SERVICE_A_ENCAP_PORT: e->encap_port = ntohs((uint16_t)v); break;
 		case RINGSTEER_SERVICE_A_BACKENDS: r->backends = v; break;
 		case RINGSTEER_SERVICE_A_ACTIVE: r->active = v; break;
 		case RINGSTEER_SERVICE_A_POINTS: r->points = v; break;
@@ -487,11 +493,8 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 		case RINGSTEER_SERVICE_A_NO_BACKEND: r->no_backend = v; break;
 		}
 	} else {
+		store_setting(e, nest, type, v);
 		switch (type) {
-		case RINGSTEER_BACKEND_A_WEIGHT: e->weight = v; break;
-		case RINGSTEER_BACKEND_A_STATE: e->state = v; break;
-		case RINGSTEER_BACKEND_A_HEALTH: e->health = v; break;
-		case RINGSTEER_BACKEND_A_ON_DOWN: e->be_on_down = v; break;
 		case RINGSTEER_BACKEND_A_FLOWS: r->be_flows = v; break;
 		case RINGSTEER_BACKEND_A_SHARE: r->share = v; break;
 		}
@@ -586,7 +589,7 @@ const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
 	case RINGSTEER_CMD_SERVICE_GET:
 		if (!r->has_svc || r->has_be || r->has_key || r->has_pos)
 			return "SERVICE_GET reply is not one service";
-		need = SVC_ID | SVC_CONF | B(RINGSTEER_SERVICE_A_FORWARD) |
+		need = SVC_ID | fz_settings_mask(RC_OBJ_SERVICE, true) |
 		       B(RINGSTEER_SERVICE_A_BACKENDS) |
 		       B(RINGSTEER_SERVICE_A_ACTIVE) | B(RINGSTEER_SERVICE_A_POINTS) |
 		       B(RINGSTEER_SERVICE_A_RING_BYTES) | B(RINGSTEER_SERVICE_A_FLOWS) |
@@ -599,7 +602,7 @@ const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
 		if (!r->has_svc || !r->has_be || r->has_key ||
 		    r->has_pos != (cmd == RINGSTEER_CMD_LOOKUP))
 			return "backend reply is not one service and one backend";
-		need = BE_ID | BE_CONF;
+		need = BE_ID | fz_settings_mask(RC_OBJ_BACKEND, true);
 		if (cmd == RINGSTEER_CMD_BACKEND_GET)
 			need |= B(RINGSTEER_BACKEND_A_FLOWS) | B(RINGSTEER_BACKEND_A_SHARE);
 		if ((r->be.present & need) != need)

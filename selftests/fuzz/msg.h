@@ -25,6 +25,7 @@
 #include <linux/netlink.h>
 
 #include "uapi/ringsteer.h"
+#include "settings.h"
 
 #define FZ_MSG_MAX	65536
 #define FZ_MAX_OFFS	512
@@ -105,11 +106,15 @@ struct fz_ep {
 	uint8_t alen;
 	uint16_t port;		/* host order */
 	uint8_t proto;
-	uint32_t vnodes, hash, on_down;	/* service */
-	uint32_t forward, encap; /* service */
-	uint16_t encap_port;	/* service, host order */
-	uint32_t weight, state, health, be_on_down;	/* backend */
+	/* Settings by row of ringctl's table (FZ_SET()); ports in host order. */
+	uint32_t set[RC_SETTINGS_MAX];
 };
+
+/* The value of setting ROW (RC_SET_ROW) in an endpoint, service or backend. */
+#define FZ_SET(p, row) ((p)->set[RC_SET_##row])
+
+/* The table's row of attribute ATTR in OBJ's nest, or NULL. */
+const struct rc_setting *fz_setting(enum rc_obj obj, uint16_t attr);
 
 struct fz_req {
 	uint8_t cmd;
@@ -139,15 +144,13 @@ struct fz_req {
 
 #define SVC_ID (B(RINGSTEER_SERVICE_A_FAMILY) | B(RINGSTEER_SERVICE_A_ADDR) | \
 		B(RINGSTEER_SERVICE_A_PORT) | B(RINGSTEER_SERVICE_A_PROTO))
-#define SVC_CONF (B(RINGSTEER_SERVICE_A_VNODES) | B(RINGSTEER_SERVICE_A_HASH) | \
-		  B(RINGSTEER_SERVICE_A_ON_DOWN))
-/* How the service forwards: what else service-new and service-set take. */
-#define SVC_FWD (B(RINGSTEER_SERVICE_A_FORWARD) | B(RINGSTEER_SERVICE_A_ENCAP) | \
-		 B(RINGSTEER_SERVICE_A_ENCAP_PORT))
 #define BE_ID (B(RINGSTEER_BACKEND_A_FAMILY) | B(RINGSTEER_BACKEND_A_ADDR) | \
 	       B(RINGSTEER_BACKEND_A_PORT))
-#define BE_CONF (B(RINGSTEER_BACKEND_A_WEIGHT) | B(RINGSTEER_BACKEND_A_STATE) | \
-		 B(RINGSTEER_BACKEND_A_HEALTH) | B(RINGSTEER_BACKEND_A_ON_DOWN))
+/*
+ * The attribute bits of OBJ's settings, from ringctl's table; ROOTS: only
+ * those every reply carries (a child, "encap" say, only where it applies).
+ */
+uint32_t fz_settings_mask(enum rc_obj obj, bool roots);
 #define T_SVC B(RINGSTEER_A_SERVICE)
 #define T_BE B(RINGSTEER_A_BACKEND)
 #define T_FLOW B(RINGSTEER_A_FLOW)
