@@ -94,7 +94,7 @@ CFLAGS ?= -O2 -g
 # Only the layers' headers are on the path: a command's header is found
 # next to it, so a file of userspace/lib/ that included one would not build.
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(SRC)/kmod/uapi -I$(SRC)/kmod -I$(SRC)/userspace/lib
-LDLIBS := -lmnl -lsodium -lm
+LDLIBS := -lmnl -lsodium -lcurl -ljson-c -lm
 
 # Code shared with the kernel (the ring) is compiled from kmod/ as is.
 SHARED_SRCS := kmod/ring.c kmod/ring_fingerprint.c

@@ -71,6 +71,14 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_nl_error(int err, const char *ext_msg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+#define CLI_ERROR_LEN 512
+/*
+ * The last message cli_error() or cli_nl_error() printed, without
+ * "ringctl: " (cut to CLI_ERROR_LEN): the agent publishes why it refused
+ * a configuration.
+ */
+const char *cli_last_error(void);
+
 struct nl_conn;
 
 /* nl_open() with the error printed ("module not loaded"). */
