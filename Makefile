@@ -18,6 +18,8 @@
 #                    or README.md is over 300 lines
 # make sparse        sparse (C=2) on the kernel sources
 # make unit          host unit tests (KTAP)
+# make check-etcd    ringctl sync (dry-run), fleet status and the etcd client
+#                    against a real etcd on the host (no VM, about 40 s)
 # make vm-test       VM selftests (TESTS="steer_tcp.sh ...", default all) on
 #                    KVERS (default: KVER if given, else both target kernels)
 # make check-fleet   the ECMP fleet scenarios (selftests/fleet/: BIRD, three
@@ -149,7 +151,7 @@ KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
 	check-kernels demo-vm check-debug gen gen-check check-host check-host-kernels \
-	check-fresh check-fresh-quick layers-check doc-check
+	check-fresh check-fresh-quick layers-check doc-check check-etcd
 
 all: module ringctl
 
@@ -327,6 +329,17 @@ $(BUILD)/pktfuzz/%.o: selftests/pktfuzz/%.c $(wildcard selftests/pktfuzz/*.h)
 $(BUILD)/unit/test_pktfuzz: $(patsubst selftests/pktfuzz/%.c,$(BUILD)/pktfuzz/%.o,$(filter-out %/main.c,$(PKTFUZZ_SRCS)))
 
 selftest-bins: $(VM_C_BINS) userspace/ringctl
+
+# The etcd layer against a real etcd (selftests/etcd/fleet.sh starts one).
+$(BUILD)/etcd/test_etcd_client: selftests/etcd/test_etcd_client.c $(KSRC)/.stamp $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -I$(KSFT) -o $@ $< $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+
+# ringctl sync (dry-run), fleet status and the etcd layer against a real
+# etcd on the host, in a network namespace of its own: no kernel module.
+check-etcd: userspace/ringctl $(BUILD)/etcd/test_etcd_client
+	$(Q)bash selftests/etcd/fleet.sh $(BUILD)/etcd/test_etcd_client
 
 unit: $(UNIT_BINS)
 	$(Q)rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc

@@ -30,7 +30,6 @@
 #include "sync_apply.h"
 
 #define BACKOFF_MIN_MS	500
-#define BACKOFF_MAX_MS	30000
 #define POLL_MAX_MS	500
 
 struct sync {
@@ -248,9 +247,14 @@ static void disconnect(struct sync *s, int err, const char *what)
 		etcd_watch_stop(&s->w);
 	s->watching = false;
 	s->connected = false;
+	/*
+	 * Doubling, with a fifth of jitter so that a fleet does not come back
+	 * all at once; at most a lease's time, so that an agent is back
+	 * before the fleet has long seen it missing.
+	 */
 	s->backoff = s->backoff ? s->backoff * 2 : BACKOFF_MIN_MS;
-	if (s->backoff > BACKOFF_MAX_MS)
-		s->backoff = BACKOFF_MAX_MS;
+	if (s->backoff > s->c->lease_ttl_ms)
+		s->backoff = s->c->lease_ttl_ms;
 	jitter = s->backoff / 5 ? (uint64_t)rand() % (s->backoff / 5) : 0;
 	s->next_retry = now_ms() + s->backoff + jitter;
 }
