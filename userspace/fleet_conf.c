@@ -196,6 +196,8 @@ static int key_file_line(const char *ctx, int argc, char **argv, struct fl_conf 
 
 static int timer_line(const char *ctx, int argc, char **argv, uint32_t min_ms, uint32_t *ms)
 {
+	char want[64];
+
 	int err;
 
 	if (argc != 2)
@@ -203,11 +205,10 @@ static int timer_line(const char *ctx, int argc, char **argv, uint32_t min_ms, u
 	err = hc_parse_duration(argv[1], MAX_TIMER_MS, ms);
 	if (!err && *ms < min_ms)
 		err = -ERANGE;
-	if (err)
-		return parse_bad_value(ctx, argv[0], argv[1], err,
-				       min_ms >= 1000 ? "a duration of 1s to 24h, e.g. 10s" :
-				       "a duration up to 24h, e.g. 500ms or 2s");
-	return 0;
+	if (!err)
+		return 0;
+	snprintf(want, sizeof(want), "a duration of %ums to 24h, e.g. 10s", min_ms);
+	return parse_bad_value(ctx, argv[0], argv[1], err, want);
 }
 
 static int command_line(const char *ctx, int argc, char **argv, char **cmd)
