@@ -28,7 +28,7 @@
 #                    check runs only fleet/ring_tunnel.sh
 # make bench-ring    ring lookup/build benchmark
 # make bench         datapath benchmark against IPVS and nftables (BENCH_KVERS)
-# make install       ringctl, ringsteer-backend, man page, bash completion, systemd unit under
+# make install       ringctl, ringsteer-backend, man page, bash completion, systemd units under
 #                    $(DESTDIR)$(PREFIX), module via modules_install; make uninstall
 # make dkms-install  module source to /usr/src/ringsteer-VERSION, dkms add/build/install
 # make dkms-check    dkms builds the module for both kernels (hermetic, no install)
@@ -486,6 +486,10 @@ install-files: ringctl
 	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		dist/systemd/ringsteer-health.service.in >$(DESTDIR)$(UNITDIR)/ringsteer-health.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ringsteer-health.service
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		dist/systemd/ringsteer-sync.service.in >$(DESTDIR)$(UNITDIR)/ringsteer-sync.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/ringsteer-sync.service
+	install -D -m 0644 dist/fleet.conf $(DESTDIR)$(DOCDIR)/examples/fleet.conf
 	install -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/ringsteer
 
 # The configuration directory stays if it holds a configuration. Kernels
@@ -494,7 +498,8 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ringctl $(DESTDIR)$(SBINDIR)/ringsteer-backend \
 		$(DESTDIR)$(MANDIR)/man8/ringctl.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/ringctl $(DESTDIR)$(UNITDIR)/ringsteer.service \
-		$(DESTDIR)$(UNITDIR)/ringsteer-health.service \
+		$(DESTDIR)$(UNITDIR)/ringsteer-health.service $(DESTDIR)$(UNITDIR)/ringsteer-sync.service \
+		$(DESTDIR)$(DOCDIR)/examples/fleet.conf \
 		$(DESTDIR)$(DOCDIR)/examples/bird/lb.conf $(DESTDIR)$(DOCDIR)/examples/bird/router.md \
 		$(DESTDIR)/lib/modules/$(KVER)/updates/kmod/ringsteer.ko* \
 		$(DESTDIR)/lib/modules/$(KVER)/extra/kmod/ringsteer.ko*

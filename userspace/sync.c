@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ringctl sync [check] FILE [dry-run]: the fleet agent. It reads
+ * ringctl sync run FILE [dry-run]: the fleet agent (sync check FILE reads
+ * the file only). It reads
  * PREFIX/config from etcd and applies it with restore's diff, then
  * watches it from the next revision and applies each new one; publishes
  * PREFIX/status/HOST under a lease (fleet_state.h) and registers
@@ -419,7 +420,8 @@ static int run(const struct fl_conf *c, bool dry_run)
 void cmd_sync_usage(FILE *f)
 {
 	fprintf(f,
-"Usage: ringctl sync [check] FILE [dry-run]\n"
+"Usage: ringctl sync run FILE [dry-run]\n"
+"       ringctl sync check FILE\n"
 "\n"
 "The fleet agent: applies the configuration at PREFIX/config in etcd (the\n"
 "format of 'save', without a key line) with restore's diff, each new\n"
@@ -437,8 +439,12 @@ int cmd_sync(int argc, char **argv)
 	struct fl_conf c;
 	int err;
 
-	argc -= check;
-	argv += check;
+	if (argc < 2 || (!check && strcmp(argv[1], "run"))) {
+		cmd_sync_usage(stderr);
+		return cli_error("sync: want 'run FILE' or 'check FILE'");
+	}
+	argc--;
+	argv++;
 	if (argc < 2)
 		return cli_error("sync: missing the fleet file");
 	if (argc > 2 && !strcmp(argv[2], "dry-run") && !check)

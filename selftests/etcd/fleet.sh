@@ -95,7 +95,7 @@ agent_start()	# HOST: ringctl sync in dry-run, its output in $T/HOST.out
 {
 	fleet_file "$1.conf" "$1" "on-stale echo stale >>$T/$1.events" \
 		"on-fresh echo fresh >>$T/$1.events"
-	"$RINGCTL" sync "$T/$1.conf" dry-run >"$T/$1.out" 2>"$T/$1.err" &
+	"$RINGCTL" sync run "$T/$1.conf" dry-run >"$T/$1.out" 2>"$T/$1.err" &
 	AGENTS+=($!)
 	eval "PID_$1=$!"
 }

@@ -6,8 +6,8 @@
  * (netlink I/O, nl.h, nl_ops.h and nl_ct.h), print_ (text and JSON
  * output, print.h, with json_ its JSON writer), rc_ (the model, model.h,
  * settings.h, enums.h, endpoint.h and preview.h), sim_ (simulate's ring
- * arithmetic, ringmath.h) and pace_ (how often connections are counted,
- * pace.h). The commands, one a file of userspace/, are cmd_* (cmd.h and
+ * arithmetic, ringmath.h), pace_ (how often connections are counted,
+ * pace.h) and etcd_ (etcd's v3 API, etcd.h). The commands, one a file of userspace/, are cmd_* (cmd.h and
  * the headers beside it); no layer includes or calls them. What one
  * command alone needs is beside it (restore_plan.c, show_print.c, ...),
  * keeping its layer's prefix. Every function
