@@ -279,6 +279,12 @@ t_sync_refuse()
 	! grep -q "^revision $rev:" "$T/lb1.out" "$T/lb2.out" || fail "requests sent for $rev" || return 1
 	out=$(fleet_status fleet status "$T/admin.conf"); [ $? = 2 ] || fail "exit" || return 1
 	grep -q "^lb1 *error *$good .*/rs/config@$rev:2: weight '0x'" <<<"$out" || fail "status: $out" || return 1
+	# A key line is refused too: the key stays on each host.
+	rev=$(put_config "key $KEY\n$CFG1") || return 1
+	wait_for 5 error_is lb1 "$rev" || fail "lb1 took a key from etcd" || return 1
+	status lb1 .error.message | grep -q "a key line: the SipHash key stays on each host" ||
+		fail "lb1's message: $(status lb1 .error.message)" || return 1
+	! grep -q "^revision $rev:" "$T/lb1.out" || fail "requests sent for $rev" || return 1
 	# The next good revision clears it.
 	rev=$(put_config "$CFG3") || return 1
 	fleet_status fleet status "$T/admin.conf" wait 5s >/dev/null || fail "no recovery"
@@ -357,6 +363,41 @@ t_auth()
 	grep -qi 'user name is empty\|permission\|auth' <<<"$out" || fail "message: $out"
 }
 
+# etcd with TLS and client certificates (--client-cert-auth), on other ports.
+t_tls()
+{
+	local out pid rc=0 d=$T/pki
+	mkdir -p "$d"
+	openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=test-ca \
+		-keyout "$d/ca.key" -out "$d/ca.pem" 2>/dev/null &&
+	openssl req -newkey rsa:2048 -nodes -subj /CN=etcd -keyout "$d/srv.key" -out "$d/srv.csr" 2>/dev/null &&
+	openssl x509 -req -in "$d/srv.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial -days 1 \
+		-extfile <(echo "subjectAltName=IP:127.0.0.1") -out "$d/srv.pem" 2>/dev/null &&
+	openssl req -newkey rsa:2048 -nodes -subj /CN=lb -keyout "$d/cli.key" -out "$d/cli.csr" 2>/dev/null &&
+	openssl x509 -req -in "$d/cli.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial -days 1 \
+		-extfile <(echo "extendedKeyUsage=clientAuth") -out "$d/cli.pem" 2>/dev/null || return 1
+	etcd --name s --data-dir "$T/etcd-tls" --listen-client-urls https://127.0.0.1:2381 \
+		--advertise-client-urls https://127.0.0.1:2381 --listen-peer-urls http://127.0.0.1:2382 \
+		--initial-advertise-peer-urls http://127.0.0.1:2382 --initial-cluster s=http://127.0.0.1:2382 \
+		--cert-file "$d/srv.pem" --key-file "$d/srv.key" --client-cert-auth \
+		--trusted-ca-file "$d/ca.pem" >"$T/etcd-tls.log" 2>&1 &
+	pid=$!
+	AGENTS+=($pid)
+	printf 'endpoints https://127.0.0.1:2381\nprefix /rs\nhost a\n' >"$T/tls.conf"
+	cp "$T/tls.conf" "$T/tls-nocert.conf"
+	echo "tls ca $d/ca.pem cert $d/cli.pem key $d/cli.key" >>"$T/tls.conf"
+	echo "tls ca $d/ca.pem" >>"$T/tls-nocert.conf"
+	# No configuration there: exit 2 ("no such key"), not 1 (no answer).
+	wait_for 10 bash -c "'$RINGCTL' fleet status '$T/tls.conf' >'$T/tls.out' 2>&1; [ \$? = 2 ]" ||
+		{ fail "with a client certificate: $(cat "$T/tls.out")"; rc=1; }
+	grep -q "no such key" "$T/tls.out" || { fail "$(cat "$T/tls.out")"; rc=1; }
+	out=$("$RINGCTL" fleet status "$T/tls-nocert.conf" 2>&1)
+	[ $? = 1 ] || { fail "without a client certificate: $out"; rc=1; }
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	return $rc
+}
+
 t_check()
 {
 	local out
@@ -371,7 +412,7 @@ KEY=$(head -c16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 (umask 077; echo "$KEY" >"$T/key")
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..13"
 etcd_start || { echo "Bail out! etcd did not start"; exit 1; }
 case_ "etcd client: range, put, leases, watch, compaction, failover" t_client
 case_ "fleet status: agreement, another key, missing, stale, error, -j, prometheus" t_status_fake
@@ -385,5 +426,6 @@ case_ "sync: etcd stopped, nothing changes, on-stale; restarted, resync and on-f
 case_ "sync: killed, missing; restarted, resynced; SIGTERM revokes" t_sync_kill
 case_ "etcd user/password auth" t_auth
 case_ "sync check: a bad fleet file named with its line" t_check
+case_ "etcd over TLS: a client certificate, and refused without one" t_tls
 echo "# $n cases, $fails failed"
 [ $fails = 0 ]
