@@ -289,6 +289,9 @@ static void watch(struct sync *s, int timeout)
 		free(s->pending);
 		s->pending = NULL;
 	}
+	/* A new revision (or its refusal) is published at once, not at the next tick. */
+	if (!err && s->dirty && publish(s))
+		err = -EIO;
 	if (err == -ESTALE) {
 		sy_log("watch: %s; reading %s whole", s->e.err, s->config_key);
 		etcd_watch_stop(&s->w);
