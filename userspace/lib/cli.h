@@ -7,11 +7,11 @@
  * output, print.h, with json_ its JSON writer), rc_ (the model, model.h,
  * settings.h, enums.h, endpoint.h and preview.h), sim_ (simulate's ring
  * arithmetic, ringmath.h), pace_ (how often connections are counted,
- * pace.h) and etcd_ (etcd's v3 API, etcd.h). The commands, one a file of userspace/, are cmd_* (cmd.h and
- * the headers beside it); no layer includes or calls them. What one
- * command alone needs is beside it (restore_plan.c, show_print.c, ...),
- * keeping its layer's prefix. Every function
- * returns 0 or -errno.
+ * pace.h) and etcd_ (etcd's v3 API, etcd.h). The commands, one a file of
+ * userspace/, are cmd_* (cmd.h and the headers beside it); no layer
+ * includes or calls them. What one command alone needs is beside it
+ * (restore_plan.c, show_print.c, ...), keeping its layer's prefix. Every
+ * function returns 0 or -errno.
  */
 #ifndef RINGCTL_CLI_H
 #define RINGCTL_CLI_H
