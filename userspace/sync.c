@@ -457,8 +457,14 @@ int cmd_sync(int argc, char **argv)
 	if (argc > 3)
 		return cli_error("sync: unexpected argument '%s'", argv[3]);
 	err = fl_conf_read(argv[1], "sync", &c);
-	if (err || check)
+	if (err)
 		return err;
+	if (check) {
+		printf("%s: %u endpoints, prefix %s, host %s, %s\n", argv[1], c.etcd.nendpoints,
+		       c.prefix, c.host, c.has_key ? "key-file read" : "no key-file: the kernel's key");
+		fl_conf_free(&c);
+		return 0;
+	}
 	err = run(&c, dry_run);
 	fl_conf_free(&c);
 	return err;

@@ -402,7 +402,9 @@ t_check()
 {
 	local out
 	fleet_file check.conf lb9
-	"$RINGCTL" sync check "$T/check.conf" || fail "good file refused" || return 1
+	out=$("$RINGCTL" sync check "$T/check.conf") || fail "good file refused" || return 1
+	[ "$out" = "$T/check.conf: 2 endpoints, prefix /rs, host lb9, key-file read" ] ||
+		fail "check says: $out" || return 1
 	fleet_file check.conf lb9 "bogus line"
 	out=$("$RINGCTL" sync check "$T/check.conf" 2>&1) && fail "bad file passed" && return 1
 	grep -q "check.conf:9: unknown statement 'bogus'" <<<"$out" || fail "message: $out"
