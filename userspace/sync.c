@@ -81,6 +81,21 @@ static void sy_log(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * WATCHDOG=1 when it is due. Called between etcd requests too: each may
+ * block for a timeout per endpoint, and a resync makes several, so that
+ * the watchdog measures one request, never a whole round of them.
+ */
+static void watchdog(struct sync *s)
+{
+	uint64_t now = now_ms();
+
+	if (s->n.watchdog_ms && now >= s->next_watchdog) {
+		hc_notify_send(&s->n, "WATCHDOG=1");
+		s->next_watchdog = now + s->n.watchdog_ms / 2;
+	}
+}
+
 /* CMD by /bin/sh -c, not waited for (reaped in the loop). */
 static void run_command(const char *cmd, const char *event)
 {
@@ -214,12 +229,18 @@ static int resync(struct sync *s)
 		etcd_watch_stop(&s->w);
 	s->watching = false;
 	snprintf(key, sizeof(key), "%s/members/%s", s->c->prefix, s->c->host);
-	err = etcd_lease_grant(&s->e, (s->c->lease_ttl_ms + 999) / 1000, &s->lease) ?:
-	      etcd_put(&s->e, key, "", 0, 0, NULL) ?: full_read(s, &rev);
+	err = etcd_lease_grant(&s->e, (s->c->lease_ttl_ms + 999) / 1000, &s->lease);
+	watchdog(s);
+	err = err ?: etcd_put(&s->e, key, "", 0, 0, NULL);
+	watchdog(s);
+	err = err ?: full_read(s, &rev);
+	watchdog(s);
 	if (!err) {
 		s->dirty = true;
-		err = publish(s) ?: etcd_watch_start(&s->e, &s->w, s->config_key, false, rev + 1,
-						     on_event, s);
+		err = publish(s);
+		watchdog(s);
+		err = err ?: etcd_watch_start(&s->e, &s->w, s->config_key, false, rev + 1,
+					      on_event, s);
 	}
 	if (err)
 		return err;
@@ -328,14 +349,17 @@ static uint64_t next_deadline(const struct sync *s)
 
 static void timers(struct sync *s, uint64_t now)
 {
+	watchdog(s);
 	if (!s->connected && now >= s->next_retry) {
 		int err = resync(s);
 
 		if (err)
 			disconnect(s, err, "connecting");
 	}
+	watchdog(s);
 	if (s->connected && now >= s->next_keepalive)
 		keepalive(s, now);
+	watchdog(s);
 	if (now >= s->next_status) {
 		s->next_status = now + s->c->status_ms;
 		if (s->connected && publish(s))
@@ -348,10 +372,7 @@ static void timers(struct sync *s, uint64_t now)
 		sy_log("no etcd for %u ms: stale", s->c->stale_ms);
 		run_command(s->c->on_stale, "stale");
 	}
-	if (s->n.watchdog_ms && now >= s->next_watchdog) {
-		hc_notify_send(&s->n, "WATCHDOG=1");
-		s->next_watchdog = now + s->n.watchdog_ms / 2;
-	}
+	watchdog(s);
 }
 
 static void loop(struct sync *s)

@@ -398,6 +398,32 @@ t_tls()
 	return $rc
 }
 
+# As under systemd: READY=1, WATCHDOG=1 every half period, STATUS=.
+t_notify()
+{
+	local pid lis rev n
+	rev=$(ectl get /rs/config -w json | jq -r '.kvs[0].mod_revision')
+	socat -u UNIX-RECV:"$T/notify.sock" OPEN:"$T/notify.log",creat,append &
+	lis=$!
+	wait_for 5 test -S "$T/notify.sock" || return 1
+	fleet_file n.conf lb5
+	NOTIFY_SOCKET=$T/notify.sock WATCHDOG_USEC=1000000 "$RINGCTL" sync run "$T/n.conf" dry-run \
+		>/dev/null 2>"$T/n.err" &
+	pid=$!
+	sleep 3
+	kill "$pid"
+	wait "$pid"
+	sleep 0.2
+	kill "$lis"
+	wait "$lis" 2>/dev/null
+	n=$(grep -o WATCHDOG=1 "$T/notify.log" | wc -l)
+	grep -q READY=1 "$T/notify.log" || fail "no READY=1" || return 1
+	[ "$n" -ge 4 ] || fail "$n WATCHDOG=1 in 3 s at a 1 s watchdog" || return 1
+	grep -q "STATUS=revision $rev, etcd connected" "$T/notify.log" ||
+		fail "status: $(cat "$T/notify.log")" || return 1
+	grep -q STOPPING=1 "$T/notify.log" || fail "no STOPPING=1"
+}
+
 t_check()
 {
 	local out
@@ -414,7 +440,7 @@ KEY=$(head -c16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 (umask 077; echo "$KEY" >"$T/key")
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..14"
 etcd_start || { echo "Bail out! etcd did not start"; exit 1; }
 case_ "etcd client: range, put, leases, watch, compaction, failover" t_client
 case_ "fleet status: agreement, another key, missing, stale, error, -j, prometheus" t_status_fake
@@ -426,6 +452,7 @@ case_ "sync: a bad revision is refused whole, the status says why" t_sync_refuse
 case_ "sync: of two writers the newest revision wins" t_sync_writers
 case_ "sync: etcd stopped, nothing changes, on-stale; restarted, resync and on-fresh" t_sync_etcd_down
 case_ "sync: killed, missing; restarted, resynced; SIGTERM revokes" t_sync_kill
+case_ "sync under a service manager: READY, WATCHDOG, STATUS, STOPPING" t_notify
 case_ "etcd user/password auth" t_auth
 case_ "sync check: a bad fleet file named with its line" t_check
 case_ "etcd over TLS: a client certificate, and refused without one" t_tls
