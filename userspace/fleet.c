@@ -112,12 +112,14 @@ static int read_config(struct etcd *e, const struct fl_conf *c, struct fleet *f)
 		f->config_ok = m && !parse_config(m, "fleet status", key, &f->config);
 		if (m)
 			fclose(m);
-		if (!f->config_ok)
+		if (!f->config_ok) {
 			snprintf(f->config_error, sizeof(f->config_error), "%s", cli_last_error());
-		else if (f->config.has_key)
-			f->config_ok = !snprintf(f->config_error, sizeof(f->config_error),
-						 "%s: has a key line: the key must stay local (key-file)",
-						 key);
+		} else if (f->config.has_key) {
+			/* As the agents refuse it: the key stays on each host. */
+			f->config_ok = false;
+			snprintf(f->config_error, sizeof(f->config_error),
+				 "%s: has a key line: the key must stay local (key-file)", key);
+		}
 	}
 	etcd_kvs_free(&kvs);
 	return 0;

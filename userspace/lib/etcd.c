@@ -465,7 +465,7 @@ int etcd_lease_keepalive(struct etcd *e, int64_t id, int64_t *ttl)
 	/* A stream of one message here: {"result": {...}}. */
 	*ttl = json_object_object_get_ex(res, "result", &r) ? get_i64(r, "TTL") : 0;
 	if (json_object_object_get_ex(res, "error", &r))
-		err = grpc_error(e, json_object_object_get_ex(res, "error", &r) ? r : res);
+		err = grpc_error(e, r) ?: -EPROTO;
 	json_object_put(res);
 	if (!err && *ttl <= 0) {
 		snprintf(e->err, sizeof(e->err), "lease %llx expired", (unsigned long long)id);
