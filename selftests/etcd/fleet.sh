@@ -158,15 +158,17 @@ t_client()
 	RS_ETCD_ENDPOINT=$EP "$CLIENT_TEST"
 }
 
-# Fake agents' status keys, with the fingerprints `fingerprint file` computes.
+# Fake agents' status keys, with the fingerprints `fingerprint file` computes
+# (of FAKE_RING, default CFG1), FAKE_DOWN the backends its checker has down.
 fake_status()	# HOST REVISION KEYHEX [ERROR_REVISION]
 {
 	local fp
-	fp=$(printf '%b' "$CFG1" | "$RINGCTL" -j fingerprint file - key "$3" | jq -r '.[0].fingerprint') ||
-		return 1
+	fp=$(printf '%b' "${FAKE_RING:-$CFG1}" | "$RINGCTL" -j fingerprint file - key "$3" |
+		jq -r '.[0].fingerprint') || return 1
 	jq -nc --arg host "$1" --argjson rev "$2" --arg fp "$fp" --argjson erev "${4:-0}" \
+		--argjson down "${FAKE_DOWN:-[]}" \
 		'{version: 1, host: $host, revision: $rev, updated: 0, key_id: "",
-		  services: [{service: "192.0.2.10:80 tcp", fingerprint: $fp, backends: 2, down: []}],
+		  services: [{service: "192.0.2.10:80 tcp", fingerprint: $fp, backends: 2, down: $down}],
 		  error: (if $erev > 0 then {revision: $erev, message: "it failed"} else null end)}' |
 		ectl put "/rs/status/$1" >/dev/null
 }
@@ -211,6 +213,20 @@ t_status_fake()
 	fake_status lb3 "$rev" "$KEY" "$rev"
 	out=$(fleet_status fleet status "$T/admin.conf"); [ $? = 2 ] || fail "error: exit" || return 1
 	grep -q '^lb3 *error.*it failed' <<<"$out" || fail "lb3 error: $out" || return 1
+
+	# Health: lb3's checker has 10.1.0.2 down, so its ring is the
+	# configuration's without it: it matches the configuration with its
+	# down, and differs from the others (they map those flows elsewhere).
+	fake_status lb3 "$rev" "$KEY"
+	FAKE_RING='service 192.0.2.10:80\n\tbackend 10.1.0.1:8080\n' FAKE_DOWN='["10.1.0.2:8080"]' \
+		fake_status lb3 "$rev" "$KEY"
+	out=$(fleet_status fleet status "$T/admin.conf"); [ $? = 2 ] || fail "health: exit" || return 1
+	grep -q '^lb3 *ok .*differ *match' <<<"$out" || fail "lb3 with a down: $out" || return 1
+	# The same down without the ring that goes with it: does not match.
+	FAKE_DOWN='["10.1.0.2:8080"]' fake_status lb3 "$rev" "$KEY"
+	out=$(fleet_status fleet status "$T/admin.conf")
+	grep -q '^lb3 *ok .*agree *differ' <<<"$out" || fail "lb3 down, old ring: $out" || return 1
+	fake_status lb3 "$rev" "$KEY" "$rev"
 
 	# Prometheus form of the same.
 	out=$(fleet_status fleet status "$T/admin.conf" prometheus)
@@ -443,7 +459,7 @@ echo "TAP version 13"
 echo "1..14"
 etcd_start || { echo "Bail out! etcd did not start"; exit 1; }
 case_ "etcd client: range, put, leases, watch, compaction, failover" t_client
-case_ "fleet status: agreement, another key, missing, stale, error, -j, prometheus" t_status_fake
+case_ "fleet status: agreement, another key, a backend down, missing, stale, error, -j, prometheus" t_status_fake
 case_ "fleet status: a syntax error and a key line named" t_status_syntax
 case_ "fleet status: etcd unreachable exits 1" t_status_no_etcd
 case_ "sync: two agents converge, fleet status agrees" t_sync_converge
