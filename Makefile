@@ -18,6 +18,8 @@
 #                    or README.md is over 300 lines
 # make sparse        sparse (C=2) on the kernel sources
 # make unit          host unit tests (KTAP)
+# make check-etcd    ringctl sync (dry-run), fleet status and the etcd client
+#                    against a real etcd on the host (no VM, about 40 s)
 # make vm-test       VM selftests (TESTS="steer_tcp.sh ...", default all) on
 #                    KVERS (default: KVER if given, else both target kernels)
 # make check-fleet   the ECMP fleet scenarios (selftests/fleet/: BIRD, three
@@ -26,7 +28,7 @@
 #                    check runs only fleet/ring_tunnel.sh
 # make bench-ring    ring lookup/build benchmark
 # make bench         datapath benchmark against IPVS and nftables (BENCH_KVERS)
-# make install       ringctl, ringsteer-backend, man page, bash completion, systemd unit under
+# make install       ringctl, ringsteer-backend, man page, bash completion, systemd units under
 #                    $(DESTDIR)$(PREFIX), module via modules_install; make uninstall
 # make dkms-install  module source to /usr/src/ringsteer-VERSION, dkms add/build/install
 # make dkms-check    dkms builds the module for both kernels (hermetic, no install)
@@ -94,7 +96,7 @@ CFLAGS ?= -O2 -g
 # Only the layers' headers are on the path: a command's header is found
 # next to it, so a file of userspace/lib/ that included one would not build.
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(SRC)/kmod/uapi -I$(SRC)/kmod -I$(SRC)/userspace/lib
-LDLIBS := -lmnl -lsodium -lm
+LDLIBS := -lmnl -lsodium -lcurl -ljson-c -lm
 
 # Code shared with the kernel (the ring) is compiled from kmod/ as is.
 SHARED_SRCS := kmod/ring.c kmod/ring_fingerprint.c
@@ -149,7 +151,7 @@ KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
 	check-kernels demo-vm check-debug gen gen-check check-host check-host-kernels \
-	check-fresh check-fresh-quick layers-check doc-check
+	check-fresh check-fresh-quick layers-check doc-check check-etcd
 
 all: module ringctl
 
@@ -328,6 +330,17 @@ $(BUILD)/unit/test_pktfuzz: $(patsubst selftests/pktfuzz/%.c,$(BUILD)/pktfuzz/%.
 
 selftest-bins: $(VM_C_BINS) userspace/ringctl
 
+# The etcd layer against a real etcd (selftests/etcd/fleet.sh starts one).
+$(BUILD)/etcd/test_etcd_client: selftests/etcd/test_etcd_client.c $(KSRC)/.stamp $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -I$(KSFT) -o $@ $< $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+
+# ringctl sync (dry-run), fleet status and the etcd layer against a real
+# etcd on the host, in a network namespace of its own: no kernel module.
+check-etcd: userspace/ringctl $(BUILD)/etcd/test_etcd_client
+	$(Q)bash selftests/etcd/fleet.sh $(BUILD)/etcd/test_etcd_client
+
 unit: $(UNIT_BINS)
 	$(Q)rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
 
@@ -473,6 +486,10 @@ install-files: ringctl
 	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		dist/systemd/ringsteer-health.service.in >$(DESTDIR)$(UNITDIR)/ringsteer-health.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ringsteer-health.service
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		dist/systemd/ringsteer-sync.service.in >$(DESTDIR)$(UNITDIR)/ringsteer-sync.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/ringsteer-sync.service
+	install -D -m 0644 dist/fleet.conf $(DESTDIR)$(DOCDIR)/examples/fleet.conf
 	install -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/ringsteer
 
 # The configuration directory stays if it holds a configuration. Kernels
@@ -481,7 +498,8 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ringctl $(DESTDIR)$(SBINDIR)/ringsteer-backend \
 		$(DESTDIR)$(MANDIR)/man8/ringctl.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/ringctl $(DESTDIR)$(UNITDIR)/ringsteer.service \
-		$(DESTDIR)$(UNITDIR)/ringsteer-health.service \
+		$(DESTDIR)$(UNITDIR)/ringsteer-health.service $(DESTDIR)$(UNITDIR)/ringsteer-sync.service \
+		$(DESTDIR)$(DOCDIR)/examples/fleet.conf \
 		$(DESTDIR)$(DOCDIR)/examples/bird/lb.conf $(DESTDIR)$(DOCDIR)/examples/bird/router.md \
 		$(DESTDIR)/lib/modules/$(KVER)/updates/kmod/ringsteer.ko* \
 		$(DESTDIR)/lib/modules/$(KVER)/extra/kmod/ringsteer.ko*

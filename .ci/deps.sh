@@ -21,12 +21,17 @@ set -euo pipefail
 # too (bird2: the BGP and BFD daemon of the fleet scenarios; Debian's
 # package enables its unit, which a host without systemd running never
 # starts, and the scenarios run their own on their own files).
-# debootstrap builds the minimal root of make check-fresh.
+# debootstrap builds the minimal root of make check-fresh. libcurl and
+# json-c are ringctl's etcd client (doc/fleet.md); etcd-server and
+# etcd-client run make check-etcd's etcd and its etcdctl (Debian's
+# etcd-server enables its own unit, which a host without systemd running
+# never starts; the test runs its own on other ports, in a namespace).
 PACKAGES=(
 	build-essential bc kmod cpio xz-utils zstd
 	linux-image-amd64 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	libmnl-dev libsodium-dev pkg-config
+	libcurl4-openssl-dev libjson-c-dev etcd-server etcd-client
 	iproute2 procps libcap2-bin nftables iptables ipvsadm conntrack socat ethtool
 	bird2
 	python3 python3-yaml python3-jsonschema python3-matplotlib jq strace

@@ -9,6 +9,7 @@
 #ifndef RINGCTL_CMD_H
 #define RINGCTL_CMD_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #define CMD(name) \
@@ -30,6 +31,8 @@ CMD(stats);
 CMD(simulate);
 CMD(version);
 CMD(health);
+CMD(fleet);
+CMD(sync);
 
 #undef CMD
 
@@ -51,6 +54,16 @@ struct rc_preview_req;
  * for help (printed), or -EINVAL (printed).
  */
 int cmd_plan_parse(int argc, char **argv, struct rc_preview_req *r);
+
+struct nl_conn;
+struct rc_config;
+/*
+ * What "ringctl restore" does once its file is read (restore.c): change
+ * the namespace's configuration into WANT, sending only the differences
+ * (deletes with FLAGS); errors printed. "ringctl sync" applies etcd's
+ * revisions with it.
+ */
+int cmd_restore_apply(struct nl_conn *nl, const struct rc_config *want, uint32_t flags);
 
 /* ringctl ARGS...: argv[0] is the program; returns the exit status. */
 int cmd_main(int argc, char **argv);

@@ -95,6 +95,11 @@ static int apply(struct nl_conn *nl, const struct rc_config *want, bool flush,
 	return err;
 }
 
+int cmd_restore_apply(struct nl_conn *nl, const struct rc_config *want, uint32_t flags)
+{
+	return apply(nl, want, false, flags);
+}
+
 void cmd_restore_usage(FILE *f)
 {
 	fprintf(f, "Usage: ringctl restore [--flush] FILE|- [keep-flows]\n\n"

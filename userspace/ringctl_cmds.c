@@ -34,6 +34,10 @@ static const struct cli_cmd commands[] = {
 	  "compute ring shares, moves and owners offline" },
 	{ "health", cmd_health, cmd_health_usage,
 	  "mark backends up and down from health probes" },
+	{ "sync", cmd_sync, cmd_sync_usage,
+	  "apply the fleet's configuration from etcd and publish this host's status" },
+	{ "fleet", cmd_fleet, cmd_fleet_usage,
+	  "whether every load balancer holds etcd's configuration and steers alike" },
 	{ "version", cmd_version, cmd_version_usage, "show ringctl's and the kernel module's versions" },
 };
 

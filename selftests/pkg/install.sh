@@ -50,12 +50,14 @@ got=$(files "$tmp/a")
 echo "$got"
 want="lib/modules/$kver/MODDIR/kmod/ringsteer.ko
 usr/local/lib/systemd/system/ringsteer-health.service
+usr/local/lib/systemd/system/ringsteer-sync.service
 usr/local/lib/systemd/system/ringsteer.service
 usr/local/sbin/ringctl
 usr/local/sbin/ringsteer-backend
 usr/local/share/bash-completion/completions/ringctl
 usr/local/share/doc/ringsteer/examples/bird/lb.conf
 usr/local/share/doc/ringsteer/examples/bird/router.md
+usr/local/share/doc/ringsteer/examples/fleet.conf
 usr/local/share/man/man8/ringctl.8"
 # The kernel decides the module directory (extra/ or updates/) and
 # whether modules_install compresses.
@@ -72,6 +74,10 @@ expect_mode 644 "$tmp/a/usr/local/share/doc/ringsteer/examples/bird/lb.conf"
 expect_unit "$tmp/a/usr/local/lib/systemd/system/ringsteer.service" /usr/local/sbin /etc
 expect_mode 644 "$tmp/a/usr/local/lib/systemd/system/ringsteer-health.service"
 expect_health_unit "$tmp/a/usr/local/lib/systemd/system/ringsteer-health.service" /usr/local/sbin /etc
+expect_mode 644 "$tmp/a/usr/local/lib/systemd/system/ringsteer-sync.service"
+grep -qx "ExecStart=/usr/local/sbin/ringctl sync run /etc/ringsteer/fleet.conf" \
+	"$tmp/a/usr/local/lib/systemd/system/ringsteer-sync.service" ||
+	die "the sync unit does not run /usr/local/sbin/ringctl sync run on /etc/ringsteer/fleet.conf"
 "$tmp/a/usr/local/sbin/ringctl" --version | grep -qx "ringctl $(ringsteer_version)" ||
 	die "installed ringctl is not version $(ringsteer_version)"
 pass "make install DESTDIR: $(wc -l <<<"$got") files, modes, unit paths"
@@ -86,12 +92,14 @@ pass "make uninstall removes everything but the configuration"
 # Debian's own layout: PREFIX=/usr puts the unit in /lib/systemd/system.
 make -s install-files DESTDIR="$tmp/b" PREFIX=/usr >/dev/null
 want="lib/systemd/system/ringsteer-health.service
+lib/systemd/system/ringsteer-sync.service
 lib/systemd/system/ringsteer.service
 usr/sbin/ringctl
 usr/sbin/ringsteer-backend
 usr/share/bash-completion/completions/ringctl
 usr/share/doc/ringsteer/examples/bird/lb.conf
 usr/share/doc/ringsteer/examples/bird/router.md
+usr/share/doc/ringsteer/examples/fleet.conf
 usr/share/man/man8/ringctl.8"
 [ "$(files "$tmp/b")" = "$want" ] || die "PREFIX=/usr: got $(files "$tmp/b")"
 expect_unit "$tmp/b/lib/systemd/system/ringsteer.service" /usr/sbin /etc

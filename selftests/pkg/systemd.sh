@@ -79,3 +79,17 @@ grep -qx 'Restart=on-failure' "$health" || die "a watchdog kill is not restarted
 	die "ExecStartPre does not check the file ExecStart runs"
 ! grep -q '^ExecStop' "$health" || die "stopping the checker must leave the kernel as it is"
 pass "notify, watchdog, restarted, requires ringsteer.service, file checked first, no ExecStop"
+
+# The fleet agent's unit: the same choices as the checker's.
+sync=$tmp/usr/lib/systemd/system/ringsteer-sync.service
+[ -f "$sync" ] || die "make install-files wrote no $sync"
+verify "$sync" || die "systemd-analyze verify rejects the sync unit"
+pass "systemd-analyze verify ringsteer-sync.service: clean"
+grep -qx 'Type=notify' "$sync" || die "the sync unit is not Type=notify"
+grep -qE '^WatchdogSec=[1-9]' "$sync" || die "the sync unit has no watchdog"
+grep -qx 'Restart=on-failure' "$sync" || die "a watchdog kill of sync is not restarted"
+[ "$(sed -n 's/^ExecStartPre=.*ringctl sync check //p' "$sync")" = \
+  "$(sed -n 's/^ExecStart=.*ringctl sync run //p' "$sync")" ] ||
+	die "ExecStartPre does not check the file ExecStart runs"
+! grep -q '^ExecStop' "$sync" || die "stopping the agent must leave the kernel as it is"
+pass "sync: notify, watchdog, restarted, file checked first, no ExecStop"

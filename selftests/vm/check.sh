@@ -120,6 +120,14 @@ for t in selftests/unit/test_*.c; do
 	fi
 done
 
+# etcd's part: the agent in dry-run, fleet status, the client (no VM).
+if make userspace/ringctl build/etcd/test_etcd_client >"$logdir/build-etcd.log" 2>&1; then
+	ktap_step "etcd fleet (host)" bash selftests/etcd/fleet.sh build/etcd/test_etcd_client
+else
+	cat "$logdir/build-etcd.log"
+	record fail "etcd fleet (host) (build)"
+fi
+
 summary()
 {
 	if [ $failed -gt 0 ]; then

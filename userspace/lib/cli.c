@@ -14,11 +14,22 @@
 #include "nl.h"
 
 bool cli_json;
+static char last_error[CLI_ERROR_LEN];
 
 static void verror(const char *fmt, va_list ap)
 {
+	va_list copy;
+
+	va_copy(copy, ap);
+	vsnprintf(last_error, sizeof(last_error), fmt, copy);
+	va_end(copy);
 	fputs("ringctl: ", stderr);
 	vfprintf(stderr, fmt, ap);
+}
+
+const char *cli_last_error(void)
+{
+	return last_error;
 }
 
 int cli_error(const char *fmt, ...)
@@ -41,6 +52,9 @@ int cli_nl_error(int err, const char *ext_msg, const char *fmt, ...)
 	verror(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, ": %s", strerror(err));
+	snprintf(last_error + strlen(last_error), sizeof(last_error) - strlen(last_error),
+		 ": %s%s%s", strerror(err), ext_msg && *ext_msg ? ": " : "",
+		 ext_msg ? ext_msg : "");
 	if (ext_msg && *ext_msg)
 		fprintf(stderr, ": %s", ext_msg);
 	fputc('\n', stderr);

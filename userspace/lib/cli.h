@@ -6,12 +6,12 @@
  * (netlink I/O, nl.h, nl_ops.h and nl_ct.h), print_ (text and JSON
  * output, print.h, with json_ its JSON writer), rc_ (the model, model.h,
  * settings.h, enums.h, endpoint.h and preview.h), sim_ (simulate's ring
- * arithmetic, ringmath.h) and pace_ (how often connections are counted,
- * pace.h). The commands, one a file of userspace/, are cmd_* (cmd.h and
- * the headers beside it); no layer includes or calls them. What one
- * command alone needs is beside it (restore_plan.c, show_print.c, ...),
- * keeping its layer's prefix. Every function
- * returns 0 or -errno.
+ * arithmetic, ringmath.h), pace_ (how often connections are counted,
+ * pace.h) and etcd_ (etcd's v3 API, etcd.h). The commands, one a file of
+ * userspace/, are cmd_* (cmd.h and the headers beside it); no layer
+ * includes or calls them. What one command alone needs is beside it
+ * (restore_plan.c, show_print.c, ...), keeping its layer's prefix. Every
+ * function returns 0 or -errno.
  */
 #ifndef RINGCTL_CLI_H
 #define RINGCTL_CLI_H
@@ -70,6 +70,14 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int cli_nl_error(int err, const char *ext_msg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+#define CLI_ERROR_LEN 512
+/*
+ * The last message cli_error() or cli_nl_error() printed, without
+ * "ringctl: " (cut to CLI_ERROR_LEN): the agent publishes why it refused
+ * a configuration.
+ */
+const char *cli_last_error(void);
 
 struct nl_conn;
 
