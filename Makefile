@@ -255,7 +255,7 @@ $(KSRC)/.stamp: $(KSRC_TARBALL)
 		linux-source-$(KSRC_VER)/tools/testing/selftests/kselftest.h
 	$(Q)touch $@
 
-$(KSRC_TARBALL) $(YNL_TARBALL):
+$(sort $(KSRC_TARBALL) $(YNL_TARBALL)):
 	@echo "$@ missing: run 'make deps'" >&2; exit 1
 
 $(YNL)/.stamp: $(YNL_TARBALL)
