@@ -204,7 +204,7 @@ modules-all: $(foreach k,$(TEST_KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko)
 # The root first: the sub-make reads TRIXIE_KVERS from it.
 modules-trixie:
 	$(Q)bash $(TRIXIE_ROOT_SH) >/dev/null
-	$(Q)$(MAKE) modules-all TEST_KVERS="$$(bash $(TRIXIE_ROOT_SH) --kvers)"
+	$(Q)$(MAKE) modules-all TEST_KVERS="$$(echo $$(bash $(TRIXIE_ROOT_SH) --kvers))"
 
 $(BUILD)/user/kmod/%.o: kmod/%.c $(USER_HDRS)
 	$(quiet) CC $@
@@ -454,7 +454,7 @@ check-fresh-quick: deps
 TRIXIE_TESTS ?=
 check-trixie: selftest-bins
 	$(Q)bash $(TRIXIE_ROOT_SH) >/dev/null
-	$(Q)kvers="$$(bash $(TRIXIE_ROOT_SH) --kvers)"; rc=0; \
+	$(Q)kvers="$$(echo $$(bash $(TRIXIE_ROOT_SH) --kvers))"; rc=0; \
 	$(MAKE) modules-all TEST_KVERS="$$kvers" || exit 1; \
 	for k in $$kvers; do \
 		case $$k in 6.*) skip= ;; *) skip=1 ;; esac; \
@@ -565,7 +565,7 @@ dkms-install: dkms-source
 
 # Kernels built in the Debian 13 root have dkms run there, as a Debian 13
 # machine runs it.
-DKMS_ROOT_KVERS = $(foreach k,$(TEST_KVERS),$(if $(call in_root_of,$(k)),$(k)))
+DKMS_ROOT_KVERS = $(strip $(foreach k,$(TEST_KVERS),$(if $(call in_root_of,$(k)),$(k))))
 dkms-check:
 	$(Q)$(if $(filter-out $(DKMS_ROOT_KVERS),$(TEST_KVERS)),bash selftests/pkg/dkms.sh $(filter-out $(DKMS_ROOT_KVERS),$(TEST_KVERS)))
 	$(Q)$(if $(DKMS_ROOT_KVERS),bash selftests/vm/in-root.sh bash selftests/pkg/dkms.sh $(DKMS_ROOT_KVERS))
