@@ -62,7 +62,7 @@ KVER_61 := $(lastword $(filter 6.1.0-%,$(KVERS_ALL)))
 KVER_612 := $(lastword $(filter 6.12.%,$(KVERS_ALL)))
 KVER ?= $(lastword $(KVERS_ALL))
 KDIR ?= $(if $(KVER),/lib/modules/$(KVER)/build)
-TEST_KVERS := $(KVER_61) $(KVER_612)
+TEST_KVERS := $(strip $(KVER_61) $(KVER_612))
 
 # Debian 13's kernels, trixie's 6.12 and trixie-backports' 7.x, need gcc-14
 # and glibc 2.38 or later to build for: from a Debian 12 host their builds,
