@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install every Debian package ringsteer needs to build, check and test
-# itself: both target kernels (image + headers), QEMU, the busybox used for
+# itself: the target kernels (image + headers), QEMU, the busybox used for
 # the VM initramfs, libraries and network tools. Idempotent: when all is
 # already there it returns without touching apt. --list prints the list,
 # --mirror the Debian mirror URI the machine's apt sources use.
 #
-# The 6.12 kernel comes from bookworm-backports. Its apt source is built from
-# the mirror URI this machine is already configured with, so the repository
-# never names a mirror host itself.
+# On Debian 12 (bookworm) the targets are its 6.1 and bookworm-backports'
+# 6.12; that apt source is built from the mirror URI this machine is already
+# configured with, so the repository never names a mirror host itself. On
+# Debian 13 (trixie) the target is trixie's own 6.12, and checkpatch and the
+# kselftest harness come from its linux-source-6.12 (it has no 6.1).
 
 set -euo pipefail
 
@@ -36,17 +38,23 @@ PACKAGES=(
 	bird2
 	python3 python3-yaml python3-jsonschema python3-matplotlib jq strace
 	linux-perf
-	linux-source-6.1 sparse
+	sparse
 	flex bison libelf-dev libssl-dev
 	linux-source-6.12
 	bash-completion dkms openssl systemd man-db
 	debootstrap
 )
+# The release this machine runs; anything but trixie is treated as
+# bookworm, the release the project started on.
+suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+[ "$suite" = trixie ] || suite=bookworm
+[ $suite = trixie ] || PACKAGES+=(linux-source-6.1)
 BACKPORTS_LIST=/etc/apt/sources.list.d/ringsteer-backports.sources
 export DEBIAN_FRONTEND=noninteractive
 
 have_backports_kernel()
 {
+	[ $suite = bookworm ] || return 0
 	compgen -G '/lib/modules/6.12.*-amd64/build' >/dev/null &&
 		compgen -G '/boot/vmlinuz-6.12.*-amd64' >/dev/null
 }
@@ -58,24 +66,24 @@ all_installed()
 	[ "$(grep -c '^ii' <<<"$status")" -eq "${#PACKAGES[@]}" ] && have_backports_kernel
 }
 
-# The first "deb" URI serving the bookworm suite, from deb822 or one-line
+# The first "deb" URI serving this release's suite, from deb822 or one-line
 # sources. Security mirrors are skipped: backports live on the main archive.
 debian_mirror_uri()
 {
 	local f uri
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -e "$f" ] && [ "$f" != "$BACKPORTS_LIST" ] || continue
-		uri=$(awk '
+		uri=$(awk -v suite=$suite '
 			/^[[:space:]]*$/ { if (ok && uri != "") { print uri; exit } ok = 0; uri = "" }
 			/^URIs:/ { uri = $2 }
-			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") ok = 1 }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == suite) ok = 1 }
 			END { if (ok && uri != "") print uri }
 		' "$f" | head -n1)
 		[ -n "$uri" ] && { echo "$uri"; return 0; }
 	done
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
 		[ -e "$f" ] || continue
-		uri=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' "$f")
+		uri=$(awk -v suite=$suite '$1 == "deb" && $3 == suite { print $2; exit }' "$f")
 		[ -n "$uri" ] && { echo "$uri"; return 0; }
 	done
 	return 1
@@ -119,7 +127,7 @@ if [ "${1:-}" = --list ]; then
 	exit 0
 fi
 if [ "${1:-}" = --mirror ]; then
-	debian_mirror_uri || { echo "deps: no bookworm apt source found" >&2; exit 1; }
+	debian_mirror_uri || { echo "deps: no $suite apt source found" >&2; exit 1; }
 	exit 0
 fi
 
@@ -133,9 +141,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 echo "deps: downloading and installing packages (about 680 MB on a minimal root)"
-add_backports
+BPO=()
+[ $suite = trixie ] || add_backports
 apt-get update -qq
-mapfile -t BPO < <(backports_kernel_packages)
+[ $suite = trixie ] || mapfile -t BPO < <(backports_kernel_packages)
 apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" "${BPO[@]}" >/dev/null
 all_installed || { echo "deps: packages still missing after install" >&2; exit 1; }
 echo "deps: installed ${PACKAGES[*]} ${BPO[*]}"

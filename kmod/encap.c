@@ -28,6 +28,7 @@
 #include <net/ip6_checksum.h>
 #include <net/udp.h>
 
+#include "compat.h"
 #include "encap.h"
 
 /*
@@ -230,7 +231,7 @@ void rs_tun_xmit4(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 	skb_dst_set(skb, &rt->dst);
 	if (!fits4(skb, svc, steer, rt, p))
 		goto drop;
-	if (skb_cow_head(skb, LL_RESERVED_SPACE(rt->dst.dev) + hlen))
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst_dev(&rt->dst)) + hlen))
 		goto err;
 	inner = ip_hdr(skb);
 	/* Forwarded, as IPVS's tunnel forwards: one hop less. */
@@ -336,7 +337,7 @@ void rs_tun_xmit6(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 	skb_dst_set(skb, dst);
 	if (!fits6(skb, svc, steer, dst, p))
 		goto drop;
-	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst->dev) + hlen))
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst_dev(dst)) + hlen))
 		goto err;
 	inner = ipv6_hdr(skb);
 	inner->hop_limit--;

@@ -30,8 +30,11 @@ trees="--dkmstree $tmp/dkms --sourcetree $tmp/root/usr/src --installtree $tmp/li
 mod=(-m ringsteer -v "$version")
 
 mkdir -p "$tmp/dkms" "$tmp/lib"
+# dkms 3.2 (Debian 13) looks for a kernel's headers in the install tree
+# too, as KVER/build there: point it at the installed ones.
 for k in "$@"; do
 	mkdir -p "$tmp/lib/$k"
+	ln -s "/lib/modules/$k/build" "$tmp/lib/$k/build"
 done
 make -s dkms-install DESTDIR="$tmp/root" DKMS="dkms $trees" DKMS_KVERS="$*" ||
 	die "make dkms-install"

@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fresh-root.sh [--quick]: the README's two commands, `make demo` and then
-# `make check`, run for the first time in a new minimal Debian 12 root, as
-# a newcomer runs them (make check-fresh). --quick runs `make check-host`
-# there instead: packages, builds, static checks, packaging and host unit
-# tests, no VM (make check-fresh-quick).
+# fresh-root.sh [--quick] [--dist trixie]: the README's two commands, `make
+# demo` and then `make check`, run for the first time in a new minimal
+# Debian 12 root, as a newcomer runs them (make check-fresh). --quick runs
+# `make check-host` there instead: packages, builds, static checks,
+# packaging and host unit tests, no VM (make check-fresh-quick). --dist
+# trixie does the same in a Debian 13 root, whose target is trixie's own
+# 6.12 (make check-fresh DIST=trixie).
 #
-# The root is `debootstrap --variant=minbase bookworm` plus git and make,
-# from the mirror the machine's apt sources name (.ci/deps.sh --mirror),
-# given the machine's Debian 12 apt sources (bookworm, its updates and
-# security suites, as an installed Debian 12 has them). The debootstrapped
+# The root is `debootstrap --variant=minbase bookworm` (or trixie) plus git
+# and make, from the mirror the machine's apt sources name (.ci/deps.sh
+# --mirror), given the machine's Debian 12 apt sources (bookworm, its
+# updates and security suites, as an installed Debian 12 has them; for
+# trixie the same sources with trixie's suites). The debootstrapped
 # base is cached as a tarball in RS_FRESH_CACHE (/var/cache/ringsteer-fresh,
 # outside the clone; RS_FRESH_REBASE=1 makes a new one); every run unpacks
 # it anew, so each starts from a pristine base. The committed HEAD of this
@@ -19,11 +22,12 @@
 # their own (/proc, /sys, /dev with /dev/pts, /run), with the environment
 # of a root login and nothing else from here.
 #
-# One thing is reused: the 6.1 debug kernel cache (/var/cache/ringsteer,
+# One thing is reused: the debug kernel cache (/var/cache/ringsteer,
 # RINGSTEER_CACHE) is bind-mounted into the root, so that make check does
-# not spend 25 to 45 minutes building it again. Before the full run starts,
-# this waits for a debug kernel build in progress and builds it here if it
-# is not cached.
+# not spend 25 to 45 minutes building it again. Before a full Debian 12 run
+# starts, this waits for a debug kernel build in progress and builds it
+# here if it is not cached. A Debian 13 root has no linux-source-6.1: its
+# make check builds its debug kernel from 6.12 itself, the first time.
 #
 # Prints each command's last lines, its exit status and how long it took
 # (and each of its phases), and keeps the logs in build/fresh/full/ or
@@ -36,7 +40,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${RS_FRESH_CACHE:-/var/cache/ringsteer-fresh}
 debug_cache=${RINGSTEER_CACHE:-/var/cache/ringsteer}
-base=$cache/bookworm-minbase-git-make.tar
+dist=bookworm
 dir=ringsteer
 login_env=(HOME=/root USER=root LOGNAME=root SHELL=/bin/bash TERM=dumb
 	   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
@@ -122,18 +126,26 @@ inner()
 }
 
 if [ "${1:-}" = --inner ]; then
-	out=$repo/build/fresh/$3
+	out=$repo/build/fresh/$4
 	inner "$2" "$3"
 	exit
 fi
 
 mode=full
-case "${1:-}" in
---quick) mode=quick ;;
-"") ;;
-*) sed -n 's/^# \{0,1\}//; 3,7p' "$0" >&2; exit 2 ;;
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) mode=quick ;;
+	--dist) dist=${2:-}; shift ;;
+	*) sed -n 's/^# \{0,1\}//; 3,9p' "$0" >&2; exit 2 ;;
+	esac
+	shift
+done
+case "$dist" in
+bookworm) out=$repo/build/fresh/$mode ;;
+trixie) out=$repo/build/fresh/$dist-$mode ;;
+*) die "--dist: bookworm or trixie, not '$dist'" ;;
 esac
-out=$repo/build/fresh/$mode
+base=$cache/$dist-minbase-git-make.tar
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot, mounts)"
 command -v debootstrap >/dev/null || die "no debootstrap: run 'make deps'"
 mkdir -p "$cache" "$out"
@@ -146,12 +158,12 @@ rm -rf "$out/root-build"
 
 # The base: debootstrap's own mounts stay in a namespace of their own too.
 if [ ! -s "$base" ] || [ -n "${RS_FRESH_REBASE:-}" ]; then
-	uri=$(bash "$repo/.ci/deps.sh" --mirror) || die "no Debian 12 mirror in the apt sources"
+	uri=$(bash "$repo/.ci/deps.sh" --mirror) || die "no Debian mirror in the apt sources"
 	tmpd=$(mktemp -d "$cache/base.XXXXXX")
-	say "debootstrap --variant=minbase --include=git,make bookworm (a few minutes; cached in $cache)"
+	say "debootstrap --variant=minbase --include=git,make $dist (a few minutes; cached in $cache)"
 	start=$(date +%s)
 	if ! unshare --mount --propagation private \
-		debootstrap --variant=minbase --include=git,make bookworm "$tmpd/root" "$uri" \
+		debootstrap --variant=minbase --include=git,make "$dist" "$tmpd/root" "$uri" \
 		>"$out/debootstrap.log" 2>&1; then
 		tail -n 20 "$out/debootstrap.log" >&2
 		rm -rf --one-file-system "$tmpd"
@@ -182,7 +194,8 @@ tar -C "$root" --numeric-owner --xattrs -xpf "$base" || die "cannot unpack $base
 [ "$(stat -c %a "$root/root")" = 700 ] || die "/root in the base is not 0700"
 
 # Debian 12's apt sources of this machine replace debootstrap's one line
-# (bookworm main only); make deps adds backports itself.
+# (bookworm main only); make deps adds backports itself. A Debian 13 root
+# gets them with trixie's suites (trixie, trixie-updates, trixie-security).
 copied=0
 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
 	[ -f "$f" ] && [ "$f" != /etc/apt/sources.list.d/ringsteer-backports.sources ] || continue
@@ -196,7 +209,7 @@ for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.l
 	if [ $copied = 0 ]; then
 		rm -f "$root/etc/apt/sources.list"
 	fi
-	cp "$f" "$root$f"
+	sed "s/\bbookworm/$dist/g" "$f" >"$root$f"
 	copied=$((copied + 1))
 done
 [ $copied -gt 0 ] || say "no Debian 12 apt source to copy: the root keeps debootstrap's"
@@ -205,7 +218,7 @@ cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 git clone -q "$repo" "$root/root/$dir" || die "git clone $repo"
 say "cloned $(git -C "$root/root/$dir" log --oneline -1) into /root/$dir"
 
-if [ $mode = full ]; then
+if [ $mode = full ] && [ $dist = bookworm ]; then
 	said=
 	while pid=$(pgrep -f 'build-debug-kernel\.sh' | head -n1) && [ -n "$pid" ]; do
 		[ -n "$said" ] || say "waiting for the debug kernel build in progress (pid $pid)"
@@ -220,7 +233,7 @@ if [ $mode = full ]; then
 	say "debug kernel cache: $dbg"
 fi
 
-unshare --mount --propagation private bash "$0" --inner "$root" "$mode"
+unshare --mount --propagation private bash "$0" --inner "$root" "$mode" "${out##*/}"
 
 # What the root's make check left, for a look after the root is gone.
 mkdir -p "$out/root-build"

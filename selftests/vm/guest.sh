@@ -33,9 +33,10 @@ echo 1 >/proc/sys/kernel/sysrq
 . "$out/env"
 cd "$RSVM_CWD" || echo "rsvm: cannot cd to $RSVM_CWD"
 
-# A kernel built outside Debian (the debug kernel) has everything built
-# in and no /lib/modules of its own: lend it the directory its build made,
-# so that modprobe finds built-in modules there.
+# A kernel with no /lib/modules of its own here (the debug kernel, built
+# outside Debian; Debian 13's, unpacked in the cache): lend it the
+# directory its build or its unpacking made, so that modprobe finds its
+# modules, built in or not.
 if [ -n "${RSVM_MODDIR:-}" ]; then
 	mount --bind "$RSVM_MODDIR" /lib/modules
 fi

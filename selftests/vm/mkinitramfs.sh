@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh KVER OUT: a busybox initramfs that loads the virtio and 9p
-# modules of kernel KVER, mounts the host's root read-only over 9p and
+# mkinitramfs.sh KVER OUT [BASEDIR]: a busybox initramfs that loads the
+# virtio and 9p modules of kernel KVER (from BASEDIR/lib/modules/KVER when
+# given, for a kernel unpacked outside /lib/modules), mounts the host's root read-only over 9p and
 # switch_roots into it (see init).
 
 set -euo pipefail
 
 kver=$1
 out=$2
+base=(-b "${3:-/}")
 here=$(cd "$(dirname "$0")" && pwd)
 # Modules the 9p root needs, dependencies first. Some are built into newer
 # kernels (6.12 has virtio built in and no separate fscache); those are
@@ -31,9 +33,9 @@ add_module()
 	local name=$1 path dep
 	[ -n "${seen[$name]:-}" ] && return 0
 	seen[$name]=1
-	path=$(modinfo -k "$kver" -n "$name" 2>/dev/null) || return 0
+	path=$(modinfo "${base[@]}" -k "$kver" -n "$name" 2>/dev/null) || return 0
 	case "$path" in /*) ;; *) return 0 ;; esac	# "(builtin)"
-	for dep in $(modinfo -k "$kver" -F depends "$name" | tr ',' ' '); do
+	for dep in $(modinfo "${base[@]}" -k "$kver" -F depends "$name" | tr ',' ' '); do
 		add_module "$dep"
 	done
 	# busybox insmod cannot read compressed modules

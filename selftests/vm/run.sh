@@ -3,8 +3,9 @@
 #
 # run.sh [-k KVER | -d DEBUGDIR] [-m MODULE.ko] [-t SECONDS] [-e VAR=VALUE]... -- COMMAND...
 #
-# Boot Debian kernel KVER (or the debug kernel that build-debug-kernel.sh
-# built in DEBUGDIR) under QEMU (TCG: KVM hangs on these machines) with
+# Boot Debian kernel KVER, installed here or unpacked in
+# $RINGSTEER_CACHE/kernels/KVER (Debian 13's, trixie-root.sh), or the debug
+# kernel that build-debug-kernel.sh built in DEBUGDIR, under QEMU (TCG: KVM hangs on these machines) with
 # the host's root mounted read-only over 9p, run COMMAND as root in the
 # current directory, and exit with COMMAND's status. The run fails (exit 1)
 # when the guest kernel log shows a warning, BUG, oops, RCU stall, lockdep
@@ -33,6 +34,8 @@ append=no_timer_check
 [ "${RINGSTEER_SLAB_DEBUG:-1}" = 0 ] ||
 	append+=" slub_debug=FZPU page_poison=1 kfence.sample_interval=10"
 debugdir=
+# The root of the kernel's /lib/modules, when not this host's.
+modbase=
 module=
 timeout=900
 envs=()
@@ -76,6 +79,15 @@ else
 	# "-k -m x.ko" is an empty KVER that swallowed the next option.
 	case "$kver" in -*) echo "run.sh: -k needs a kernel version, got '$kver'" >&2; exit 2 ;; esac
 	kernel=/boot/vmlinuz-$kver
+	# A kernel this host has no package of: its unpacked image, and its
+	# modules lent to the guest as the debug kernel's are.
+	cached=${RINGSTEER_CACHE:-/var/cache/ringsteer}/kernels/$kver
+	if [ ! -e "$kernel" ] && [ -e "$cached/boot/vmlinuz-$kver" ]; then
+		cached=$(realpath "$cached")
+		kernel=$cached/boot/vmlinuz-$kver
+		modbase=$cached
+		envs+=("RSVM_MODDIR=$cached/lib/modules")
+	fi
 fi
 [ -r "$kernel" ] || { echo "run.sh: no kernel $kernel (run 'make deps')" >&2; exit 2; }
 [ -z "$module" ] || module=$(realpath "$module")
@@ -83,7 +95,7 @@ fi
 vmdir=$repo/build/vm
 initrd=$vmdir/initramfs-$kver.cpio.gz
 if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ]; then
-	bash "$here/mkinitramfs.sh" "$kver" "$initrd" || exit 2
+	bash "$here/mkinitramfs.sh" "$kver" "$initrd" $modbase || exit 2
 fi
 
 mkdir -p "$vmdir/runs"
