@@ -442,16 +442,17 @@ static int prepare_backend_set(struct rs_txn *txn)
 
 /*
  * Whether a service with settings @b needs a ring and snapshot other than
- * @a's. The packet path reads vnodes and hash from the ring and forward
- * (encap, encap port) from the snapshot; on-down alone keeps the same
- * ring, not built again.
+ * @a's. The packet path reads vnodes and hash from the ring, forward
+ * (encap, encap port) from the snapshot and capacity from a slots
+ * service's table; on-down alone keeps the same ring, not built again.
  */
 static bool new_snapshot(const struct rs_service_conf *a,
 			 const struct rs_service_conf *b)
 {
 	return a->vnodes != b->vnodes || a->hash != b->hash ||
 	       a->fwd.mode != b->fwd.mode || a->fwd.encap != b->fwd.encap ||
-	       a->fwd.encap_port != b->fwd.encap_port;
+	       a->fwd.encap_port != b->fwd.encap_port ||
+	       a->placement != b->placement || a->capacity != b->capacity;
 }
 
 static int prepare_service_set(struct rs_txn *txn)

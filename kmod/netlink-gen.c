@@ -31,7 +31,7 @@ const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
 	[RINGSTEER_FLOW_A_PORT] = { .type = NLA_U16, },
 };
 
-const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FLOOD_SKIPPED + 1] = {
+const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_CAPACITY + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
@@ -61,6 +61,8 @@ const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FLOOD_SK
 	[RINGSTEER_SERVICE_A_NOT_HOST] = { .type = NLA_U64, },
 	[RINGSTEER_SERVICE_A_ICMP_LIMITED] = { .type = NLA_U64, },
 	[RINGSTEER_SERVICE_A_FLOOD_SKIPPED] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_PLACEMENT] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_CAPACITY] = NLA_POLICY_MIN(NLA_U32, RINGSTEER_MIN_CAPACITY),
 };
 
 /* Per-command subsets of the nested types */
@@ -71,7 +73,7 @@ const struct nla_policy ringsteer_service_id_nl_policy[RINGSTEER_SERVICE_A_PROTO
 	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8, },
 };
 
-const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_ENCAP_PORT + 1] = {
+const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_CAPACITY + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
@@ -82,6 +84,8 @@ const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_ENC
 	[RINGSTEER_SERVICE_A_FORWARD] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_SERVICE_A_ENCAP] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_SERVICE_A_ENCAP_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_SERVICE_A_PLACEMENT] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_CAPACITY] = NLA_POLICY_MIN(NLA_U32, RINGSTEER_MIN_CAPACITY),
 };
 
 const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT + 1] = {

@@ -118,7 +118,9 @@ struct rs_service_conf {
 	u32 vnodes;
 	u8 hash;			/* enum ringsteer_hash_mode */
 	u8 on_down;			/* enum ringsteer_on_down */
+	u8 placement;			/* enum ringsteer_placement */
 	struct rs_forward fwd;
+	u32 capacity;			/* placement slots: positions, 2^b */
 };
 
 /* What readers see of a service: immutable once published. */

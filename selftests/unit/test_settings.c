@@ -39,12 +39,12 @@
  * definitions of msg.c it is written against.
  */
 #pragma GCC diagnostic ignored "-Wunused-const-variable"
-#define B(x) (1U << (x))
-#define FZ_ANY 0xffffffffU
+#define B(x) (1ULL << (x))
+#define FZ_ANY (~0ULL)
 struct fz_cmd_spec {
-	uint32_t top, top_tol;
-	uint32_t svc, svc_tol;
-	uint32_t be, be_tol;
+	uint64_t top, top_tol;
+	uint64_t svc, svc_tol;
+	uint64_t be, be_tol;
 };
 enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_U64, K_BE16, K_ADDR, K_KEY, K_NEST };
 enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD, R_NEST };

@@ -26,6 +26,8 @@ enum {
 	RC_SET_FORWARD,
 	RC_SET_ENCAP,
 	RC_SET_ENCAP_PORT,
+	RC_SET_PLACEMENT,
+	RC_SET_CAPACITY,
 	RC_SET_WEIGHT,
 	RC_SET_STATE,
 	RC_SET_HEALTH,
@@ -41,6 +43,8 @@ enum {
 #define RC_HAS_FORWARD	(1U << 6)
 #define RC_HAS_ENCAP	(1U << 7)
 #define RC_HAS_ENCAP_PORT (1U << 8)
+#define RC_HAS_PLACEMENT (1U << 9)
+#define RC_HAS_CAPACITY	(1U << 10)
 
 struct rc_backend {
 	struct rc_endpoint ep;
@@ -70,7 +74,12 @@ struct rc_service {
 	uint32_t forward;	/* enum ringsteer_forward_mode */
 	uint32_t encap;		/* enum ringsteer_encap, forward tunnel */
 	uint16_t encap_port;	/* encap gue */
-	/* RC_HAS_VNODES, _HASH, _ON_DOWN, _FORWARD, _ENCAP, _ENCAP_PORT */
+	uint32_t placement;	/* enum ringsteer_placement */
+	uint32_t capacity;	/* placement slots: slot positions, 2^b */
+	/*
+	 * RC_HAS_VNODES, _HASH, _ON_DOWN, _FORWARD, _ENCAP, _ENCAP_PORT,
+	 * _PLACEMENT, _CAPACITY
+	 */
 	unsigned int has;
 	/* Reported by the kernel. */
 	uint32_t nconfigured;

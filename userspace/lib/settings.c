@@ -51,6 +51,23 @@ const struct rc_setting rc_settings[] = {
 		.has = RC_HAS_ENCAP_PORT, .ops = RC_SOP_ADD | RC_SOP_SET,
 		.flags = RC_SF_SUB, .parent = RC_SET_ENCAP, .parent_value = RINGSTEER_ENCAP_GUE,
 	},
+	[RC_SET_PLACEMENT] = {
+		"placement", "placement", SVC(placement), .attr = RINGSTEER_SERVICE_A_PLACEMENT,
+		.names = &rc_enum_placement, .def = RINGSTEER_PLACEMENT_RING,
+		.has = RC_HAS_PLACEMENT, .ops = RC_SOP_ADD | RC_SOP_SET,
+		/* A ring service's line is what it was before placement existed. */
+		.flags = RC_SF_FIXED | RC_SF_QUIET_DEFAULT, .parent = RC_NO_PARENT,
+	},
+	[RC_SET_CAPACITY] = {
+		"capacity", "capacity", SVC(capacity), .attr = RINGSTEER_SERVICE_A_CAPACITY,
+		.min = RINGSTEER_MIN_CAPACITY, .max = RINGSTEER_MAX_CAPACITY,
+		.def = RINGSTEER_DEFAULT_CAPACITY,
+		.has = RC_HAS_CAPACITY, .ops = RC_SOP_ADD | RC_SOP_SET,
+		.flags = RC_SF_SUB, .parent = RC_SET_PLACEMENT,
+		.parent_value = RINGSTEER_PLACEMENT_SLOTS,
+		/* The range is the table's; the kernel also wants a power of two. */
+		.want = "a power of two, 2..65536",
+	},
 	[RC_SET_WEIGHT] = {
 		"weight", "weight", BE(weight), .attr = RINGSTEER_BACKEND_A_WEIGHT,
 		.min = 1, .max = RINGSTEER_MAX_WEIGHT, .def = 1,
