@@ -140,9 +140,24 @@ int rs_backend_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 			  struct rs_backend_conf *conf,
 			  struct netlink_ext_ack *extack)
 {
+	struct nlattr *slots = tb[RINGSTEER_BACKEND_A_SLOTS];
+
 	*conf = b ? b->conf : backend_defaults;
 	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
 		conf->weight = nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]);
+	/* Their numbers are checked with the service's (placement.c). */
+	if (slots && (!nla_len(slots) || nla_len(slots) % sizeof(u16))) {
+		NL_SET_ERR_MSG_ATTR(extack, slots,
+				    "slots is an array of u16 slot numbers, at least one");
+		return -EINVAL;
+	}
+	if (slots && nla_len(slots) / sizeof(u16) > RINGSTEER_MAX_WEIGHT) {
+		NL_SET_ERR_MSG_ATTR(extack, slots, "more slots than max-weight");
+		return -ERANGE;
+	}
+	/* A slots backend holds as many slots as its weight. */
+	if (slots && !tb[RINGSTEER_BACKEND_A_WEIGHT])
+		conf->weight = nla_len(slots) / sizeof(u16);
 	if (tb[RINGSTEER_BACKEND_A_STATE])
 		conf->state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
 	/* BACKEND_SET's only, by the policies. */
@@ -151,9 +166,9 @@ int rs_backend_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 	if (tb[RINGSTEER_BACKEND_A_ON_DOWN])
 		conf->on_down = nla_get_u32(tb[RINGSTEER_BACKEND_A_ON_DOWN]);
 	if (b && !tb[RINGSTEER_BACKEND_A_WEIGHT] && !tb[RINGSTEER_BACKEND_A_STATE] &&
-	    !tb[RINGSTEER_BACKEND_A_HEALTH] && !tb[RINGSTEER_BACKEND_A_ON_DOWN]) {
+	    !tb[RINGSTEER_BACKEND_A_HEALTH] && !tb[RINGSTEER_BACKEND_A_ON_DOWN] && !slots) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "nothing to change: give weight, state, health or on-down");
+				    "nothing to change: give weight, state, health, on-down or slots");
 		return -EINVAL;
 	}
 	return 0;

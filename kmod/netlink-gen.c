@@ -11,7 +11,7 @@
 #include <uapi/ringsteer_genl.h>
 
 /* Common nested types */
-const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_ON_DOWN + 1] = {
+const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1] = {
 	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
@@ -24,6 +24,7 @@ const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_ON_DOWN 
 	[RINGSTEER_BACKEND_A_CONNS_OTHER] = { .type = NLA_U64, },
 	[RINGSTEER_BACKEND_A_CONNS_CLOSED] = { .type = NLA_U64, },
 	[RINGSTEER_BACKEND_A_ON_DOWN] = NLA_POLICY_MAX(NLA_U32, 2),
+	[RINGSTEER_BACKEND_A_SLOTS] = { .type = NLA_BINARY, },
 };
 
 const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
@@ -94,16 +95,17 @@ const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT 
 	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
 };
 
-const struct nla_policy ringsteer_backend_conf_nl_policy[RINGSTEER_BACKEND_A_ON_DOWN + 1] = {
+const struct nla_policy ringsteer_backend_conf_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1] = {
 	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
 	[RINGSTEER_BACKEND_A_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_WEIGHT),
 	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_BACKEND_A_ON_DOWN] = NLA_POLICY_MAX(NLA_U32, 2),
+	[RINGSTEER_BACKEND_A_SLOTS] = { .type = NLA_BINARY, },
 };
 
-const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A_ON_DOWN + 1] = {
+const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1] = {
 	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
@@ -111,6 +113,7 @@ const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A
 	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_BACKEND_A_HEALTH] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_BACKEND_A_ON_DOWN] = NLA_POLICY_MAX(NLA_U32, 2),
+	[RINGSTEER_BACKEND_A_SLOTS] = { .type = NLA_BINARY, },
 };
 
 /* RINGSTEER_CMD_SERVICE_NEW - do */
