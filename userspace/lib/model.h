@@ -53,6 +53,14 @@ struct rc_backend {
 	/* enum ringsteer_backend_health: the checker's, never in a file. */
 	uint32_t health;
 	uint32_t on_down;	/* enum ringsteer_backend_on_down */
+	/*
+	 * placement slots: the slots it holds, ascending, NULL if none given.
+	 * A list, not a row of rc_settings[]. A service's backends own theirs
+	 * (rc_service_add_backend() copies, rc_service_free() frees); any
+	 * other struct rc_backend holding them frees them itself.
+	 */
+	uint16_t *slots;
+	uint16_t nslots;
 	/* RC_HAS_WEIGHT, RC_HAS_STATE, RC_HAS_HEALTH, RC_HAS_ON_DOWN */
 	unsigned int has;
 	/* Reported by the kernel. */
@@ -171,6 +179,15 @@ uint32_t rc_backend_health(const struct rc_backend *b);
 /* On the ring, as the kernel decides it: active and up. */
 bool rc_backend_on_ring(const struct rc_backend *b);
 uint32_t rc_service_forward(const struct rc_service *s);
+uint32_t rc_service_placement(const struct rc_service *s);
+uint32_t rc_service_capacity(const struct rc_service *s);
+/*
+ * The N lowest slots no backend of S holds, ascending, into OUT: 0, or
+ * -ENOSPC when fewer than N are free below S's capacity.
+ */
+int rc_service_free_slots(const struct rc_service *s, uint32_t n, uint16_t *out);
+/* Sort SLOTS[N] ascending; -EEXIST if one is there twice. */
+int rc_slots_sort(uint16_t *slots, uint32_t n);
 uint32_t rc_service_encap(const struct rc_service *s);
 uint16_t rc_service_encap_port(const struct rc_service *s);
 
