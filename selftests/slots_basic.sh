@@ -73,6 +73,7 @@ cmd_fail in2 service set "$SVC4" proto tcp placement slots capacity 8
 cmd_fail in2 service set "$SVC4" proto tcp placement ring
 cmd_ok in2 service add "$VIP4:81" proto tcp
 cmd_fail in2 backend add "$VIP4:81" 10.3.0.2:8080 proto tcp slots 1
+cmd_ok in2 service del "$VIP4:81" proto tcp
 pass "held slot (EEXIST), slot beyond capacity, count != weight, weight alone, capacity under a slot, placement change, slots on a ring service: refused"
 
 blookup in1 "$W/f4" >"$W/m1"

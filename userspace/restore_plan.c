@@ -173,7 +173,13 @@ static int backend_set(struct rc_plan *p, const struct rc_service *want,
 	struct rc_backend b = { .ep = new->ep };
 
 	diff(RC_OBJ_BACKEND, old, new, &b);
-	return b.has ? push(p, RC_OP_BACKEND_SET, want, &b, 0) : 0;
+	/* Slots, a list beside the rows: WANT's, borrowed for the plan's life. */
+	if (new->nslots && (new->nslots != old->nslots ||
+			    memcmp(new->slots, old->slots, new->nslots * sizeof(*new->slots)))) {
+		b.slots = new->slots;
+		b.nslots = new->nslots;
+	}
+	return b.has || b.nslots ? push(p, RC_OP_BACKEND_SET, want, &b, 0) : 0;
 }
 
 static int service_set(struct rc_plan *p, const struct rc_service *live,

@@ -22,6 +22,7 @@
 #include "slots.h"
 #include "parse.h"
 #include "print.h"
+#include "restore_plan.h"
 
 /* "backend add VIP BACKEND WORDS..." as backend.c parses it. */
 static int parse_add(const char *words, struct rc_backend *b)
@@ -154,6 +155,32 @@ TEST(save_and_restore_keep_slots)
 	free(text);
 	rc_config_free(&c);
 	rc_config_free(&again);
+}
+
+TEST(restore_sets_moved_slots)
+{
+	uint16_t was[] = { 3 }, now[] = { 5 };
+	struct rc_config live = { 0 }, want = { 0 };
+	struct rc_service s;
+	struct rc_plan p;
+
+	slots_service(&s, 16);
+	ASSERT_NE(NULL, rc_config_add_service(&live, &s));
+	ASSERT_NE(NULL, rc_config_add_service(&want, &s));
+	ASSERT_TRUE(hold(&live.s[0], 1, was, 1));
+	ASSERT_TRUE(hold(&want.s[0], 1, now, 1));
+	ASSERT_EQ(0, rc_plan_restore(&live, &want, 0, &p));
+	ASSERT_EQ(1, p.n);
+	EXPECT_EQ(RC_OP_BACKEND_SET, p.ops[0].kind);
+	ASSERT_EQ(1, p.ops[0].b.nslots);
+	EXPECT_EQ(5, p.ops[0].b.slots[0]);
+	rc_plan_free(&p);
+	/* The same slots: nothing to do. */
+	ASSERT_EQ(0, rc_plan_restore(&want, &want, 0, &p));
+	EXPECT_EQ(0, p.n);
+	rc_plan_free(&p);
+	rc_config_free(&live);
+	rc_config_free(&want);
 }
 
 /* The fingerprint of a slots table over RING with member 0 at S0, member 1 at S1. */
