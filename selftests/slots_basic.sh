@@ -62,19 +62,25 @@ for i in 10 9 8 7 6 5 4 3 2 1; do
 done
 cmd_ok in2 backend del "$SVC4" 10.9.9.9:1 proto tcp
 
+# A weight alone: ringctl keeps the lowest slots held and adds the lowest free.
+out=$(in2 backend set "$SVC4" 10.2.1.2:8080 proto tcp weight 2) || die "weight 2 failed"
+[ "$out" = "backend set: slots 0,10" ] || die "weight 2: '$out', not slots 0,10"
+out=$(in2 backend set "$SVC4" 10.2.1.2:8080 proto tcp weight 1) || die "weight 1 failed"
+[ "$out" = "backend set: slots 0" ] || die "weight 1: '$out', not slot 0"
+pass "backend set of a weight alone keeps the lowest slots and takes the lowest free"
+
 # --- Refusals, each changing nothing ---------------------------------------
 cmd_fail in2 backend add "$SVC4" 10.3.0.2:8080 proto tcp slots 4
 err=$(in2 backend add "$SVC4" 10.3.0.2:8080 proto tcp slots 4 2>&1) || true
 grep -q 'held by another backend' <<<"$err" || die "a held slot: '$err'"
 cmd_fail in2 backend add "$SVC4" 10.3.0.2:8080 proto tcp slots 64
 cmd_fail in2 backend add "$SVC4" 10.3.0.2:8080 proto tcp slots 20 weight 2
-cmd_fail in2 backend set "$SVC4" 10.2.1.2:8080 proto tcp weight 2
 cmd_fail in2 service set "$SVC4" proto tcp placement slots capacity 8
 cmd_fail in2 service set "$SVC4" proto tcp placement ring
 cmd_ok in2 service add "$VIP4:81" proto tcp
 cmd_fail in2 backend add "$VIP4:81" 10.3.0.2:8080 proto tcp slots 1
 cmd_ok in2 service del "$VIP4:81" proto tcp
-pass "held slot (EEXIST), slot beyond capacity, count != weight, weight alone, capacity under a slot, placement change, slots on a ring service: refused"
+pass "held slot (EEXIST), slot beyond capacity, count != weight, capacity under a slot, placement change, slots on a ring service: refused"
 
 blookup in1 "$W/f4" >"$W/m1"
 blookup in2 "$W/f4" >"$W/m2"

@@ -46,7 +46,8 @@ void cmd_backend_usage(FILE *f)
 "is marked down, over the service's on-down (service, the default, follows it).\n"
 "A backend of a placement slots service holds W slots of its slot space, each\n"
 "held by one backend: 'slots' gives their numbers (W is then their count);\n"
-"'add' without them takes the W lowest free ones and prints them.\n",
+"'add' without them takes the W lowest free ones and prints them; 'set' of\n"
+"weight alone keeps the lowest W it holds and adds the lowest free.\n",
 		RINGSTEER_MAX_WEIGHT, CLI_EXIT_TIMEOUT);
 }
 
@@ -110,7 +111,9 @@ static int check_service(struct nl_conn *nl, const char *ctx, const struct rc_se
 
 /*
  * An add to a placement slots service without slots: the weight's number
- * of the lowest slots free now, into B, printed. 0 for a ring service.
+ * of the lowest slots free now, into B, printed; a set of the weight
+ * alone: the slots B holds, its highest given up for a lower weight, the
+ * lowest free added for a higher one. 0 for a ring service.
  */
 static int pick_slots(struct nl_conn *nl, const char *ctx, const struct rc_service *s,
 		      struct rc_backend *b)
@@ -130,7 +133,8 @@ static int pick_slots(struct nl_conn *nl, const char *ctx, const struct rc_servi
 		return 0;
 	}
 	b->slots = malloc(n * sizeof(*b->slots));
-	err = b->slots ? rc_service_free_slots(&c.s[0], n, b->slots) : -ENOMEM;
+	err = b->slots ? rc_backend_pick_slots(&c.s[0], rc_service_find_backend(&c.s[0], &b->ep),
+					       n, b->slots) : -ENOMEM;
 	if (!err)
 		b->nslots = n;
 	rc_config_free(&c);
@@ -182,7 +186,8 @@ static int run(enum op op, int argc, char **argv)
 	if (err)
 		return err;
 	err = check_service(&nl, ctx, &s, &b, &a, &w) ?:
-	      (op == OP_ADD && !b.nslots ? pick_slots(&nl, ctx, &s, &b) : 0);
+	      ((op == OP_ADD || (op == OP_SET && (b.has & RC_HAS_WEIGHT))) && !b.nslots ?
+	       pick_slots(&nl, ctx, &s, &b) : 0);
 	if (err) {
 		free(b.slots);
 		nl_close(&nl);

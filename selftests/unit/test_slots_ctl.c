@@ -111,6 +111,32 @@ TEST(lowest_free_slots)
 	rc_service_free(&s);
 }
 
+TEST(weight_change_keeps_lowest_and_adds_free)
+{
+	uint16_t a[] = { 2, 5, 9 }, other[] = { 0, 3 }, out[5];
+	struct rc_service s;
+
+	slots_service(&s, 16);
+	ASSERT_TRUE(hold(&s, 1, a, 3));
+	ASSERT_TRUE(hold(&s, 2, other, 2));
+	/* Lower: its highest go. */
+	ASSERT_EQ(0, rc_backend_pick_slots(&s, &s.b[0], 2, out));
+	EXPECT_EQ(2, out[0]);
+	EXPECT_EQ(5, out[1]);
+	/* Higher: the lowest free join, the result sorted. */
+	ASSERT_EQ(0, rc_backend_pick_slots(&s, &s.b[0], 5, out));
+	EXPECT_EQ(1, out[0]);
+	EXPECT_EQ(2, out[1]);
+	EXPECT_EQ(4, out[2]);
+	EXPECT_EQ(5, out[3]);
+	EXPECT_EQ(9, out[4]);
+	/* A new backend: the lowest free only. */
+	ASSERT_EQ(0, rc_backend_pick_slots(&s, NULL, 2, out));
+	EXPECT_EQ(1, out[0]);
+	EXPECT_EQ(4, out[1]);
+	rc_service_free(&s);
+}
+
 TEST(save_and_restore_keep_slots)
 {
 	static const char conf[] =

@@ -213,6 +213,26 @@ void rc_key_format(char buf[2 * RINGSTEER_KEY_LEN + 1],
 		sprintf(buf + 2 * i, "%02x", key[i]);
 }
 
+static int cmp_u16(const void *a, const void *b)
+{
+	return *(const uint16_t *)a - *(const uint16_t *)b;
+}
+
+int rc_backend_pick_slots(const struct rc_service *s, const struct rc_backend *b,
+			  uint32_t n, uint16_t *out)
+{
+	uint32_t keep = b && b->nslots < n ? b->nslots : b ? n : 0;
+	int err;
+
+	/* Kept, its lowest: a lower weight gives up its highest slots. */
+	if (keep)
+		memcpy(out, b->slots, keep * sizeof(*out));
+	err = rc_service_free_slots(s, n - keep, out + keep);
+	if (!err)
+		qsort(out, n, sizeof(*out), cmp_u16);
+	return err;
+}
+
 uint32_t rc_service_placement(const struct rc_service *s)
 {
 	return rc_setting_value(&rc_settings[RC_SET_PLACEMENT], s);
@@ -241,10 +261,6 @@ int rc_service_free_slots(const struct rc_service *s, uint32_t n, uint16_t *out)
 	return got == n ? 0 : -ENOSPC;
 }
 
-static int cmp_u16(const void *a, const void *b)
-{
-	return *(const uint16_t *)a - *(const uint16_t *)b;
-}
 
 int rc_slots_sort(uint16_t *slots, uint32_t n)
 {

@@ -186,6 +186,12 @@ uint32_t rc_service_capacity(const struct rc_service *s);
  * -ENOSPC when fewer than N are free below S's capacity.
  */
 int rc_service_free_slots(const struct rc_service *s, uint32_t n, uint16_t *out);
+/*
+ * N slots for backend B of S (NULL: a new one), ascending, into OUT: the
+ * lowest of those B holds, then the lowest free. -ENOSPC as above.
+ */
+int rc_backend_pick_slots(const struct rc_service *s, const struct rc_backend *b,
+			  uint32_t n, uint16_t *out);
 /* Sort SLOTS[N] ascending; -EEXIST if one is there twice. */
 int rc_slots_sort(uint16_t *slots, uint32_t n);
 uint32_t rc_service_encap(const struct rc_service *s);
