@@ -15,6 +15,7 @@
 #include "conf.h"
 #include "flowtab.h"
 #include "nlmsg.h"
+#include "placement.h"
 
 /*
  * Next to the ring budget (max_points_per_netns, netns.c): backends cost
@@ -90,6 +91,12 @@ struct rs_txn {
 	u32 npending;
 	u64 npoints;			/* the namespace's total afterwards */
 	struct rs_sweep_batch *sweep;	/* entries to walk for once published */
+	/*
+	 * placement slots: the backend's new slots, or NULL; once applied,
+	 * the ones they replaced, to free.
+	 */
+	u16 *slots;
+	u16 nslots;
 	struct list_head retiring;	/* struct rs_retired, for keep-flows */
 	u32 nretiring;
 	struct sk_buff *event;		/* the announcement, once built */
@@ -274,6 +281,18 @@ static int add_pending(struct rs_txn *txn, struct rs_service *svc,
 	p->steer->hash = conf->hash;
 	p->steer->fwd = conf->fwd;
 	txn->npending++;
+	if (conf->placement != RINGSTEER_PLACEMENT_SLOTS)
+		return 0;
+	/* Freed with the steer if it is never published. */
+	p->steer->slots = rs_slots_table(svc, conf, ring, txn->backend,
+					 txn->slots, txn->nslots);
+	if (IS_ERR(p->steer->slots)) {
+		int err = PTR_ERR(p->steer->slots);
+
+		p->steer->slots = NULL;
+		NL_SET_ERR_MSG_MOD(txn->extack, "cannot build the slot table");
+		return err;
+	}
 	return 0;
 }
 
@@ -283,10 +302,10 @@ static int pend_full(struct rs_txn *txn, struct rs_service *svc,
 	struct rs_ring *ring;
 	int err;
 
-	err = charge(txn, svc, full_points(svc, conf->vnodes));
+	err = charge(txn, svc, full_points(svc, rs_ring_vnodes(conf)));
 	if (err)
 		return err;
-	ring = build_full(key, svc, conf->vnodes);
+	ring = build_full(key, svc, rs_ring_vnodes(conf));
 	if (IS_ERR(ring)) {
 		err = PTR_ERR(ring);
 		ring_extack(err, txn->extack);
@@ -311,6 +330,10 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 	if (err)
 		return err;
 	ring = build_changed(steer->ring, was, was_state, weight, state);
+	/* New slots on the ring: a copy of the ring, a new table. */
+	if (!ring && txn->slots && active(state))
+		ring = rs_ring_set_weight(steer->ring,
+					  rs_ring_find_member(steer->ring, was), weight);
 	if (IS_ERR(ring)) {
 		err = PTR_ERR(ring);
 		ring_extack(err, txn->extack);
@@ -374,6 +397,7 @@ static int prepare_service_new(struct rs_txn *txn)
 static int prepare_backend_new(struct rs_txn *txn)
 {
 	const struct rs_change *c = txn->change;
+	int err;
 
 	if (rs_backend_find(txn->svc, &c->ep)) {
 		NL_SET_ERR_MSG_MOD(txn->extack, "backend already in this service");
@@ -389,6 +413,10 @@ static int prepare_backend_new(struct rs_txn *txn)
 				   "too many backends in this namespace (module parameter max_backends_per_netns; a tunnel backend counts 6)");
 		return -E2BIG;
 	}
+	err = rs_slots_prepare(txn->svc, NULL, c->slots, c->backend_conf.weight,
+			       &txn->slots, &txn->nslots, txn->extack);
+	if (err)
+		return err;
 	txn->backend = rs_backend_alloc(&c->ep, &c->backend_conf,
 					rs_tunnel(&txn->svc->conf.fwd));
 	if (!txn->backend)
@@ -414,7 +442,12 @@ static int prepare_backend_set(struct rs_txn *txn)
 	const struct rs_backend_conf *conf = &c->backend_conf;
 	struct rs_backend *b = txn->backend;
 	const struct rs_steer *steer = rs_steer_locked(txn->svc, &txn->rn->lock);
+	int err;
 
+	err = rs_slots_prepare(txn->svc, b, c->slots, conf->weight, &txn->slots,
+			       &txn->nslots, txn->extack);
+	if (err)
+		return err;
 	if (conf->health == RINGSTEER_HEALTH_DOWN && on_ring(b) && !c->force &&
 	    steer->ring->nmembers == 1) {
 		NL_SET_ERR_MSG_MOD(txn->extack,
@@ -442,23 +475,25 @@ static int prepare_backend_set(struct rs_txn *txn)
 
 /*
  * Whether a service with settings @b needs a ring and snapshot other than
- * @a's. The packet path reads vnodes and hash from the ring and forward
- * (encap, encap port) from the snapshot; on-down alone keeps the same
- * ring, not built again.
+ * @a's. The packet path reads vnodes and hash from the ring, forward
+ * (encap, encap port) from the snapshot and capacity from a slots
+ * service's table; on-down alone keeps the same ring, not built again.
  */
 static bool new_snapshot(const struct rs_service_conf *a,
 			 const struct rs_service_conf *b)
 {
 	return a->vnodes != b->vnodes || a->hash != b->hash ||
 	       a->fwd.mode != b->fwd.mode || a->fwd.encap != b->fwd.encap ||
-	       a->fwd.encap_port != b->fwd.encap_port;
+	       a->fwd.encap_port != b->fwd.encap_port ||
+	       a->placement != b->placement || a->capacity != b->capacity;
 }
 
 static int prepare_service_set(struct rs_txn *txn)
 {
 	if (!new_snapshot(&txn->svc->conf, txn->conf))
 		return 0;
-	return pend_full(txn, txn->svc, txn->rn->key, txn->conf);
+	return rs_slots_check_capacity(txn->svc, txn->conf, txn->extack) ?:
+	       pend_full(txn, txn->svc, txn->rn->key, txn->conf);
 }
 
 static int prepare_key_set(struct rs_txn *txn)
@@ -581,7 +616,8 @@ static void publish(struct rs_net *rn, struct rs_pending *p)
 		if (WARN_ON_ONCE(i >= ring->nmembers ||
 				 rs_member_cmp(&ring->members[i], &b->member)))
 			break;
-		b->share = p->arcs[i];
+		b->share = steer->slots ? rs_slots_share(steer->slots, b->nslots) :
+			   p->arcs[i];
 		steer->owner[i++] = b;
 	}
 	WARN_ON_ONCE(i != ring->nmembers);
@@ -626,6 +662,11 @@ static void apply(struct rs_txn *txn)
 		rs_backend_link(txn->svc, txn->new_backend);
 	if (txn->set_backend)
 		rs_backend_set_conf(txn->backend, &c->backend_conf);
+	/* The backend's new slots; txn_free() frees the ones they replace. */
+	if (txn->slots) {
+		swap(txn->backend->slots, txn->slots);
+		swap(txn->backend->nslots, txn->nslots);
+	}
 	if (txn->gone_backend) {
 		rs_ft_id_free(&rn->services, txn->gone_backend);
 		rs_backend_unlink(txn->svc, txn->gone_backend);
@@ -749,6 +790,7 @@ static void txn_free(struct rs_txn *txn)
 	}
 	kvfree(txn->pending);
 	kvfree(txn->doomed);
+	kvfree(txn->slots);
 	rs_sweep_batch_free(txn->sweep);
 	nlmsg_free(txn->event);
 	/* Still the txn's: the change failed before apply() linked them. */

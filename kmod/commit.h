@@ -22,6 +22,7 @@ struct rs_change {
 	struct rs_endpoint ep;		/* SERVICE_NEW, BACKEND_NEW: the new one */
 	struct rs_service_conf conf;	/* SERVICE_NEW, SERVICE_SET */
 	struct rs_backend_conf backend_conf; /* BACKEND_NEW, BACKEND_SET */
+	const struct nlattr *slots;	/* BACKEND_NEW, BACKEND_SET: or NULL */
 	bool force;			/* BACKEND_SET: down even the last */
 	const u8 *key;			/* KEY_SET */
 	bool keep_flows;		/* SERVICE_DEL, BACKEND_DEL, FLUSH */

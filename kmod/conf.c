@@ -6,6 +6,8 @@
  * left here is how settings depend on each other.
  */
 
+#include <linux/log2.h>
+
 #include "uapi/ringsteer.h"
 #include "conf.h"
 
@@ -16,6 +18,8 @@ static const struct rs_service_conf service_defaults = {
 	.fwd.mode = RINGSTEER_FORWARD_NAT,
 	.fwd.encap = RINGSTEER_ENCAP_IPIP,
 	.fwd.encap_port = htons(RINGSTEER_DEFAULT_GUE_PORT),
+	.placement = RINGSTEER_PLACEMENT_RING,
+	.capacity = RINGSTEER_DEFAULT_CAPACITY,
 };
 
 static const struct rs_backend_conf backend_defaults = {
@@ -65,6 +69,43 @@ static int parse_forward(struct nlattr *const *tb, const struct rs_service *svc,
 	return 0;
 }
 
+/*
+ * PLACEMENT and CAPACITY over @conf: placement only as it is for an
+ * existing service @svc (its backends' slots, or their absence, were
+ * checked against it), capacity only with placement slots. The policy
+ * checked capacity's minimum; a slot number is the probe's top bits
+ * (uapi "Slot placement"), so capacity is also a power of two.
+ */
+static int parse_placement(struct nlattr *const *tb, const struct rs_service *svc,
+			   struct rs_service_conf *conf,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *placement = tb[RINGSTEER_SERVICE_A_PLACEMENT];
+	struct nlattr *cap = tb[RINGSTEER_SERVICE_A_CAPACITY];
+
+	if (placement)
+		conf->placement = nla_get_u32(placement);
+	if (svc && conf->placement != svc->conf.placement) {
+		NL_SET_ERR_MSG_ATTR(extack, placement,
+				    "placement is fixed once the service exists: delete and add it");
+		return -EINVAL;
+	}
+	if (cap && conf->placement != RINGSTEER_PLACEMENT_SLOTS) {
+		NL_SET_ERR_MSG_ATTR(extack, cap, "capacity applies to placement slots only");
+		return -EINVAL;
+	}
+	/* The maximum too: see the spec's note on NLA_POLICY_FULL_RANGE. */
+	if (cap && (nla_get_u32(cap) > RINGSTEER_MAX_CAPACITY ||
+		    !is_power_of_2(nla_get_u32(cap)))) {
+		NL_SET_ERR_MSG_ATTR(extack, cap,
+				    "capacity must be a power of two, 2 .. 65536");
+		return -ERANGE;
+	}
+	if (cap)
+		conf->capacity = nla_get_u32(cap);
+	return 0;
+}
+
 int rs_service_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 			  const struct rs_service *svc,
 			  struct rs_service_conf *conf,
@@ -79,14 +120,16 @@ int rs_service_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 		conf->hash = nla_get_u32(tb[RINGSTEER_SERVICE_A_HASH]);
 	if (tb[RINGSTEER_SERVICE_A_ON_DOWN])
 		conf->on_down = nla_get_u32(tb[RINGSTEER_SERVICE_A_ON_DOWN]);
-	err = parse_forward(tb, svc, conf, extack);
+	err = parse_forward(tb, svc, conf, extack) ?:
+	      parse_placement(tb, svc, conf, extack);
 	if (err)
 		return err;
 	if (svc && !tb[RINGSTEER_SERVICE_A_VNODES] && !tb[RINGSTEER_SERVICE_A_HASH] &&
 	    !tb[RINGSTEER_SERVICE_A_ON_DOWN] && !tb[RINGSTEER_SERVICE_A_FORWARD] &&
-	    !tb[RINGSTEER_SERVICE_A_ENCAP] && !tb[RINGSTEER_SERVICE_A_ENCAP_PORT]) {
+	    !tb[RINGSTEER_SERVICE_A_ENCAP] && !tb[RINGSTEER_SERVICE_A_ENCAP_PORT] &&
+	    !tb[RINGSTEER_SERVICE_A_PLACEMENT] && !tb[RINGSTEER_SERVICE_A_CAPACITY]) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "nothing to change: give vnodes, hash, on-down, encap or encap port");
+				    "nothing to change: give vnodes, hash, on-down, encap, encap port or capacity");
 		return -EINVAL;
 	}
 	return 0;
@@ -97,9 +140,24 @@ int rs_backend_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 			  struct rs_backend_conf *conf,
 			  struct netlink_ext_ack *extack)
 {
+	struct nlattr *slots = tb[RINGSTEER_BACKEND_A_SLOTS];
+
 	*conf = b ? b->conf : backend_defaults;
 	if (tb[RINGSTEER_BACKEND_A_WEIGHT])
 		conf->weight = nla_get_u32(tb[RINGSTEER_BACKEND_A_WEIGHT]);
+	/* Their numbers are checked with the service's (placement.c). */
+	if (slots && (!nla_len(slots) || nla_len(slots) % sizeof(u16))) {
+		NL_SET_ERR_MSG_ATTR(extack, slots,
+				    "slots is an array of u16 slot numbers, at least one");
+		return -EINVAL;
+	}
+	if (slots && nla_len(slots) / sizeof(u16) > RINGSTEER_MAX_WEIGHT) {
+		NL_SET_ERR_MSG_ATTR(extack, slots, "more slots than max-weight");
+		return -ERANGE;
+	}
+	/* A slots backend holds as many slots as its weight. */
+	if (slots && !tb[RINGSTEER_BACKEND_A_WEIGHT])
+		conf->weight = nla_len(slots) / sizeof(u16);
 	if (tb[RINGSTEER_BACKEND_A_STATE])
 		conf->state = nla_get_u32(tb[RINGSTEER_BACKEND_A_STATE]);
 	/* BACKEND_SET's only, by the policies. */
@@ -108,9 +166,9 @@ int rs_backend_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 	if (tb[RINGSTEER_BACKEND_A_ON_DOWN])
 		conf->on_down = nla_get_u32(tb[RINGSTEER_BACKEND_A_ON_DOWN]);
 	if (b && !tb[RINGSTEER_BACKEND_A_WEIGHT] && !tb[RINGSTEER_BACKEND_A_STATE] &&
-	    !tb[RINGSTEER_BACKEND_A_HEALTH] && !tb[RINGSTEER_BACKEND_A_ON_DOWN]) {
+	    !tb[RINGSTEER_BACKEND_A_HEALTH] && !tb[RINGSTEER_BACKEND_A_ON_DOWN] && !slots) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "nothing to change: give weight, state, health or on-down");
+				    "nothing to change: give weight, state, health, on-down or slots");
 		return -EINVAL;
 	}
 	return 0;
@@ -134,7 +192,10 @@ int rs_service_conf_put(struct sk_buff *skb, const struct rs_service_conf *conf)
 	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_VNODES, conf->vnodes) ||
 	    nla_put_u32(skb, RINGSTEER_SERVICE_A_HASH, conf->hash) ||
 	    nla_put_u32(skb, RINGSTEER_SERVICE_A_ON_DOWN, conf->on_down) ||
-	    put_forward(skb, &conf->fwd))
+	    put_forward(skb, &conf->fwd) ||
+	    nla_put_u32(skb, RINGSTEER_SERVICE_A_PLACEMENT, conf->placement) ||
+	    (conf->placement == RINGSTEER_PLACEMENT_SLOTS &&
+	     nla_put_u32(skb, RINGSTEER_SERVICE_A_CAPACITY, conf->capacity)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -155,6 +216,8 @@ void rs_service_set_conf(struct rs_service *svc,
 	svc->conf.vnodes = conf->vnodes;
 	svc->conf.hash = conf->hash;
 	svc->conf.fwd = conf->fwd;
+	svc->conf.placement = conf->placement;
+	svc->conf.capacity = conf->capacity;
 	/* The flow table reads it (rs_backend_cached()). */
 	WRITE_ONCE(svc->conf.on_down, conf->on_down);
 }

@@ -11,7 +11,7 @@
 #include <uapi/ringsteer_genl.h>
 
 /* Common nested types */
-const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_ON_DOWN + 1] = {
+const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1] = {
 	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
@@ -24,6 +24,7 @@ const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_ON_DOWN 
 	[RINGSTEER_BACKEND_A_CONNS_OTHER] = { .type = NLA_U64, },
 	[RINGSTEER_BACKEND_A_CONNS_CLOSED] = { .type = NLA_U64, },
 	[RINGSTEER_BACKEND_A_ON_DOWN] = NLA_POLICY_MAX(NLA_U32, 2),
+	[RINGSTEER_BACKEND_A_SLOTS] = { .type = NLA_BINARY, },
 };
 
 const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
@@ -31,7 +32,7 @@ const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
 	[RINGSTEER_FLOW_A_PORT] = { .type = NLA_U16, },
 };
 
-const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FLOOD_SKIPPED + 1] = {
+const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_CAPACITY + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
@@ -61,6 +62,8 @@ const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_FLOOD_SK
 	[RINGSTEER_SERVICE_A_NOT_HOST] = { .type = NLA_U64, },
 	[RINGSTEER_SERVICE_A_ICMP_LIMITED] = { .type = NLA_U64, },
 	[RINGSTEER_SERVICE_A_FLOOD_SKIPPED] = { .type = NLA_U64, },
+	[RINGSTEER_SERVICE_A_PLACEMENT] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_CAPACITY] = NLA_POLICY_MIN(NLA_U32, RINGSTEER_MIN_CAPACITY),
 };
 
 /* Per-command subsets of the nested types */
@@ -71,7 +74,7 @@ const struct nla_policy ringsteer_service_id_nl_policy[RINGSTEER_SERVICE_A_PROTO
 	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8, },
 };
 
-const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_ENCAP_PORT + 1] = {
+const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_CAPACITY + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
@@ -82,6 +85,8 @@ const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_ENC
 	[RINGSTEER_SERVICE_A_FORWARD] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_SERVICE_A_ENCAP] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_SERVICE_A_ENCAP_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_SERVICE_A_PLACEMENT] = NLA_POLICY_MAX(NLA_U32, 1),
+	[RINGSTEER_SERVICE_A_CAPACITY] = NLA_POLICY_MIN(NLA_U32, RINGSTEER_MIN_CAPACITY),
 };
 
 const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT + 1] = {
@@ -90,16 +95,17 @@ const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT 
 	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
 };
 
-const struct nla_policy ringsteer_backend_conf_nl_policy[RINGSTEER_BACKEND_A_ON_DOWN + 1] = {
+const struct nla_policy ringsteer_backend_conf_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1] = {
 	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
 	[RINGSTEER_BACKEND_A_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_WEIGHT),
 	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_BACKEND_A_ON_DOWN] = NLA_POLICY_MAX(NLA_U32, 2),
+	[RINGSTEER_BACKEND_A_SLOTS] = { .type = NLA_BINARY, },
 };
 
-const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A_ON_DOWN + 1] = {
+const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1] = {
 	[RINGSTEER_BACKEND_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_BACKEND_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_BACKEND_A_PORT] = { .type = NLA_U16, },
@@ -107,6 +113,7 @@ const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A
 	[RINGSTEER_BACKEND_A_STATE] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_BACKEND_A_HEALTH] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_BACKEND_A_ON_DOWN] = NLA_POLICY_MAX(NLA_U32, 2),
+	[RINGSTEER_BACKEND_A_SLOTS] = { .type = NLA_BINARY, },
 };
 
 /* RINGSTEER_CMD_SERVICE_NEW - do */

@@ -489,6 +489,7 @@ int ringsteer_nl_backend_new_doit(struct sk_buff *skb, struct genl_info *info)
 		.cmd = RINGSTEER_CMD_BACKEND_NEW,
 		.svc = req->svc,
 		.ep = req->backend_ep,
+		.slots = req->backend_tb[RINGSTEER_BACKEND_A_SLOTS],
 	};
 
 	/* The packet reaches the backend as the client sent it. */
@@ -510,6 +511,7 @@ int ringsteer_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 		.cmd = RINGSTEER_CMD_BACKEND_SET,
 		.svc = req->svc,
 		.backend = req->backend,
+		.slots = req->backend_tb[RINGSTEER_BACKEND_A_SLOTS],
 		.force = req->flags & RINGSTEER_F_FORCE,
 	};
 

@@ -31,6 +31,9 @@ static int fingerprint(struct rs_steer *steer, u64 *fp)
 	if (!steer->has_fingerprint) {
 		err = rs_ring_fingerprint(steer->ring, steer->hash,
 					  &steer->fingerprint);
+		if (!err && steer->slots)
+			err = rs_slots_fingerprint(steer->slots, steer->fingerprint,
+						   &steer->fingerprint);
 		if (err)
 			return err;
 		steer->has_fingerprint = true;
@@ -96,7 +99,9 @@ int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
 	     nla_put_u32(skb, RINGSTEER_SERVICE_A_ACTIVE, steer->ring->nmembers) ||
 	     nla_put_u32(skb, RINGSTEER_SERVICE_A_POINTS, steer->ring->npoints) ||
 	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_RING_BYTES,
-			       steer->ring->size, RINGSTEER_SERVICE_A_PAD) ||
+			       steer->ring->size +
+			       (steer->slots ? steer->slots->size : 0),
+			       RINGSTEER_SERVICE_A_PAD) ||
 	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_FLOWS,
 			       rs_counter_sum(svc->new_flows), RINGSTEER_SERVICE_A_PAD) ||
 	     nla_put_u64_64bit(skb, RINGSTEER_SERVICE_A_NO_BACKEND,
@@ -123,7 +128,9 @@ int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full,
 		return -EMSGSIZE;
 	if (put_endpoint(skb, RINGSTEER_BACKEND_A_FAMILY, b->member.family, b->member.addr,
 			 b->member.port) ||
-	    rs_backend_conf_put(skb, &b->conf))
+	    rs_backend_conf_put(skb, &b->conf) ||
+	    (b->nslots && nla_put(skb, RINGSTEER_BACKEND_A_SLOTS,
+				  b->nslots * sizeof(*b->slots), b->slots)))
 		goto cancel;
 	if (full &&
 	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_FLOWS,

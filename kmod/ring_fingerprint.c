@@ -15,6 +15,7 @@
  */
 
 #include "ring.h"
+#include "slots.h"
 
 /* Unit tests take the path of big-endian hosts on any host. */
 #ifdef RS_TEST_HOOKS
@@ -112,6 +113,37 @@ int rs_ring_fingerprint(const struct rs_ring *r, u8 hash, u64 *fp)
 	put_le(parts + 24, r->vnodes, 8);
 	/* The same ring maps flows otherwise if other fields are hashed. */
 	put_le(parts + 32, hash, 8);
+	*fp = digest(parts, sizeof(parts));
+	return 0;
+}
+
+/*
+ * A slots service's: its ring (one point a slot) says which backends are
+ * on it with what weight and the hash mode; the table adds which slot each
+ * holds, as a le16 per slot of the space, 0 for one not live and the
+ * member index + 1 for a live one.
+ */
+int rs_slots_fingerprint(const struct rs_slots *s, u64 ring_fp, u64 *fp)
+{
+	u32 cap = 1U << s->bits, i;
+	u8 parts[4 * 8];
+	u16 *w;
+	u64 h;
+	int err;
+
+	w = rs_alloc((size_t)cap * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	for (i = 0; i < cap; i++)
+		w[i] = s->map[i / 64] & (1ULL << (i % 64)) ? s->owner[i] + 1 : 0;
+	err = digest_le(w, cap, sizeof(*w), &h);
+	rs_free(w);
+	if (err)
+		return err;
+	put_le(parts, ring_fp, 8);
+	put_le(parts + 8, RINGSTEER_PLACEMENT_SLOTS, 8);
+	put_le(parts + 16, s->bits, 8);
+	put_le(parts + 24, h, 8);
 	*fp = digest(parts, sizeof(parts));
 	return 0;
 }

@@ -90,6 +90,7 @@ void rs_steer_free(struct rs_steer *steer)
 	if (!steer)
 		return;
 	rs_ring_free(steer->ring);
+	rs_slots_free(steer->slots);
 	kvfree(steer);
 }
 
@@ -193,6 +194,7 @@ void rs_backend_free(struct rs_backend *b)
 	/* Nothing to do for a cache never initialised (zeroed). */
 	dst_cache_destroy(&b->dst);
 	free_percpu(b->new_flows);
+	kvfree(b->slots);
 	kfree(b);
 }
 

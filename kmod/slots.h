@@ -65,4 +65,11 @@ static inline int rs_slots_lookup(const struct rs_slots *s, u64 pos)
 	return slot < 0 ? slot : s->owner[slot];
 }
 
+/*
+ * The service's fingerprint from its ring's (@ring_fp, rs_ring_fingerprint())
+ * and the table (uapi, service attribute fingerprint): 0 or -ENOMEM.
+ * Allocates; in ring_fingerprint.c.
+ */
+int rs_slots_fingerprint(const struct rs_slots *s, u64 ring_fp, u64 *fp);
+
 #endif /* _RINGSTEER_SLOTS_H */

@@ -77,7 +77,8 @@ struct rs_backend *rs_steer_pick(const struct rs_steer *steer,
 	int idx;
 
 	*pos = rs_flow_position(&steer->ring->key, flow, steer->hash);
-	idx = rs_ring_lookup(steer->ring, *pos);
+	idx = steer->slots ? rs_slots_lookup(steer->slots, *pos) :
+			     rs_ring_lookup(steer->ring, *pos);
 	return idx < 0 ? NULL : READ_ONCE(steer->owner[idx]);
 }
 

@@ -25,6 +25,7 @@
 #include <net/dst_cache.h>
 
 #include "ring.h"
+#include "slots.h"
 
 struct rs_flow_table;
 
@@ -69,6 +70,12 @@ struct rs_backend {
 	u32 id;
 	bool counted;			/* writer: conns holds a count (ct_count.h) */
 	u64 share;			/* writer: ring positions owned */
+	/*
+	 * writer: placement slots, the slots held, ascending (as many as
+	 * the weight); the snapshot's table has them while on the ring.
+	 */
+	u16 *slots;
+	u16 nslots;
 	struct rs_ct_conns conns;	/* writer: at the namespace's last count */
 	struct rs_counter __percpu *new_flows;
 	/*
@@ -118,13 +125,17 @@ struct rs_service_conf {
 	u32 vnodes;
 	u8 hash;			/* enum ringsteer_hash_mode */
 	u8 on_down;			/* enum ringsteer_on_down */
+	u8 placement;			/* enum ringsteer_placement */
 	struct rs_forward fwd;
+	u32 capacity;			/* placement slots: positions, 2^b */
 };
 
 /* What readers see of a service: immutable once published. */
 struct rs_steer {
 	struct rcu_head rcu;
 	struct rs_ring *ring;
+	/* placement slots: what lookups read; the ring is its members' index */
+	struct rs_slots *slots;
 	u8 hash;			/* enum ringsteer_hash_mode */
 	struct rs_forward fwd;
 	bool has_fingerprint;		/* writer: computed when first asked */

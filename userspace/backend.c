@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ringctl backend add|set|drain|activate|del: the backends of a service. */
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
@@ -9,13 +11,14 @@
 #include "cmd.h"
 #include "backend_drain.h"
 #include "nl_ops.h"
+#include "print.h"
 
 void cmd_backend_usage(FILE *f)
 {
 	rc_settings_synopsis(f, "Usage: ringctl backend add", "VIP:PORT BACKEND:PORT [proto tcp|udp]",
-			     RC_OBJ_BACKEND, RC_SOP_ADD, "");
+			     RC_OBJ_BACKEND, RC_SOP_ADD, "[slots N[,N...]]");
 	rc_settings_synopsis(f, "       ringctl backend set", "VIP:PORT BACKEND:PORT [proto tcp|udp]",
-			     RC_OBJ_BACKEND, RC_SOP_SET, "[force]");
+			     RC_OBJ_BACKEND, RC_SOP_SET, "[slots N[,N...]] [force]");
 	fprintf(f,
 "       ringctl backend drain VIP:PORT BACKEND:PORT [proto tcp|udp]\n"
 "                           [wait [TIMEOUT] [delete]]\n"
@@ -37,7 +40,11 @@ void cmd_backend_usage(FILE *f)
 "health checker's finding, apart from the state: a backend is on the ring\n"
 "when it is active and up. Marking down the service's last backend on the\n"
 "ring needs 'force'. on-down says what the backend's connections do when it\n"
-"is marked down, over the service's on-down (service, the default, follows it).\n",
+"is marked down, over the service's on-down (service, the default, follows it).\n"
+"A backend of a placement slots service holds W slots of its slot space, each\n"
+"held by one backend: 'slots' gives their numbers (W is then their count);\n"
+"'add' without them takes the W lowest free ones and prints them; 'set' of\n"
+"weight alone keeps the lowest W it holds and adds the lowest free.\n",
 		RINGSTEER_MAX_WEIGHT, CLI_EXIT_TIMEOUT);
 }
 
@@ -45,8 +52,8 @@ enum op { OP_ADD, OP_SET, OP_DRAIN, OP_ACTIVATE, OP_DEL };
 
 /* The keywords of OP but its settings (parse_settings_kw()). */
 static const unsigned int allowed[] = {
-	[OP_ADD] = PARSE_KW_PROTO,
-	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_FORCE,
+	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_SLOTS,
+	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_FORCE | PARSE_KW_SLOTS,
 	[OP_DRAIN] = PARSE_KW_PROTO,
 	[OP_ACTIVATE] = PARSE_KW_PROTO,
 	[OP_DEL] = PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS,
@@ -99,6 +106,46 @@ static int check_service(struct nl_conn *nl, const char *ctx, const struct rc_se
 	       (w->wait ? cmd_drain_wait_check(s, forward) : 0);
 }
 
+/*
+ * An add to a placement slots service without slots: the weight's number
+ * of the lowest slots free now, into B, printed; a set of the weight
+ * alone: the slots B holds, its highest given up for a lower weight, the
+ * lowest free added for a higher one. 0 for a ring service.
+ */
+static int pick_slots(struct nl_conn *nl, const char *ctx, const struct rc_service *s,
+		      struct rc_backend *b)
+{
+	char name[RC_SERVICE_NAME_LEN];
+	uint32_t n = rc_backend_weight(b);
+	struct rc_config c = { 0 };
+	int err;
+
+	err = nl_config_get(nl, &c, s, false);
+	if (err) {
+		rc_config_free(&c);
+		return cli_nl_error(err, nl->ext_msg, "%s %s", ctx, rc_service_name(name, s));
+	}
+	if (!c.ns || rc_service_placement(&c.s[0]) != RINGSTEER_PLACEMENT_SLOTS) {
+		rc_config_free(&c);
+		return 0;
+	}
+	b->slots = malloc(n * sizeof(*b->slots));
+	err = b->slots ? rc_backend_pick_slots(&c.s[0], rc_service_find_backend(&c.s[0], &b->ep),
+					       n, b->slots) : -ENOMEM;
+	if (!err)
+		b->nslots = n;
+	rc_config_free(&c);
+	if (err == -ENOSPC)
+		return cli_error("%s: %s has fewer than %u free slots: raise its capacity",
+				 ctx, rc_service_name(name, s), n);
+	if (err)
+		return cli_error("%s: out of memory", ctx);
+	printf("%s:", ctx);
+	print_slots_text(stdout, b);
+	putchar('\n');
+	return 0;
+}
+
 /* argv[0] is the subcommand's name. */
 static int run(enum op op, int argc, char **argv)
 {
@@ -123,8 +170,8 @@ static int run(enum op op, int argc, char **argv)
 				 parse_settings_kw(RC_OBJ_BACKEND, setting_ops[op]), &s, &b, &a);
 	if (err)
 		return err;
-	if (op == OP_SET && !rc_settings_changed(RC_OBJ_BACKEND, &b))
-		return cli_error("%s: nothing to change (give weight, state, on-down or health)",
+	if (op == OP_SET && !rc_settings_changed(RC_OBJ_BACKEND, &b) && !b.nslots)
+		return cli_error("%s: nothing to change (give weight, state, on-down, health or slots)",
 				 ctx);
 	if ((a.seen & PARSE_KW_FORCE) && !(b.has & RC_HAS_HEALTH))
 		return cli_error("%s: force goes with health down", ctx);
@@ -135,8 +182,11 @@ static int run(enum op op, int argc, char **argv)
 	err = cli_nl_open(&nl);
 	if (err)
 		return err;
-	err = check_service(&nl, ctx, &s, &b, &a, &w);
+	err = check_service(&nl, ctx, &s, &b, &a, &w) ?:
+	      ((op == OP_ADD || (op == OP_SET && (b.has & RC_HAS_WEIGHT))) && !b.nslots ?
+	       pick_slots(&nl, ctx, &s, &b) : 0);
 	if (err) {
+		free(b.slots);
 		nl_close(&nl);
 		return err;
 	}
@@ -148,6 +198,7 @@ static int run(enum op op, int argc, char **argv)
 	} else if (w.wait) {
 		err = cmd_drain_wait(&nl, &s, &b, &w);
 	}
+	free(b.slots);
 	nl_close(&nl);
 	return err;
 }

@@ -173,7 +173,13 @@ static int backend_set(struct rc_plan *p, const struct rc_service *want,
 	struct rc_backend b = { .ep = new->ep };
 
 	diff(RC_OBJ_BACKEND, old, new, &b);
-	return b.has ? push(p, RC_OP_BACKEND_SET, want, &b, 0) : 0;
+	/* Slots, a list beside the rows: WANT's, borrowed for the plan's life. */
+	if (new->nslots && (new->nslots != old->nslots ||
+			    memcmp(new->slots, old->slots, new->nslots * sizeof(*new->slots)))) {
+		b.slots = new->slots;
+		b.nslots = new->nslots;
+	}
+	return b.has || b.nslots ? push(p, RC_OP_BACKEND_SET, want, &b, 0) : 0;
 }
 
 static int service_set(struct rc_plan *p, const struct rc_service *live,
@@ -186,6 +192,24 @@ static int service_set(struct rc_plan *p, const struct rc_service *live,
 	return s.has ? push(p, RC_OP_SERVICE_SET, &s, NULL, 0) : 0;
 }
 
+/*
+ * Whether a setting a service keeps for life (forward, placement:
+ * RC_SF_FIXED) differs: then WANT is a new service, not a change of LIVE.
+ */
+static bool fixed_differs(const struct rc_service *live, const struct rc_service *want)
+{
+	const struct rc_setting *r;
+	unsigned int k;
+
+	for (k = 0; k < rc_nsettings; k++) {
+		r = &rc_settings[k];
+		if (r->obj == RC_OBJ_SERVICE && (r->flags & RC_SF_FIXED) &&
+		    rc_setting_value(r, live) != rc_setting_value(r, want))
+			return true;
+	}
+	return false;
+}
+
 /* Steps 3 (and 4 if the deletes go first) for a service both have. */
 static int kept_service(struct rc_plan *p, const struct rc_service *live,
 			const struct rc_service *want, uint32_t flags)
@@ -194,8 +218,8 @@ static int kept_service(struct rc_plan *p, const struct rc_service *live,
 	uint32_t i;
 	int err = 0;
 
-	/* A service keeps its forward mode: a new mode is a new service. */
-	if (rc_service_forward(live) != rc_service_forward(want))
+	/* A service keeps its forward mode and placement: new ones, a new service. */
+	if (fixed_differs(live, want))
 		return push(p, RC_OP_SERVICE_DEL, live, NULL, flags) ?:
 		       new_service(p, want);
 
@@ -273,7 +297,7 @@ int rc_plan_restore(const struct rc_config *live, const struct rc_config *want,
 		err = adds_and_changes(p, live, want, del_flags);
 	for (i = 0; !err && i < want->ns; i++) {
 		old = rc_config_find_service(live, &want->s[i]);
-		if (old && rc_service_forward(old) == rc_service_forward(&want->s[i]) &&
+		if (old && !fixed_differs(old, &want->s[i]) &&
 		    !deletes_first(old, &want->s[i]))
 			err = backend_deletes(p, old, &want->s[i], del_flags);
 	}

@@ -31,8 +31,17 @@ void cmd_service_usage(FILE *f)
 "forward tunnel encapsulates every packet to its backend, which replies to\n"
 "the client directly (its backends have the VIP's port). encap ipip\n"
 "(default; ip6ip6 for IPv6) or gue, to UDP port N (default %u). A\n"
-"service keeps its forward mode: delete and add it to change that.\n",
-		RINGSTEER_MAX_VNODES, RINGSTEER_DEFAULT_VNODES, RINGSTEER_DEFAULT_GUE_PORT);
+"service keeps its forward mode: delete and add it to change that.\n"
+"\n"
+"placement ring (default) places each backend on the ring; placement slots\n"
+"gives each backend weight numbered slots of a slot space of capacity N\n"
+"positions (a power of two, %u..%u, default %u) and sends a flow to the\n"
+"first live slot of its own probe sequence: even balance, and a change moves\n"
+"only the flows of the backend it changes. Keep the slots held above an\n"
+"eighth of N. A service keeps its placement; 'set' of capacity re-places\n"
+"every flow.\n",
+		RINGSTEER_MAX_VNODES, RINGSTEER_DEFAULT_VNODES, RINGSTEER_DEFAULT_GUE_PORT,
+		RINGSTEER_MIN_CAPACITY, RINGSTEER_MAX_CAPACITY, RINGSTEER_DEFAULT_CAPACITY);
 }
 
 enum op { OP_ADD, OP_SET, OP_DEL };
@@ -67,7 +76,7 @@ static int run(enum op op, int argc, char **argv)
 	if (err)
 		return err;
 	if (op == OP_SET && !rc_settings_changed(RC_OBJ_SERVICE, &s))
-		return cli_error("%s: nothing to change (give vnodes, hash, on-down or encap)",
+		return cli_error("%s: nothing to change (give vnodes, hash, on-down, encap or capacity)",
 				 ctx);
 	err = cli_nl_open(&nl);
 	if (err)
@@ -102,7 +111,7 @@ static int del(int argc, char **argv)
 
 static const struct cli_cmd cmds[] = {
 	{ "add", add, cmd_service_usage, "add a service" },
-	{ "set", set, cmd_service_usage, "change a service's vnodes, hash or on-down" },
+	{ "set", set, cmd_service_usage, "change a service's settings" },
 	{ "del", del, cmd_service_usage, "delete a service" },
 	{ "delete", del, cmd_service_usage, NULL },
 	{ "show", cmd_show, cmd_show_usage, NULL },

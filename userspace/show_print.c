@@ -224,8 +224,9 @@ static void backend_text(FILE *f, const struct rc_backend *b, int w)
 	 * Last, and only when set, after the connection columns even where
 	 * they are empty: they never stand under one of them.
 	 */
-	if (print_settings(set, sizeof(set), RC_OBJ_BACKEND, b, PRINT_SET_SHOW))
+	if (print_settings(set, sizeof(set), RC_OBJ_BACKEND, b, PRINT_SET_SHOW) || b->nslots)
 		fprintf(f, "%*s%s", b->has_conns ? 0 : 3 * 11, "", set);
+	print_slots_text(f, b);
 	fputc('\n', f);
 }
 

@@ -80,8 +80,9 @@
  * A service may place flows by slots instead of by the ring. Its slot
  * space has capacity C = 2^b positions, 1 <= b <= 16. Each backend holds
  * as many distinct slot numbers 0 .. C - 1 as its weight; no slot is held
- * by two backends of the service. The slots of active backends are live;
- * a draining backend's are not (as its points leave the ring).
+ * by two backends of the service. The slots of backends on the ring
+ * (active and up) are live; a draining or down backend's are not, as its
+ * points leave the ring, and it keeps them for when it returns.
  *
  * Probes. The flow position F is computed as for the ring. For
  * i = 0, 1, 2, ... the i-th probe is

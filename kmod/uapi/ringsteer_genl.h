@@ -70,6 +70,29 @@ enum ringsteer_encap {
 };
 
 /**
+ * enum ringsteer_placement - How a service's flows are placed on its backends
+ *   (uapi/ringsteer.h, "Ring placement" and "Slot placement").
+ * @RINGSTEER_PLACEMENT_RING: Each backend owns weight * vnodes points of the
+ *   consistent hashing ring (the default).
+ * @RINGSTEER_PLACEMENT_SLOTS: Each backend holds weight numbered slots of a
+ *   slot space of capacity positions; a flow takes the first live slot of its
+ *   own probe sequence. Balance within sampling noise, and a change moves only
+ *   the flows of the backend it changes.
+ */
+enum ringsteer_placement {
+	RINGSTEER_PLACEMENT_RING,
+	RINGSTEER_PLACEMENT_SLOTS,
+
+	/* private: */
+	__RINGSTEER_PLACEMENT_MAX,
+	RINGSTEER_PLACEMENT_MAX = (__RINGSTEER_PLACEMENT_MAX - 1)
+};
+
+#define RINGSTEER_MIN_CAPACITY		2
+#define RINGSTEER_MAX_CAPACITY		65536
+#define RINGSTEER_DEFAULT_CAPACITY	256
+
+/**
  * enum ringsteer_backend_state - Whether a backend owns points on the ring.
  * @RINGSTEER_STATE_ACTIVE: The backend owns its points on the ring.
  * @RINGSTEER_STATE_DRAINING: The backend owns no points: no new flow reaches
@@ -211,6 +234,8 @@ enum ringsteer_service_attr {
 	RINGSTEER_SERVICE_A_NOT_HOST,
 	RINGSTEER_SERVICE_A_ICMP_LIMITED,
 	RINGSTEER_SERVICE_A_FLOOD_SKIPPED,
+	RINGSTEER_SERVICE_A_PLACEMENT,
+	RINGSTEER_SERVICE_A_CAPACITY,
 
 	__RINGSTEER_SERVICE_A_LAST,
 	RINGSTEER_SERVICE_A_MAX = (__RINGSTEER_SERVICE_A_LAST - 1)
@@ -230,6 +255,7 @@ enum ringsteer_backend_attr {
 	RINGSTEER_BACKEND_A_CONNS_OTHER,
 	RINGSTEER_BACKEND_A_CONNS_CLOSED,
 	RINGSTEER_BACKEND_A_ON_DOWN,
+	RINGSTEER_BACKEND_A_SLOTS,
 
 	__RINGSTEER_BACKEND_A_LAST,
 	RINGSTEER_BACKEND_A_MAX = (__RINGSTEER_BACKEND_A_LAST - 1)

@@ -294,9 +294,15 @@ static void g_service(struct gen *g, const struct target *t, struct m_svc *s,
 	if (conf || fz_chance(g->r, conf_permille)) {
 		if (fz_chance(g->r, 700))
 			g_u32(g, RINGSTEER_SERVICE_A_VNODES, g_value(g, true, s, NULL));
-		/* Those that bound the ring's size or how it forwards, apart. */
+		/*
+		 * Those that bound the ring's size or how it forwards, apart;
+		 * placement and capacity not yet: the model does not know a
+		 * slots service's rules (a power-of-two capacity, backends
+		 * that bring their slots).
+		 */
 		g_settings(g, RC_OBJ_SERVICE, B(RC_SET_VNODES) | B(RC_SET_FORWARD) |
-			   B(RC_SET_ENCAP) | B(RC_SET_ENCAP_PORT), 300);
+			   B(RC_SET_ENCAP) | B(RC_SET_ENCAP_PORT) | B(RC_SET_PLACEMENT) |
+			   B(RC_SET_CAPACITY), 300);
 		g_forward(g, s);
 	}
 	g_misplaced(g, false);

@@ -117,12 +117,12 @@ void fz_end(struct fz_buf *b)
 
 /* What each command lists (uapi) and what today's policies also accept. */
 struct fz_cmd_spec {
-	uint32_t top, top_tol;
-	uint32_t svc, svc_tol;
-	uint32_t be, be_tol;
+	uint64_t top, top_tol;
+	uint64_t svc, svc_tol;
+	uint64_t be, be_tol;
 };
 /* Every attribute, for a command that may ignore what it is given. */
-#define FZ_ANY	0xffffffffU
+#define FZ_ANY	(~0ULL)
 
 /*
  * fz_specs, fz_dump_specs, fz_admin and fz_has_dump: each command's request
@@ -143,7 +143,7 @@ bool fz_admin_cmd(uint8_t cmd)
 /* Attribute kinds of a request, per nest (index 0: top level). */
 static enum fz_kind fz_kind(int nest, int type)
 {
-	return nest <= RINGSTEER_A_MAX && type < 32 ? fz_req_kind[nest][type] : K_NONE;
+	return nest <= RINGSTEER_A_MAX && type < 64 ? fz_req_kind[nest][type] : K_NONE;
 }
 
 static const uint16_t fz_kind_len[] = {
@@ -176,6 +176,10 @@ static bool fz_u32_ok(uint8_t cmd, int nest, int type, uint32_t v)
 		return v <= RINGSTEER_FORWARD_MAX;
 	if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_ENCAP)
 		return v <= RINGSTEER_ENCAP_MAX;
+	if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_PLACEMENT)
+		return v <= RINGSTEER_PLACEMENT_MAX;
+	if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_CAPACITY)
+		return v >= RINGSTEER_MIN_CAPACITY;	/* the kernel checks the rest */
 	if (nest == RINGSTEER_A_SERVICE)
 		return type == RINGSTEER_SERVICE_A_VNODES ?
 		       v >= 1 && v <= RINGSTEER_MAX_VNODES :
@@ -198,9 +202,9 @@ const struct rc_setting *fz_setting(enum rc_obj obj, uint16_t attr)
 	return NULL;
 }
 
-uint32_t fz_settings_mask(enum rc_obj obj, bool roots)
+uint64_t fz_settings_mask(enum rc_obj obj, bool roots)
 {
-	uint32_t m = 0;
+	uint64_t m = 0;
 	unsigned int i;
 
 	for (i = 0; i < rc_nsettings; i++)
@@ -268,7 +272,7 @@ static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 
 static void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
 			   const uint8_t *p, uint32_t len, int nest,
-			   uint32_t listed, uint32_t tolerated,
+			   uint64_t listed, uint64_t tolerated,
 			   const struct fz_cmd_spec *spec);
 
 /*
@@ -283,8 +287,8 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 	bool nested_flag = a->nla_type & NLA_F_NESTED;
 	const uint8_t *d = (const uint8_t *)a + NLA_HDRLEN;
 	uint16_t n = a->nla_len - NLA_HDRLEN;
-	enum fz_kind k = type < 32 ? fz_kind(nest, type) : K_NONE;
-	uint32_t sub, sub_tol;
+	enum fz_kind k = type < 64 ? fz_kind(nest, type) : K_NONE;
+	uint64_t sub, sub_tol;
 
 	if (q->noffs < FZ_MAX_OFFS)
 		q->offs[q->noffs++] = (const uint8_t *)a - base;
@@ -347,7 +351,7 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 
 static void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
 			   const uint8_t *p, uint32_t len, int nest,
-			   uint32_t listed, uint32_t tolerated,
+			   uint64_t listed, uint64_t tolerated,
 			   const struct fz_cmd_spec *spec)
 {
 	const struct nlattr *a;
@@ -431,7 +435,7 @@ void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
 
 static enum fz_rkind fz_reply_kind_of(int nest, int type)
 {
-	return nest <= RINGSTEER_A_MAX && type < 32 ? fz_reply_kind[nest][type] : R_NONE;
+	return nest <= RINGSTEER_A_MAX && type < 64 ? fz_reply_kind[nest][type] : R_NONE;
 }
 
 static const uint16_t fz_rkind_len[] = {
@@ -553,7 +557,7 @@ static const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 /* An endpoint in a reply: FAMILY, ADDR of its length, PORT, all there. */
 static const char *fz_reply_ep(const struct fz_ep *e, bool service)
 {
-	uint32_t need = service ? SVC_ID : BE_ID;
+	uint64_t need = service ? SVC_ID : BE_ID;
 
 	if ((e->present & need) != need)
 		return "reply endpoint misses family, address, port or protocol";
@@ -569,7 +573,7 @@ const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
 {
 	const struct genlmsghdr *g = NLMSG_DATA(h);
 	const char *why;
-	uint32_t need;
+	uint64_t need;
 
 	memset(r, 0, sizeof(*r));
 	if (h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)

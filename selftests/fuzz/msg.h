@@ -100,7 +100,7 @@ void fz_end(struct fz_buf *b);
 
 /* An endpoint nest (service or backend): values by attribute type. */
 struct fz_ep {
-	uint32_t present;	/* 1 << attribute type */
+	uint64_t present;	/* 1 << attribute type */
 	uint16_t family;
 	uint8_t addr[16];
 	uint8_t alen;
@@ -127,7 +127,7 @@ struct fz_req {
 	/* Attributes the uapi does not list for this command but the kernel
 	 * may tolerate and ignore: the request may still be refused. */
 	bool maybe;
-	uint32_t top;		/* 1 << top-level attribute types present */
+	uint64_t top;		/* 1 << top-level attribute types present */
 	struct fz_ep svc, be;
 	bool flow_addr, flow_port;
 	uint8_t flow_alen;
@@ -140,7 +140,7 @@ struct fz_req {
 	uint32_t noffs;
 };
 
-#define B(x) (1U << (x))
+#define B(x) (1ULL << (x))
 
 #define SVC_ID (B(RINGSTEER_SERVICE_A_FAMILY) | B(RINGSTEER_SERVICE_A_ADDR) | \
 		B(RINGSTEER_SERVICE_A_PORT) | B(RINGSTEER_SERVICE_A_PROTO))
@@ -150,7 +150,7 @@ struct fz_req {
  * The attribute bits of OBJ's settings, from ringctl's table; ROOTS: only
  * those every reply carries (a child, "encap" say, only where it applies).
  */
-uint32_t fz_settings_mask(enum rc_obj obj, bool roots);
+uint64_t fz_settings_mask(enum rc_obj obj, bool roots);
 #define T_SVC B(RINGSTEER_A_SERVICE)
 #define T_BE B(RINGSTEER_A_BACKEND)
 #define T_FLOW B(RINGSTEER_A_FLOW)

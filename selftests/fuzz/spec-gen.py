@@ -59,7 +59,7 @@ def kinds(spec, sets, root, enum):
                     req.setdefault(a, set()).update(x['name'] for x in sets[sub]['attributes'])
     out = []
     for table, prefix in (('fz_req_kind', 'K_'), ('fz_reply_kind', 'R_')):
-        out.append('static const uint8_t %s[%s_A_MAX + 1][32] = {' % (table, fam))
+        out.append('static const uint8_t %s[%s_A_MAX + 1][64] = {' % (table, fam))
         for nest in [None] + list(nests):
             aset = root if nest is None else sets[nests[nest]['nested-attributes']]
             rows = []

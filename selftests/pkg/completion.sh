@@ -70,10 +70,11 @@ expect_only 'ringctl backend ' add set del drain activate help
 expect_only 'ringctl backend d' del drain
 expect 'ringctl -' -j -h -V
 expect 'ringctl -j ' show lookup
-expect_only 'ringctl service add 1.2.3.4:80 ' proto vnodes hash on-down forward encap port
+# The settings come from ringctl's usage: a new one is offered too.
+expect 'ringctl service add 1.2.3.4:80 ' proto vnodes hash on-down forward encap port placement capacity
 # Addresses are one word: the colons of [v6]:port do not start a new one.
 expect_only 'ringctl service add [2001:db8::10]:53 proto ' tcp udp
-expect_only 'ringctl service add 1.2.3.4:80 proto udp ' vnodes hash on-down forward encap port
+expect 'ringctl service add 1.2.3.4:80 proto udp ' vnodes hash on-down forward encap port placement
 expect_only 'ringctl service add 1.2.3.4:80 forward ' nat tunnel
 expect_only 'ringctl service add 1.2.3.4:80 forward tunnel encap ' ipip gue
 expect_only 'ringctl service add 1.2.3.4:80 forward tunnel on-down ' keep reset
@@ -82,7 +83,7 @@ expect_only 'ringctl service del 1.2.3.4:80 ' proto keep-flows
 # No keyword before the addresses it follows.
 expect_only 'ringctl service add '
 expect_only 'ringctl backend add 1.2.3.4:80 '
-expect_only 'ringctl backend add 1.2.3.4:80 10.0.0.1:80 ' proto weight state on-down
+expect 'ringctl backend add 1.2.3.4:80 10.0.0.1:80 ' proto weight state on-down slots
 expect_only 'ringctl backend set 1.2.3.4:80 10.0.0.1:80 on-down ' service keep reset
 expect_only 'ringctl backend set 1.2.3.4:80 10.0.0.1:80 state ' active draining
 expect_only 'ringctl backend set 1.2.3.4:80 10.0.0.1:80 weight '

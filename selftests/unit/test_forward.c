@@ -333,7 +333,7 @@ TEST(show_prints_forward_and_counters)
 			       "\"fragments\":2,\"encap_errors\":3,\"martians\":5,"
 			       "\"not_host\":6,\"icmp_limited\":7,\"flood_skipped\":8}"))
 		TH_LOG("%s", o);
-	EXPECT_NE(NULL, strstr(o, "\"forward\":\"nat\",\"backends_configured\"")) TH_LOG("%s", o);
+	EXPECT_NE(NULL, strstr(o, "\"forward\":\"nat\",\"placement\":\"ring\",\"backends_configured\"")) TH_LOG("%s", o);
 	free(o);
 	rc_config_free(&c);
 }

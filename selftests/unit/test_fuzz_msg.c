@@ -289,6 +289,8 @@ static void make_service_reply(int skip, int extra)
 		fz_attr(&b, RINGSTEER_SERVICE_A_ON_DOWN, &v32, 4);
 	if (skip != RINGSTEER_SERVICE_A_FORWARD)
 		fz_attr(&b, RINGSTEER_SERVICE_A_FORWARD, &v64, 4);
+	if (skip != RINGSTEER_SERVICE_A_PLACEMENT)
+		fz_attr(&b, RINGSTEER_SERVICE_A_PLACEMENT, &v64, 4);
 	if (extra)
 		fz_attr(&b, extra, &v32, 4);
 	fz_nest_end(&b, nest);

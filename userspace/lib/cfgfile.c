@@ -87,7 +87,8 @@ static int backend_line(const char *ctx, int argc, char **argv, struct rc_config
 		return cli_error("%s: backend before any service", ctx);
 	cur = &c->s[c->ns - 1];
 	err = parse_backend_of(ctx, argc - 1, argv + 1,
-			       parse_settings_kw(RC_OBJ_BACKEND, RC_SOP_ADD), cur, &b, &a) ?:
+			       parse_settings_kw(RC_OBJ_BACKEND, RC_SOP_ADD) | PARSE_KW_SLOTS,
+			       cur, &b, &a) ?:
 	      (a.bare ? parse_check_bare_backend(ctx, &b, rc_service_forward(cur)) : 0);
 	if (err)
 		return err;
@@ -104,8 +105,11 @@ static int backend_line(const char *ctx, int argc, char **argv, struct rc_config
 	if (cur->nb == RINGSTEER_MAX_BACKENDS)
 		return cli_error("%s: more than %u backends in service %s", ctx,
 				 RINGSTEER_MAX_BACKENDS, name);
-	if (!rc_service_add_backend(cur, &b))
+	if (!rc_service_add_backend(cur, &b)) {
+		free(b.slots);
 		return cli_error("%s: out of memory", ctx);
+	}
+	free(b.slots);
 	if (active_points(cur) > RINGSTEER_MAX_POINTS)
 		return cli_error("%s: service %s would have more than %u ring points (weights x vnodes)",
 				 ctx, name, RINGSTEER_MAX_POINTS);

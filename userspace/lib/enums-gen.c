@@ -40,6 +40,17 @@ const struct rc_enum rc_enum_encap = {
 	.n = sizeof(encap_entries) / sizeof(encap_entries[0]),
 };
 
+static const struct rc_enum_entry placement_entries[] = {
+	{ "ring", RINGSTEER_PLACEMENT_RING },
+	{ "slots", RINGSTEER_PLACEMENT_SLOTS },
+};
+
+const struct rc_enum rc_enum_placement = {
+	.name = "placement",
+	.e = placement_entries,
+	.n = sizeof(placement_entries) / sizeof(placement_entries[0]),
+};
+
 static const struct rc_enum_entry backend_state_entries[] = {
 	{ "active", RINGSTEER_STATE_ACTIVE },
 	{ "draining", RINGSTEER_STATE_DRAINING },

@@ -11,6 +11,7 @@
 extern const struct rc_enum rc_enum_hash_mode;
 extern const struct rc_enum rc_enum_forward_mode;
 extern const struct rc_enum rc_enum_encap;
+extern const struct rc_enum rc_enum_placement;
 extern const struct rc_enum rc_enum_backend_state;
 extern const struct rc_enum rc_enum_backend_health;
 extern const struct rc_enum rc_enum_on_down;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Services and backends in memory; see model.h. */
 
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,12 @@ struct rc_backend *rc_service_add_backend(struct rc_service *s, const struct rc_
 		return NULL;
 	s->b = arr;
 	s->b[s->nb] = *b;
+	if (b->nslots) {
+		s->b[s->nb].slots = malloc(b->nslots * sizeof(*b->slots));
+		if (!s->b[s->nb].slots)
+			return NULL;
+		memcpy(s->b[s->nb].slots, b->slots, b->nslots * sizeof(*b->slots));
+	}
 	return &s->b[s->nb++];
 }
 
@@ -103,6 +110,10 @@ void rc_config_sort(struct rc_config *c)
 
 void rc_service_free(struct rc_service *s)
 {
+	uint32_t i;
+
+	for (i = 0; i < s->nb; i++)
+		free(s->b[i].slots);
 	free(s->b);
 	s->b = NULL;
 	s->nb = s->capb = 0;
@@ -200,4 +211,64 @@ void rc_key_format(char buf[2 * RINGSTEER_KEY_LEN + 1],
 
 	for (i = 0; i < RINGSTEER_KEY_LEN; i++)
 		sprintf(buf + 2 * i, "%02x", key[i]);
+}
+
+static int cmp_u16(const void *a, const void *b)
+{
+	return *(const uint16_t *)a - *(const uint16_t *)b;
+}
+
+int rc_backend_pick_slots(const struct rc_service *s, const struct rc_backend *b,
+			  uint32_t n, uint16_t *out)
+{
+	uint32_t keep = b && b->nslots < n ? b->nslots : b ? n : 0;
+	int err;
+
+	/* Kept, its lowest: a lower weight gives up its highest slots. */
+	if (keep)
+		memcpy(out, b->slots, keep * sizeof(*out));
+	err = rc_service_free_slots(s, n - keep, out + keep);
+	if (!err)
+		qsort(out, n, sizeof(*out), cmp_u16);
+	return err;
+}
+
+uint32_t rc_service_placement(const struct rc_service *s)
+{
+	return rc_setting_value(&rc_settings[RC_SET_PLACEMENT], s);
+}
+
+uint32_t rc_service_capacity(const struct rc_service *s)
+{
+	return rc_setting_value(&rc_settings[RC_SET_CAPACITY], s);
+}
+
+int rc_service_free_slots(const struct rc_service *s, uint32_t n, uint16_t *out)
+{
+	uint32_t cap = rc_service_capacity(s), i, k, got = 0;
+	uint8_t *held = calloc(cap, 1);
+
+	if (!held)
+		return -ENOMEM;
+	for (i = 0; i < s->nb; i++)
+		for (k = 0; k < s->b[i].nslots; k++)
+			if (s->b[i].slots[k] < cap)
+				held[s->b[i].slots[k]] = 1;
+	for (i = 0; i < cap && got < n; i++)
+		if (!held[i])
+			out[got++] = i;
+	free(held);
+	return got == n ? 0 : -ENOSPC;
+}
+
+
+int rc_slots_sort(uint16_t *slots, uint32_t n)
+{
+	uint32_t i;
+
+	qsort(slots, n, sizeof(*slots), cmp_u16);
+	for (i = 1; i < n; i++)
+		if (slots[i] == slots[i - 1])
+			return -EEXIST;
+	return 0;
 }

@@ -26,6 +26,8 @@ enum {
 	RC_SET_FORWARD,
 	RC_SET_ENCAP,
 	RC_SET_ENCAP_PORT,
+	RC_SET_PLACEMENT,
+	RC_SET_CAPACITY,
 	RC_SET_WEIGHT,
 	RC_SET_STATE,
 	RC_SET_HEALTH,
@@ -41,6 +43,8 @@ enum {
 #define RC_HAS_FORWARD	(1U << 6)
 #define RC_HAS_ENCAP	(1U << 7)
 #define RC_HAS_ENCAP_PORT (1U << 8)
+#define RC_HAS_PLACEMENT (1U << 9)
+#define RC_HAS_CAPACITY	(1U << 10)
 
 struct rc_backend {
 	struct rc_endpoint ep;
@@ -49,6 +53,14 @@ struct rc_backend {
 	/* enum ringsteer_backend_health: the checker's, never in a file. */
 	uint32_t health;
 	uint32_t on_down;	/* enum ringsteer_backend_on_down */
+	/*
+	 * placement slots: the slots it holds, ascending, NULL if none given.
+	 * A list, not a row of rc_settings[]. A service's backends own theirs
+	 * (rc_service_add_backend() copies, rc_service_free() frees); any
+	 * other struct rc_backend holding them frees them itself.
+	 */
+	uint16_t *slots;
+	uint16_t nslots;
 	/* RC_HAS_WEIGHT, RC_HAS_STATE, RC_HAS_HEALTH, RC_HAS_ON_DOWN */
 	unsigned int has;
 	/* Reported by the kernel. */
@@ -70,7 +82,12 @@ struct rc_service {
 	uint32_t forward;	/* enum ringsteer_forward_mode */
 	uint32_t encap;		/* enum ringsteer_encap, forward tunnel */
 	uint16_t encap_port;	/* encap gue */
-	/* RC_HAS_VNODES, _HASH, _ON_DOWN, _FORWARD, _ENCAP, _ENCAP_PORT */
+	uint32_t placement;	/* enum ringsteer_placement */
+	uint32_t capacity;	/* placement slots: slot positions, 2^b */
+	/*
+	 * RC_HAS_VNODES, _HASH, _ON_DOWN, _FORWARD, _ENCAP, _ENCAP_PORT,
+	 * _PLACEMENT, _CAPACITY
+	 */
 	unsigned int has;
 	/* Reported by the kernel. */
 	uint32_t nconfigured;
@@ -162,6 +179,21 @@ uint32_t rc_backend_health(const struct rc_backend *b);
 /* On the ring, as the kernel decides it: active and up. */
 bool rc_backend_on_ring(const struct rc_backend *b);
 uint32_t rc_service_forward(const struct rc_service *s);
+uint32_t rc_service_placement(const struct rc_service *s);
+uint32_t rc_service_capacity(const struct rc_service *s);
+/*
+ * The N lowest slots no backend of S holds, ascending, into OUT: 0, or
+ * -ENOSPC when fewer than N are free below S's capacity.
+ */
+int rc_service_free_slots(const struct rc_service *s, uint32_t n, uint16_t *out);
+/*
+ * N slots for backend B of S (NULL: a new one), ascending, into OUT: the
+ * lowest of those B holds, then the lowest free. -ENOSPC as above.
+ */
+int rc_backend_pick_slots(const struct rc_service *s, const struct rc_backend *b,
+			  uint32_t n, uint16_t *out);
+/* Sort SLOTS[N] ascending; -EEXIST if one is there twice. */
+int rc_slots_sort(uint16_t *slots, uint32_t n);
 uint32_t rc_service_encap(const struct rc_service *s);
 uint16_t rc_service_encap_port(const struct rc_service *s);
 

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -57,6 +58,9 @@ static void put_backend(struct nlmsghdr *nlh, const struct rc_backend *b)
 		     b->ep.addr);
 	mnl_attr_put_u16(nlh, RINGSTEER_BACKEND_A_PORT, htons(b->ep.port));
 	put_settings(nlh, RC_OBJ_BACKEND, b);
+	if (b->nslots)
+		mnl_attr_put(nlh, RINGSTEER_BACKEND_A_SLOTS, b->nslots * sizeof(*b->slots),
+			     b->slots);
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -230,6 +234,24 @@ static int get_service(const struct nlattr *nest, struct rc_service *s)
 	return 0;
 }
 
+/* The backend's slots (a copy, its to free), if the kernel reports them. */
+static int get_slots(const struct nlattr *a, struct rc_backend *b)
+{
+	uint16_t len;
+
+	if (!a)
+		return 0;
+	len = mnl_attr_get_payload_len(a);
+	if (!len || len % sizeof(*b->slots) || len / sizeof(*b->slots) > RINGSTEER_MAX_WEIGHT)
+		return -EPROTO;
+	b->slots = malloc(len);
+	if (!b->slots)
+		return -ENOMEM;
+	memcpy(b->slots, mnl_attr_get_payload(a), len);
+	b->nslots = len / sizeof(*b->slots);
+	return 0;
+}
+
 static int get_backend(const struct nlattr *nest, struct rc_backend *b)
 {
 	const struct nlattr *tb[RINGSTEER_BACKEND_A_MAX + 1];
@@ -251,7 +273,7 @@ static int get_backend(const struct nlattr *nest, struct rc_backend *b)
 		return -EPROTO;
 	b->has_conns = tb[RINGSTEER_BACKEND_A_CONNS_ESTABLISHED] &&
 		       tb[RINGSTEER_BACKEND_A_CONNS_OTHER];
-	return 0;
+	return get_slots(tb[RINGSTEER_BACKEND_A_SLOTS], b);
 }
 
 /* Requests. */
@@ -358,6 +380,10 @@ static int get_lookup(const struct nlmsghdr *nlh, struct rc_backend *b,
 	    get_backend(tb[RINGSTEER_A_BACKEND], b) ||
 	    !len_is(tb[RINGSTEER_A_POSITION], 8))
 		return -EPROTO;
+	/* A lookup names the backend: its slots are not kept. */
+	free(b->slots);
+	b->slots = NULL;
+	b->nslots = 0;
 	*position = mnl_attr_get_u64(tb[RINGSTEER_A_POSITION]);
 	return 0;
 }
@@ -581,6 +607,7 @@ static int backend_cb(const struct nlmsghdr *nlh, void *data)
 	}
 	if (!rc_service_add_backend(r->s, &b))
 		r->err = -ENOMEM;
+	free(b.slots);
 	return MNL_CB_OK;
 }
 
@@ -672,6 +699,7 @@ static int conns_cb(const struct nlmsghdr *nlh, void *data)
 		r->err = -EPROTO;
 		return MNL_CB_OK;
 	}
+	free(b.slots);
 	have = r->b ? r->b : rc_service_find_backend(r->s, &b.ep);
 	/* Added since the backend dump: the next reading shows it. */
 	if (have && !rc_endpoint_cmp(&have->ep, &b.ep)) {
@@ -733,6 +761,10 @@ int nl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev)
 	if (tb[RINGSTEER_A_BACKEND]) {
 		if (get_backend(tb[RINGSTEER_A_BACKEND], &ev->b))
 			return -EPROTO;
+		/* Not kept: events have no owner to free them (monitor omits them). */
+		free(ev->b.slots);
+		ev->b.slots = NULL;
+		ev->b.nslots = 0;
 		ev->has_backend = true;
 	}
 	return 0;

@@ -118,6 +118,7 @@ static const struct {
 	{ "force", PARSE_KW_FORCE, false },
 	{ "keep-flows", PARSE_KW_KEEP_FLOWS, false },
 	{ "count", PARSE_KW_COUNT, true },
+	{ "slots", PARSE_KW_SLOTS, true },
 	{ "-j", PARSE_KW_JSON, false },
 	{ "--json", PARSE_KW_JSON, false },
 };
@@ -179,11 +180,46 @@ static int setting_value(const char *ctx, const struct rc_setting *r, const char
 	return parse_bad_value(ctx, what, v, err, want_of(r, want, sizeof(want)));
 }
 
+/* "17" or "0,5,9": slot numbers, each once, sorted into A. */
+static int slots_value(const char *ctx, const char *v, struct parse_args *a)
+{
+	char *copy = strdup(v), *tok, *save = NULL;
+	uint32_t n = 1, x;
+	const char *p;
+	int err = 0;
+
+	for (p = v; *p; p++)
+		n += *p == ',';
+	free(a->slots);
+	a->nslots = 0;
+	a->slots = n <= RINGSTEER_MAX_WEIGHT ? malloc(n * sizeof(*a->slots)) : NULL;
+	if (!copy || !a->slots) {
+		free(copy);
+		return parse_bad_value(ctx, "slots", v, -ERANGE, "1..1000 slot numbers, N[,N...]");
+	}
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		err = parse_u32(tok, 0, RINGSTEER_MAX_CAPACITY - 1, &x);
+		if (!err)
+			a->slots[a->nslots++] = x;
+	}
+	free(copy);
+	if (err || a->nslots != n)
+		return parse_bad_value(ctx, "slots", v, err ?: -EINVAL,
+				       "slot numbers 0..65535, N[,N...]");
+	if (rc_slots_sort(a->slots, a->nslots)) {
+		cli_error("%s: slots '%s': a slot given twice", ctx, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int plain_value(const char *ctx, unsigned int kw, const char *name,
 		       const char *v, struct parse_args *a)
 {
 	int err;
 
+	if (kw == PARSE_KW_SLOTS)
+		return slots_value(ctx, v, a);
 	if (kw == PARSE_KW_PROTO && parse_proto(v, &a->proto))
 		return parse_bad_value(ctx, name, v, -EINVAL, "tcp or udp");
 	if (kw == PARSE_KW_COUNT) {
@@ -420,6 +456,10 @@ int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowe
 		return err;
 	a->bare = bare;
 	put_settings(RC_OBJ_BACKEND, a, b);
+	b->slots = a->slots;
+	b->nslots = a->nslots;
+	a->slots = NULL;
+	a->nslots = 0;
 	return 0;
 }
 

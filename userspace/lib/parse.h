@@ -22,6 +22,8 @@
 #define PARSE_KW_JSON		(1U << 6)
 #define PARSE_KW_COUNT		(1U << 7)
 #define PARSE_KW_FORCE		(1U << 9)
+/* A backend's slots, "slots N[,N...]": a list, not a setting. */
+#define PARSE_KW_SLOTS		(1U << 10)
 /* The settings' keywords: a bit per row of rc_settings[] (settings.h). */
 #define PARSE_KW_SETTING(i)	(1U << (16 + (i)))
 #define PARSE_KW_VNODES		PARSE_KW_SETTING(RC_SET_VNODES)
@@ -46,6 +48,9 @@ struct parse_args {
 	/* Of each setting seen (PARSE_KW_SETTING(i)), by row of rc_settings[]. */
 	uint32_t val[RC_SETTINGS_MAX];
 	bool bare;		/* the backend without a port (parse_backend_of) */
+	/* "slots": moved to the backend by parse_backend_of(), else freed. */
+	uint16_t *slots;
+	uint16_t nslots;
 };
 
 int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);

@@ -65,12 +65,23 @@ size_t print_settings(char *buf, size_t len, enum rc_obj obj, const void *p,
 	return at < len ? at : len - 1;
 }
 
+void print_slots_text(FILE *f, const struct rc_backend *b)
+{
+	uint16_t i;
+
+	for (i = 0; i < b->nslots; i++)
+		fprintf(f, "%s%u", i ? "," : " slots ", b->slots[i]);
+}
+
 void print_settings_text(FILE *f, enum rc_obj obj, const void *p, unsigned int how)
 {
 	char buf[256];
 
 	print_settings(buf, sizeof(buf), obj, p, how);
 	fputs(buf, f);
+	/* The backend's list, after its settings: not part of a forward line. */
+	if (obj == RC_OBJ_BACKEND && !(how & PRINT_SET_FORWARD))
+		print_slots_text(f, p);
 }
 
 void print_settings_json(struct json *j, enum rc_obj obj, const void *p,
@@ -87,6 +98,14 @@ void print_settings_json(struct json *j, enum rc_obj obj, const void *p,
 			json_str(j, r->json, rc_enum_name(r->names, rc_setting_value(r, p)));
 		else
 			json_u64(j, r->json, rc_setting_value(r, p));
+	}
+	if (obj == RC_OBJ_BACKEND && ((const struct rc_backend *)p)->nslots) {
+		const struct rc_backend *b = p;
+
+		json_arr_begin(j, "slots");
+		for (i = 0; i < b->nslots; i++)
+			json_u64(j, NULL, b->slots[i]);
+		json_arr_end(j);
 	}
 }
 

@@ -36,6 +36,8 @@ const char *print_fingerprint(char buf[PRINT_FINGERPRINT_LEN], uint64_t fp);
 size_t print_settings(char *buf, size_t len, enum rc_obj obj, const void *p,
 		      unsigned int how);
 void print_settings_text(FILE *f, enum rc_obj obj, const void *p, unsigned int how);
+/* " slots 0,5,9" of a slots backend, nothing for another. */
+void print_slots_text(FILE *f, const struct rc_backend *b);
 struct json;
 /* Each as a JSON member named row.json, defaults too; HOW as above. */
 void print_settings_json(struct json *j, enum rc_obj obj, const void *p,

@@ -51,6 +51,23 @@ const struct rc_setting rc_settings[] = {
 		.has = RC_HAS_ENCAP_PORT, .ops = RC_SOP_ADD | RC_SOP_SET,
 		.flags = RC_SF_SUB, .parent = RC_SET_ENCAP, .parent_value = RINGSTEER_ENCAP_GUE,
 	},
+	[RC_SET_PLACEMENT] = {
+		"placement", "placement", SVC(placement), .attr = RINGSTEER_SERVICE_A_PLACEMENT,
+		.names = &rc_enum_placement, .def = RINGSTEER_PLACEMENT_RING,
+		.has = RC_HAS_PLACEMENT, .ops = RC_SOP_ADD | RC_SOP_SET,
+		/* A ring service's line is what it was before placement existed. */
+		.flags = RC_SF_FIXED | RC_SF_QUIET_DEFAULT, .parent = RC_NO_PARENT,
+	},
+	[RC_SET_CAPACITY] = {
+		"capacity", "capacity", SVC(capacity), .attr = RINGSTEER_SERVICE_A_CAPACITY,
+		.min = RINGSTEER_MIN_CAPACITY, .max = RINGSTEER_MAX_CAPACITY,
+		.def = RINGSTEER_DEFAULT_CAPACITY,
+		.has = RC_HAS_CAPACITY, .ops = RC_SOP_ADD | RC_SOP_SET,
+		.flags = RC_SF_SUB, .parent = RC_SET_PLACEMENT,
+		.parent_value = RINGSTEER_PLACEMENT_SLOTS,
+		/* The range is the table's; the kernel also wants a power of two. */
+		.want = "a power of two, 2..65536",
+	},
 	[RC_SET_WEIGHT] = {
 		"weight", "weight", BE(weight), .attr = RINGSTEER_BACKEND_A_WEIGHT,
 		.min = 1, .max = RINGSTEER_MAX_WEIGHT, .def = 1,
@@ -207,6 +224,31 @@ static size_t group(char *buf, size_t len, unsigned int row, unsigned int op)
 	return n;
 }
 
+/*
+ * A fixed row's words for a set: "[placement slots [capacity N]]" for each
+ * of its values that a child a set may change follows. Returns the length.
+ */
+static size_t fixed_group(char *buf, size_t len, unsigned int row)
+{
+	const struct rc_setting *r = &rc_settings[row], *c;
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < rc_nsettings && n < len; i++) {
+		c = &rc_settings[i];
+		if (c->parent != (int)row || !(c->flags & RC_SF_SUB) || !(c->ops & RC_SOP_SET))
+			continue;
+		n += snprintf(buf + n, len - n, "%s[%s %s ", n ? " " : "", r->word,
+			      rc_enum_name(r->names, c->parent_value));
+		if (n < len)
+			n += group(buf + n, len - n, i, RC_SOP_SET);
+		if (n < len)
+			n += snprintf(buf + n, len - n, "]");
+	}
+	return n;
+}
+
 /* Print WORD after column COL, wrapping under INDENT; returns the column. */
 static size_t put_word(FILE *f, const char *word, size_t wlen, size_t col, size_t indent)
 {
@@ -251,10 +293,15 @@ void rc_settings_synopsis(FILE *f, const char *lead, const char *args, enum rc_o
 	for (i = 0; i < rc_nsettings; i++) {
 		const struct rc_setting *r = &rc_settings[i];
 
-		if (r->obj != obj || !(r->ops & op) || (r->flags & RC_SF_SUB) ||
-		    (op == RC_SOP_SET && (r->flags & RC_SF_FIXED)))
+		if (r->obj != obj || !(r->ops & op) || (r->flags & RC_SF_SUB))
 			continue;
-		group(buf, sizeof(buf), i, op);
+		if (op == RC_SOP_SET && (r->flags & RC_SF_FIXED)) {
+			/* It stays, but what follows one of its words may change. */
+			if (!fixed_group(buf, sizeof(buf), i))
+				continue;
+		} else {
+			group(buf, sizeof(buf), i, op);
+		}
 		col = put_words(f, buf, col, indent);
 	}
 	put_words(f, extra, col, indent);
