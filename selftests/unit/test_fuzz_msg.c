@@ -271,6 +271,7 @@ static void make_service_reply(int skip, int extra)
 {
 	uint32_t v32 = 1, nest;
 	uint64_t v64 = 0;
+	unsigned int i;
 	int t;
 
 	fz_begin(&b, FAMILY_ID, 0, 7, RINGSTEER_CMD_SERVICE_GET, RINGSTEER_GENL_VERSION);
@@ -285,12 +286,14 @@ static void make_service_reply(int skip, int extra)
 		else
 			fz_attr(&b, t, &v64, 8);
 	}
-	if (skip != RINGSTEER_SERVICE_A_ON_DOWN)
-		fz_attr(&b, RINGSTEER_SERVICE_A_ON_DOWN, &v32, 4);
-	if (skip != RINGSTEER_SERVICE_A_FORWARD)
-		fz_attr(&b, RINGSTEER_SERVICE_A_FORWARD, &v64, 4);
-	if (skip != RINGSTEER_SERVICE_A_PLACEMENT)
-		fz_attr(&b, RINGSTEER_SERVICE_A_PLACEMENT, &v64, 4);
+	/* The settings every reply carries, from ringctl's table (0: defaults). */
+	for (i = 0; i < rc_nsettings; i++) {
+		t = rc_settings[i].attr;
+		if (rc_settings[i].obj != RC_OBJ_SERVICE || rc_settings[i].parent != RC_NO_PARENT ||
+		    t == skip || (t >= RINGSTEER_SERVICE_A_VNODES && t <= RINGSTEER_SERVICE_A_NO_BACKEND))
+			continue;
+		fz_attr(&b, t, &v64, 4);
+	}
 	if (extra)
 		fz_attr(&b, extra, &v32, 4);
 	fz_nest_end(&b, nest);
