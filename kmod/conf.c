@@ -120,8 +120,6 @@ int rs_service_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 		conf->hash = nla_get_u32(tb[RINGSTEER_SERVICE_A_HASH]);
 	if (tb[RINGSTEER_SERVICE_A_ON_DOWN])
 		conf->on_down = nla_get_u32(tb[RINGSTEER_SERVICE_A_ON_DOWN]);
-	if (tb[RINGSTEER_SERVICE_A_TAG])
-		conf->tag = nla_get_u32(tb[RINGSTEER_SERVICE_A_TAG]);
 	err = parse_forward(tb, svc, conf, extack) ?:
 	      parse_placement(tb, svc, conf, extack);
 	if (err)
@@ -129,8 +127,7 @@ int rs_service_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 	if (svc && !tb[RINGSTEER_SERVICE_A_VNODES] && !tb[RINGSTEER_SERVICE_A_HASH] &&
 	    !tb[RINGSTEER_SERVICE_A_ON_DOWN] && !tb[RINGSTEER_SERVICE_A_FORWARD] &&
 	    !tb[RINGSTEER_SERVICE_A_ENCAP] && !tb[RINGSTEER_SERVICE_A_ENCAP_PORT] &&
-	    !tb[RINGSTEER_SERVICE_A_PLACEMENT] && !tb[RINGSTEER_SERVICE_A_CAPACITY] &&
-	    !tb[RINGSTEER_SERVICE_A_TAG]) {
+	    !tb[RINGSTEER_SERVICE_A_PLACEMENT] && !tb[RINGSTEER_SERVICE_A_CAPACITY]) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
 				    "nothing to change: give vnodes, hash, on-down, encap, encap port or capacity");
 		return -EINVAL;
@@ -198,8 +195,7 @@ int rs_service_conf_put(struct sk_buff *skb, const struct rs_service_conf *conf)
 	    put_forward(skb, &conf->fwd) ||
 	    nla_put_u32(skb, RINGSTEER_SERVICE_A_PLACEMENT, conf->placement) ||
 	    (conf->placement == RINGSTEER_PLACEMENT_SLOTS &&
-	     nla_put_u32(skb, RINGSTEER_SERVICE_A_CAPACITY, conf->capacity)) ||
-	    nla_put_u32(skb, RINGSTEER_SERVICE_A_TAG, conf->tag))
+	     nla_put_u32(skb, RINGSTEER_SERVICE_A_CAPACITY, conf->capacity)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -222,7 +218,6 @@ void rs_service_set_conf(struct rs_service *svc,
 	svc->conf.fwd = conf->fwd;
 	svc->conf.placement = conf->placement;
 	svc->conf.capacity = conf->capacity;
-	svc->conf.tag = conf->tag;
 	/* The flow table reads it (rs_backend_cached()). */
 	WRITE_ONCE(svc->conf.on_down, conf->on_down);
 }

@@ -32,7 +32,7 @@ const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
 	[RINGSTEER_FLOW_A_PORT] = { .type = NLA_U16, },
 };
 
-const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_TAG + 1] = {
+const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_CAPACITY + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
@@ -64,7 +64,6 @@ const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_TAG + 1]
 	[RINGSTEER_SERVICE_A_FLOOD_SKIPPED] = { .type = NLA_U64, },
 	[RINGSTEER_SERVICE_A_PLACEMENT] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_SERVICE_A_CAPACITY] = NLA_POLICY_MIN(NLA_U32, RINGSTEER_MIN_CAPACITY),
-	[RINGSTEER_SERVICE_A_TAG] = NLA_POLICY_MAX(NLA_U32, 32767),
 };
 
 /* Per-command subsets of the nested types */
@@ -75,7 +74,7 @@ const struct nla_policy ringsteer_service_id_nl_policy[RINGSTEER_SERVICE_A_PROTO
 	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8, },
 };
 
-const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_TAG + 1] = {
+const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_CAPACITY + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
@@ -88,7 +87,6 @@ const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_TAG
 	[RINGSTEER_SERVICE_A_ENCAP_PORT] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_PLACEMENT] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_SERVICE_A_CAPACITY] = NLA_POLICY_MIN(NLA_U32, RINGSTEER_MIN_CAPACITY),
-	[RINGSTEER_SERVICE_A_TAG] = NLA_POLICY_MAX(NLA_U32, 32767),
 };
 
 const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT + 1] = {

@@ -128,7 +128,6 @@ struct rs_service_conf {
 	u8 placement;			/* enum ringsteer_placement */
 	struct rs_forward fwd;
 	u32 capacity;			/* placement slots: positions, 2^b */
-	u16 tag;			/* an operator's label */
 };
 
 /* What readers see of a service: immutable once published. */

@@ -28,7 +28,6 @@ enum {
 	RC_SET_ENCAP_PORT,
 	RC_SET_PLACEMENT,
 	RC_SET_CAPACITY,
-	RC_SET_TAG,
 	RC_SET_WEIGHT,
 	RC_SET_STATE,
 	RC_SET_HEALTH,
@@ -46,7 +45,6 @@ enum {
 #define RC_HAS_ENCAP_PORT (1U << 8)
 #define RC_HAS_PLACEMENT (1U << 9)
 #define RC_HAS_CAPACITY	(1U << 10)
-#define RC_HAS_TAG	(1U << 11)
 
 struct rc_backend {
 	struct rc_endpoint ep;
@@ -86,10 +84,9 @@ struct rc_service {
 	uint16_t encap_port;	/* encap gue */
 	uint32_t placement;	/* enum ringsteer_placement */
 	uint32_t capacity;	/* placement slots: slot positions, 2^b */
-	uint32_t tag;		/* an operator's label */
 	/*
 	 * RC_HAS_VNODES, _HASH, _ON_DOWN, _FORWARD, _ENCAP, _ENCAP_PORT,
-	 * _PLACEMENT, _CAPACITY, _TAG
+	 * _PLACEMENT, _CAPACITY
 	 */
 	unsigned int has;
 	/* Reported by the kernel. */

@@ -68,12 +68,6 @@ const struct rc_setting rc_settings[] = {
 		/* The range is the table's; the kernel also wants a power of two. */
 		.want = "a power of two, 2..65536",
 	},
-	[RC_SET_TAG] = {
-		"tag", "tag", SVC(tag), .attr = RINGSTEER_SERVICE_A_TAG,
-		.min = 0, .max = 32767, .def = 0,
-		.has = RC_HAS_TAG, .ops = RC_SOP_ADD | RC_SOP_SET,
-		.flags = RC_SF_QUIET_DEFAULT | RC_SF_SHOW_QUIET, .parent = RC_NO_PARENT,
-	},
 	[RC_SET_WEIGHT] = {
 		"weight", "weight", BE(weight), .attr = RINGSTEER_BACKEND_A_WEIGHT,
 		.min = 1, .max = RINGSTEER_MAX_WEIGHT, .def = 1,
