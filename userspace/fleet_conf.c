@@ -40,23 +40,6 @@ struct state {
 	unsigned int seen;	/* bit per statement */
 };
 
-static char *join(int argc, char **argv)
-{
-	size_t len = 1;
-	char *s;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = calloc(1, len);
-	for (i = 0; s && i < argc; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 int fl_read_key(const char *path, uint8_t key[RINGSTEER_KEY_LEN], const char **why)
 {
 	char line[128] = "";
@@ -215,7 +198,7 @@ static int command_line(const char *ctx, int argc, char **argv, char **cmd)
 {
 	if (argc < 2)
 		return cli_error("%s: %s wants a command", ctx, argv[0]);
-	*cmd = join(argc - 1, argv + 1);
+	*cmd = parse_join(argc - 1, argv + 1);
 	return *cmd ? 0 : cli_error("%s: out of memory", ctx);
 }
 

@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "parse.h"
 #include "health_conf.h"
+#include "lines.h"
 
 #define MAX_INTERVAL_MS	(3600U * 1000)
 #define MAX_HOLD_MS	(24U * 3600 * 1000)
@@ -122,24 +123,6 @@ int hc_parse_payload(const char *s, uint8_t *out, size_t max, size_t *len)
 	}
 	*len = n;
 	return 0;
-}
-
-/* The words from ARGV[0] on, joined by single spaces: a command. */
-static char *join(int argc, char **argv)
-{
-	size_t len = 1;
-	char *s;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = calloc(1, len);
-	for (i = 0; s && i < argc; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
 }
 
 /* Text for HTTP: printable, no blank (a word has none anyway). */
@@ -240,7 +223,7 @@ static int check_opts(const char *ctx, int argc, char **argv, struct hc_check *c
 			if (i + 1 == argc)
 				return parse_bad_value(ctx, "command", NULL, -EINVAL,
 						       opts[o].want);
-			c->command = join(argc - i - 1, argv + i + 1);
+			c->command = parse_join(argc - i - 1, argv + i + 1);
 			return c->command ? 0 : cli_error("%s: out of memory", ctx);
 		}
 		if (i + 1 == argc)
@@ -415,7 +398,7 @@ static int command_line(const char *ctx, int argc, char **argv, char **cmd)
 		return cli_error("%s: %s given twice", ctx, argv[0]);
 	if (argc < 2)
 		return cli_error("%s: %s needs a command", ctx, argv[0]);
-	*cmd = join(argc - 1, argv + 1);
+	*cmd = parse_join(argc - 1, argv + 1);
 	return *cmd ? 0 : cli_error("%s: out of memory", ctx);
 }
 

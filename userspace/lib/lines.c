@@ -60,3 +60,20 @@ int parse_file(const char *path, const char *ctx, parse_line_t cb, void *data)
 		fclose(f);
 	return err;
 }
+
+char *parse_join(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	for (i = 0; s && i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}

@@ -23,4 +23,7 @@ int parse_lines(FILE *f, const char *ctx, const char *name, parse_line_t cb,
 /* The same for the file at PATH, or standard input for "-". */
 int parse_file(const char *path, const char *ctx, parse_line_t cb, void *data);
 
+/* The words of ARGV joined by single spaces (a command); malloc'd, NULL if out of memory. */
+char *parse_join(int argc, char **argv);
+
 #endif /* RINGCTL_LINES_H */
