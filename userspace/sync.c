@@ -188,10 +188,19 @@ static int hkey_set(struct sync *s, const char *key, const char *value)
 	return 0;
 }
 
+static void apply_health(struct sync *s);
+
 static int on_health_event(const struct etcd_event *ev, void *data)
 {
 	struct sync *s = data;
 
+	/*
+	 * Decide at every revision, even when one read brings several: an
+	 * agent that got them one by one decided at each, and the fleet
+	 * changes a backend at the same revision everywhere.
+	 */
+	if (ev->kv.mod_revision != s->health_rev)
+		apply_health(s);
 	s->health_rev = ev->kv.mod_revision;
 	return hkey_set(s, ev->kv.key, ev->type == ETCD_PUT ? ev->kv.value : NULL);
 }
