@@ -11,6 +11,8 @@
 #   - a revision with a syntax error: no LB changes, fleet status exits 2
 #     and names the error;
 #   - etcd stopped and started: no LB changes anything;
+#   - lb2 cut off from etcd: stale, its on-stale withdraws its VIP from
+#     BIRD, the router stops sending to it, no connection broken;
 #   - one LB with another local key: fleet status exits 2 and names it.
 #
 #  fl-cli ---- fl-rtr ==ECMP== fl-lb1..3 (ringsteer tunnel, ringctl sync)
@@ -159,8 +161,39 @@ saves >"$W/after"
 cmp -s "$W/before" "$W/after" || die "an LB changed when etcd came back"
 settle "etcd restarted"
 [ "$(resets)" = 0 ] || die "$(resets) connections reset while etcd was away"
-client_stop
 pass "etcd stopped for 6 s and started: no LB changed anything, fleet status 0 again, 0 of $CONNS connections broken"
+
+# -- lb2 cut off from etcd, then a new revision (the same text: its ring
+# does not move): lb2 stale, its on-stale withdraws its VIP, the router
+# stops sending to it, no connection lost; back, on-fresh announces again.
+agent_stop 2
+fleet_file lb2 "$W/key" | sed 's/^stale-timeout .*/stale-timeout 3s/' >"$W/lb2.conf"
+echo "on-stale birdc -s $W/$P-lb2.ctl disable vip" >>"$W/lb2.conf"
+echo "on-fresh birdc -s $W/$P-lb2.ctl enable vip" >>"$W/lb2.conf"
+lbn 2 "$RINGCTL" sync run "$W/lb2.conf" >>"$W/sync2.out" 2>&1 &
+AGENT[2]=$!
+fstatus wait 30s >/dev/null || die "lb2 did not come back with on-stale"
+echo "table ip cut { chain out { type filter hook output priority -400; policy accept; ip daddr 10.4.0.2 drop; }; }" |
+	lbn 2 nft -f - || die "lb2: nft cut"
+t0=$(now)
+rev=$(ring_file 1:draining 2 3 4 | put_config) || die "put the same configuration again"
+wait_for 30 "rtr's route without lb2" routes_are "rtr-lb1 rtr-lb3"
+took=$(elapsed "$t0")
+set +e
+out=$(fstatus 2>&1); rc=$?
+set -e
+echo "$out" | sed 's/^/# /'
+[ "$rc" = 2 ] || die "fleet status exit $rc with lb2 cut off"
+echo "$out" | grep -Eq '^lb2 +(stale|missing)' || die "lb2 not stale: $out"
+echo "$out" | grep -Eq "^lb1 +ok +$rev" || die "lb1 not at $rev: $out"
+settle "lb2 withdrawn"
+lbn 2 nft delete table ip cut
+wait_for 60 "lb2 back in rtr's route" fleet_converged
+fstatus wait 30s >/dev/null || die "no agreement with lb2 back"
+settle "lb2 back"
+[ "$(resets)" = 0 ] || die "$(resets) connections reset while lb2 was cut off"
+client_stop
+pass "lb2 cut off from etcd, revision $rev: lb2 stale, on-stale withdrew its VIP (rtr over lb1 and lb3 ${took}s after the write), 0 of $CONNS connections broken; back, announced again"
 
 # -- Negative control: lb3 with another local key.
 agent_stop 3
