@@ -76,7 +76,9 @@ declare -A AGENT=()
 agent_start()	# N [KEYFILE]
 {
 	fleet_file "lb$1" "${2:-$W/key}" >"$W/lb$1.conf"
-	lbn "$1" "$RINGCTL" sync run "$W/lb$1.conf" >>"$W/sync$1.out" 2>&1 &
+	# ip netns exec, not lbn: a function in the background is a subshell,
+	# and killing it would leave the agent running.
+	ip netns exec "$P-lb$1" "$RINGCTL" sync run "$W/lb$1.conf" >>"$W/sync$1.out" 2>&1 &
 	AGENT[$1]=$!
 }
 agent_stop() { kill "${AGENT[$1]}"; wait "${AGENT[$1]}" 2>/dev/null || true; }
@@ -179,7 +181,7 @@ agent_stop 2
 fleet_file lb2 "$W/key" | sed 's/^stale-timeout .*/stale-timeout 3s/' >"$W/lb2.conf"
 echo "on-stale birdc -s $W/$P-lb2.ctl disable vip" >>"$W/lb2.conf"
 echo "on-fresh birdc -s $W/$P-lb2.ctl enable vip" >>"$W/lb2.conf"
-lbn 2 "$RINGCTL" sync run "$W/lb2.conf" >>"$W/sync2.out" 2>&1 &
+ip netns exec "$P-lb2" "$RINGCTL" sync run "$W/lb2.conf" >>"$W/sync2.out" 2>&1 &
 AGENT[2]=$!
 fstatus wait 30s >/dev/null || die "lb2 did not come back with on-stale"
 echo "table ip cut { chain out { type filter hook output priority -400; policy accept; ip daddr 10.4.0.2 drop; }; }" |
