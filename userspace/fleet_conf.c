@@ -14,7 +14,13 @@
  *	status-interval 5s			# the kernel re-read for the status
  *	on-stale birdc disable vip_www
  *	on-fresh birdc enable vip_www
+ *	health-quorum 51%			# apply the checkers' fleet verdict
+ *	health-max-down 50%			# the fleet-wide guard
  *
+ * health-quorum turns on the fleet's health in the agent (fleet_health.h):
+ * without it the agent never touches health and each host's checker
+ * decides alone, as before. Both must be the same on every host, so that
+ * every agent decides alike.
  * endpoints and prefix are required, each statement at most once. A
  * command is the rest of its line, its words joined by single blanks.
  * The files named are read while parsing, so a bad one is reported with
@@ -29,6 +35,7 @@
 
 #include "cli.h"
 #include "fleet_conf.h"
+#include "fleet_health.h"
 #include "health_conf.h"
 #include "lines.h"
 #include "parse.h"
@@ -202,9 +209,22 @@ static int command_line(const char *ctx, int argc, char **argv, char **cmd)
 	return *cmd ? 0 : cli_error("%s: out of memory", ctx);
 }
 
+static int percent_line(const char *ctx, int argc, char **argv, uint32_t min, uint32_t *pct)
+{
+	int err;
+
+	if (argc != 2)
+		return cli_error("%s: want '%s PERCENT%%'", ctx, argv[0]);
+	err = hc_parse_percent(argv[1], pct);
+	if (!err && *pct < min)
+		err = -ERANGE;
+	return err ? parse_bad_value(ctx, argv[0], argv[1], err, min ? "1% to 100%" : "0% to 100%") : 0;
+}
+
 static const char *const statements[] = {
 	"endpoints", "prefix", "host", "tls", "user", "key-file", "timeout",
 	"lease-ttl", "stale-timeout", "status-interval", "on-stale", "on-fresh",
+	"health-quorum", "health-max-down",
 };
 
 static int dispatch(const char *ctx, int argc, char **argv, struct fl_conf *c, int k)
@@ -222,7 +242,11 @@ static int dispatch(const char *ctx, int argc, char **argv, struct fl_conf *c, i
 	case 8: return timer_line(ctx, argc, argv, 1000, &c->stale_ms);
 	case 9: return timer_line(ctx, argc, argv, 100, &c->status_ms);
 	case 10: return command_line(ctx, argc, argv, &c->on_stale);
-	default: return command_line(ctx, argc, argv, &c->on_fresh);
+	case 11: return command_line(ctx, argc, argv, &c->on_fresh);
+	case 12:
+		c->fleet_health = true;
+		return percent_line(ctx, argc, argv, 1, &c->quorum_pct);
+	default: return percent_line(ctx, argc, argv, 0, &c->max_down_pct);
 	}
 }
 
@@ -240,7 +264,7 @@ static int parse_line(const char *ctx, int argc, char **argv, unsigned int linen
 		s->seen |= 1U << k;
 		return dispatch(ctx, argc, argv, s->c, k);
 	}
-	return cli_error("%s: unknown statement '%s' (want endpoints, prefix, host, tls, user, key-file, timeout, lease-ttl, stale-timeout, status-interval, on-stale or on-fresh)",
+	return cli_error("%s: unknown statement '%s' (want endpoints, prefix, host, tls, user, key-file, timeout, lease-ttl, stale-timeout, status-interval, on-stale, on-fresh, health-quorum or health-max-down)",
 			 ctx, argv[0]);
 }
 
@@ -254,6 +278,8 @@ int fl_conf_parse(FILE *f, const char *ctx, const char *name, struct fl_conf *c)
 	c->lease_ttl_ms = FL_DEF_LEASE_TTL_MS;
 	c->stale_ms = FL_DEF_STALE_MS;
 	c->status_ms = FL_DEF_STATUS_MS;
+	c->quorum_pct = FH_DEF_QUORUM_PCT;
+	c->max_down_pct = FH_DEF_MAX_DOWN_PCT;
 	err = parse_lines(f, ctx, name, parse_line, &s);
 	if (!err && !c->etcd.nendpoints)
 		err = cli_error("%s: %s: no 'endpoints' line", ctx, name);

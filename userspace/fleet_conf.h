@@ -38,6 +38,9 @@ struct fl_conf {
 	uint32_t stale_ms;		/* without etcd this long: on-stale */
 	uint32_t status_ms;		/* the kernel re-read for the status */
 	char *on_stale, *on_fresh;	/* /bin/sh -c commands, or NULL */
+	/* "health-quorum": the agent applies the fleet's health verdict. */
+	bool fleet_health;
+	uint32_t quorum_pct, max_down_pct;
 };
 
 /*

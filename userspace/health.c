@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fleet_conf.h"
 #include "cmd.h"
 #include "health_conf.h"
 #include "health_run.h"
@@ -35,9 +36,21 @@ void cmd_health_usage(FILE *f)
 
 static int load(int argc, char **argv, const char *ctx, struct hc_config *c)
 {
+	struct fl_conf fc;
+	int err;
+
 	if (argc != 2)
 		return cli_error("%s: want one FILE", ctx);
-	return hc_conf_read(argv[1], ctx, c);
+	err = hc_conf_read(argv[1], ctx, c);
+	/* The fleet file too, so that 'check' finds a bad one before 'run'. */
+	if (!err && c->fleet) {
+		err = fl_conf_read(c->fleet, ctx, &fc);
+		if (err)
+			hc_conf_free(c);
+		else
+			fl_conf_free(&fc);
+	}
+	return err;
 }
 
 static int check(int argc, char **argv)

@@ -6,6 +6,7 @@
  *
  *	self-check tcp|http|udp ADDR:PORT [check options]
  *	self-check exec [check options] command WORDS...
+ *	fleet /etc/ringsteer/fleet.conf		# vote in etcd (health_fleet.h)
  *	service VIP:PORT [proto tcp|udp]
  *		check tcp|http|udp|exec [check options]
  *		backend BE:PORT [address ADDR] [port P]
@@ -450,6 +451,15 @@ static int parse_line(const char *ctx, int argc, char **argv, unsigned int linen
 
 	if (!strcmp(argv[0], "service"))
 		return service_line(ctx, argc, argv, r, lineno);
+	if (!strcmp(argv[0], "fleet")) {
+		if (argc != 2)
+			return cli_error("%s: want 'fleet FILE'", ctx);
+		if (r->c->fleet)
+			return cli_error("%s: fleet given twice", ctx);
+		/* Read by health.c's load(): fleet_conf.c reads durations from here. */
+		r->c->fleet = strdup(argv[1]);
+		return r->c->fleet ? 0 : cli_error("%s: out of memory", ctx);
+	}
 	if (!strcmp(argv[0], "self-check")) {
 		if (r->c->nself == HC_MAX_SELF)
 			return cli_error("%s: more than %u self-checks", ctx, HC_MAX_SELF);
@@ -465,7 +475,7 @@ static int parse_line(const char *ctx, int argc, char **argv, unsigned int linen
 		if (!strcmp(argv[0], service_words[i]))
 			break;
 	if (!service_words[i])
-		return cli_error("%s: unknown statement '%s' (want service, self-check, check, backend, guard, hold-down, damping, on-quorum-loss or on-quorum-gain)",
+		return cli_error("%s: unknown statement '%s' (want service, self-check, fleet, check, backend, guard, hold-down, damping, on-quorum-loss or on-quorum-gain)",
 				 ctx, argv[0]);
 	if (!r->cur)
 		return cli_error("%s: '%s' before any service line", ctx, argv[0]);
@@ -485,6 +495,7 @@ void hc_conf_free(struct hc_config *c)
 	for (i = 0; i < c->nself; i++)
 		free(c->self[i].check.command);
 	free(c->s);
+	free(c->fleet);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -76,6 +76,7 @@ struct hc_config {
 	uint32_t ns;
 	struct hc_self self[HC_MAX_SELF];
 	uint32_t nself;
+	char *fleet;			/* "fleet FILE": vote in etcd, or NULL */
 };
 
 /* Defaults of a check and of a service's guards. */

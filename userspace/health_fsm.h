@@ -44,6 +44,8 @@ struct hc_be {
 	bool held;		/* should change, a failing self-check freezes it */
 	bool said_blocked, said_held;	/* the loop logged them */
 	bool seen;		/* in the last kernel read */
+	/* health_fleet.c: the vote before the guards, and the one in etcd. */
+	bool vote_down, voted_down;
 };
 
 struct hc_svc {

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "health_run.h"
+#include "health_fleet.h"
 #include "health_kernel.h"
 #include "health_probe.h"
 #include "health_notify.h"
@@ -47,6 +48,7 @@ struct run {
 	struct hc_state st;
 	struct hc_kernel k;
 	struct hc_notify n;
+	struct hc_fleet fleet;
 	int ep, sigfd;
 	uint64_t next_refresh, next_watchdog;
 	bool view_ok, ready;
@@ -316,6 +318,8 @@ static uint64_t min_deadline(struct run *r)
 
 	if (r->n.watchdog_ms)
 		d = min_u64(d, r->next_watchdog);
+	if (r->fleet.on)
+		d = min_u64(d, r->fleet.next_ms);
 	for (i = 0; i < r->conf->nself; i++)
 		d = min_u64(d, target_deadline(&r->st.self[i]));
 	for (i = 0; i < r->conf->ns; i++)
@@ -355,7 +359,8 @@ static void do_actions(struct run *r, struct hc_action *a, int n, bool quorum,
 		bool loss = a[k].act == HC_ACT_QUORUM_LOSS;
 
 		if (a[k].act == HC_ACT_DOWN || a[k].act == HC_ACT_UP) {
-			if (!quorum)
+			/* Voting in etcd: the agents apply the fleet's verdict. */
+			if (!quorum && !hc_fleet_connected(&r->fleet))
 				hc_kernel_apply(&r->k, &a[k], now);
 			continue;
 		}
@@ -508,6 +513,7 @@ static int loop(struct run *r)
 		start_due(r, now);
 		if (hc_update(&r->st))
 			hc_log("every backend probed enough times: acting on results from now on");
+		hc_fleet_tick(&r->fleet, &r->st, now);
 		act(r, now);
 		if (r->st.started && !r->ready) {
 			r->ready = true;
@@ -566,6 +572,8 @@ int hc_run(struct hc_config *conf)
 		return cli_error("health: out of memory");
 	err = hc_kernel_open(&r.k, &r.st);
 	if (!err)
+		err = hc_fleet_open(&r.fleet, conf->fleet);
+	if (!err)
 		err = setup(&r);
 	if (!err) {
 		refresh(&r, now_ms());
@@ -578,6 +586,7 @@ int hc_run(struct hc_config *conf)
 		err = loop(&r);
 		teardown(&r);
 	}
+	hc_fleet_close(&r.fleet);
 	hc_kernel_close(&r.k);
 	hc_state_free(&r.st);
 	return err;

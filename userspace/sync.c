@@ -11,6 +11,11 @@
  * stale-timeout without etcd it runs on-stale, and on-fresh once it has
  * resynced. A compacted revision means a full read; several writers are
  * ordered by etcd's revision, and the agent applies the newest.
+ *
+ * With health-quorum it also watches PREFIX/health/, the checkers' votes,
+ * and gives every backend the fleet's verdict (fleet_health.h), decided
+ * from the votes at the revision it holds, so that every agent changes a
+ * backend's health at the same revision.
  */
 
 #include <errno.h>
@@ -26,6 +31,7 @@
 #include "cmd.h"
 #include "etcd.h"
 #include "fleet_conf.h"
+#include "fleet_health.h"
 #include "fleet_state.h"
 #include "health_notify.h"
 #include "sync_apply.h"
@@ -51,6 +57,13 @@ struct sync {
 	bool connected, stale, ready, dirty;
 	uint64_t contact;		/* last answer from etcd */
 	uint64_t next_retry, backoff, next_keepalive, next_status, next_watchdog;
+	/* Fleet health: PREFIX/health/'s votes and live keys, after the prefix. */
+	struct etcd_watch hw;
+	bool hwatching, health_dirty, said_no_checker;
+	char health_key[FL_PREFIX_LEN + 16];
+	char **hkeys;
+	size_t nh;
+	int64_t health_rev;		/* revision of the votes */
 };
 
 static volatile sig_atomic_t stop;
@@ -129,11 +142,115 @@ static void apply(struct sync *s, const char *text, size_t len, int64_t rev)
 		       (long long)s->applied);
 	} else {
 		s->applied = rev;
+		s->health_dirty = true;	/* new backends get the fleet's verdict */
 		s->err_rev = 0;
 		s->err[0] = '\0';
 		sy_log("revision %lld applied", (long long)rev);
 	}
 	s->dirty = true;
+}
+
+static void hkeys_free(struct sync *s)
+{
+	while (s->nh)
+		free(s->hkeys[--s->nh]);
+	free(s->hkeys);
+	s->hkeys = NULL;
+}
+
+/* KEY (whole) set to VALUE, or gone when VALUE is NULL. */
+static int hkey_set(struct sync *s, const char *key, const char *value)
+{
+	size_t plen = strlen(s->health_key), i;
+	const char *rel = key + plen;
+	bool keep = value && (!strcmp(value, "down") ||
+			      (strlen(rel) > 5 && !strcmp(rel + strlen(rel) - 5, "/live")));
+	char **n;
+
+	if (strncmp(key, s->health_key, plen))
+		return 0;
+	for (i = 0; i < s->nh && strcmp(s->hkeys[i], rel); i++)
+		;
+	if (i < s->nh && !keep) {
+		free(s->hkeys[i]);
+		s->hkeys[i] = s->hkeys[--s->nh];
+	} else if (i == s->nh && keep) {
+		n = realloc(s->hkeys, (s->nh + 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		s->hkeys = n;
+		s->hkeys[s->nh] = strdup(rel);
+		if (!s->hkeys[s->nh])
+			return -ENOMEM;
+		s->nh++;
+	}
+	s->health_dirty = true;
+	return 0;
+}
+
+static void apply_health(struct sync *s);
+
+static int on_health_event(const struct etcd_event *ev, void *data)
+{
+	struct sync *s = data;
+
+	/*
+	 * Decide at every revision, even when one read brings several: an
+	 * agent that got them one by one decided at each, and the fleet
+	 * changes a backend at the same revision everywhere.
+	 */
+	if (ev->kv.mod_revision != s->health_rev)
+		apply_health(s);
+	s->health_rev = ev->kv.mod_revision;
+	return hkey_set(s, ev->kv.key, ev->type == ETCD_PUT ? ev->kv.value : NULL);
+}
+
+static int health_read(struct sync *s, int64_t *revision)
+{
+	struct etcd_kvs kvs;
+	size_t i;
+	int err;
+
+	err = etcd_range(&s->e, s->health_key, true, &kvs);
+	if (err)
+		return err;
+	hkeys_free(s);
+	for (i = 0; i < kvs.n && !err; i++)
+		err = hkey_set(s, kvs.kv[i].key, kvs.kv[i].value);
+	*revision = kvs.revision;
+	s->health_rev = kvs.revision;
+	s->health_dirty = true;
+	etcd_kvs_free(&kvs);
+	return err;
+}
+
+/* The fleet's verdict on the backends the kernel has, what differs sent. */
+static void apply_health(struct sync *s)
+{
+	struct rc_config want;
+	uint32_t live, blocked;
+	int n;
+
+	if (!s->c->fleet_health || !s->health_dirty || !s->applied)
+		return;
+	s->health_dirty = false;
+	if (sy_target_read(&s->t, &want))
+		return;
+	live = fh_decide(&want, s->hkeys, s->nh, s->c->quorum_pct, s->c->max_down_pct, &blocked);
+	if (!live) {
+		if (!s->said_no_checker)
+			sy_log("health: no live checker in %s: the kernel's health kept", s->health_key);
+		s->said_no_checker = true;
+	} else {
+		s->said_no_checker = false;
+		n = sy_health(&s->t, &want, s->health_rev);
+		if (n > 0)
+			s->dirty = true;
+		if (blocked)
+			sy_log("health %lld: %u downs refused by max-down %u%% or the last backend",
+			       (long long)s->health_rev, blocked, s->c->max_down_pct);
+	}
+	rc_config_free(&want);
 }
 
 /* The status from the kernel as it is now; put when it changed or DIRTY. */
@@ -227,7 +344,9 @@ static int resync(struct sync *s)
 
 	if (s->watching)
 		etcd_watch_stop(&s->w);
-	s->watching = false;
+	if (s->hwatching)
+		etcd_watch_stop(&s->hw);
+	s->watching = s->hwatching = false;
 	snprintf(key, sizeof(key), "%s/members/%s", s->c->prefix, s->c->host);
 	err = etcd_lease_grant(&s->e, (s->c->lease_ttl_ms + 999) / 1000, &s->lease);
 	watchdog(s);
@@ -235,6 +354,16 @@ static int resync(struct sync *s)
 	watchdog(s);
 	err = err ?: full_read(s, &rev);
 	watchdog(s);
+	if (!err && s->c->fleet_health) {
+		int64_t hrev;
+
+		err = health_read(s, &hrev) ?:
+		      etcd_watch_start(&s->e, &s->hw, s->health_key, true, hrev + 1,
+				       on_health_event, s);
+		s->hwatching = !err;
+		apply_health(s);
+		watchdog(s);
+	}
 	if (!err) {
 		s->dirty = true;
 		err = publish(s);
@@ -267,7 +396,9 @@ static void disconnect(struct sync *s, int err, const char *what)
 		       (long long)s->applied);
 	if (s->watching)
 		etcd_watch_stop(&s->w);
-	s->watching = false;
+	if (s->hwatching)
+		etcd_watch_stop(&s->hw);
+	s->watching = s->hwatching = false;
 	s->connected = false;
 	/*
 	 * Doubling, with a fifth of jitter so that a fleet does not come back
@@ -304,12 +435,26 @@ static void watch(struct sync *s, int timeout)
 	int64_t rev;
 	int err;
 
+	int herr = 0;
+
+	/* Two streams: neither waited on long, so that a vote waits at most 50 ms. */
+	if (s->hwatching && timeout > 50)
+		timeout = 50;
 	err = etcd_watch_poll(&s->w, timeout);
 	if (s->pending) {
 		apply(s, s->pending, s->pending_len, s->pending_rev);
 		free(s->pending);
 		s->pending = NULL;
 	}
+	/* The votes after the configuration: a revision's new backends get them. */
+	if (!err && s->hwatching)
+		herr = etcd_watch_poll(&s->hw, timeout);
+	if (herr) {
+		/* A compacted or broken vote stream: resync reads the votes whole. */
+		disconnect(s, herr, "health watch");
+		return;
+	}
+	apply_health(s);
 	/* A new revision (or its refusal) is published at once, not at the next tick. */
 	if (!err && s->dirty && publish(s))
 		err = -EIO;
@@ -409,6 +554,7 @@ static int run(const struct fl_conf *c, bool dry_run)
 	int err;
 
 	snprintf(s.config_key, sizeof(s.config_key), "%s/config", c->prefix);
+	snprintf(s.health_key, sizeof(s.health_key), "%s/health/", c->prefix);
 	err = sy_target_open(&s.t, dry_run);
 	if (err)
 		return err;
@@ -433,6 +579,9 @@ static int run(const struct fl_conf *c, bool dry_run)
 		sy_log("revoking the lease: %s", s.e.err);
 	if (s.watching)
 		etcd_watch_stop(&s.w);
+	if (s.hwatching)
+		etcd_watch_stop(&s.hw);
+	hkeys_free(&s);
 	free(s.pending);
 	etcd_close(&s.e);
 	hc_notify_close(&s.n);

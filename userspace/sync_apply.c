@@ -163,3 +163,61 @@ int sy_apply(struct sy_target *t, const char *text, size_t len, const char *name
 	rc_config_free(&want);
 	return err;
 }
+
+static int set_one(struct sy_target *t, const struct rc_service *ws, const struct rc_backend *wb)
+{
+	struct rc_service *ds;
+	struct rc_backend *db, b;
+
+	if (!t->dry_run) {
+		/* Only the health: weight and state are the configuration's. */
+		memset(&b, 0, sizeof(b));
+		b.ep = wb->ep;
+		return nl_backend_health(&t->nl, ws, &b, wb->health, false);
+	}
+	ds = rc_config_find_service(&t->dry, ws);
+	db = ds ? rc_service_find_backend(ds, &wb->ep) : NULL;
+	if (!db)
+		return -ENOENT;
+	db->health = wb->health;
+	db->has |= RC_HAS_HEALTH;
+	return 0;
+}
+
+int sy_health(struct sy_target *t, const struct rc_config *want, int64_t rev)
+{
+	char name[RC_SERVICE_NAME_LEN], ep[RC_ENDPOINT_LEN];
+	struct rc_config live;
+	int err, changed = 0;
+	uint32_t i, k;
+
+	err = sy_target_read(t, &live);
+	if (err)
+		return err;
+	for (i = 0; i < want->ns; i++) {
+		const struct rc_service *ws = &want->s[i];
+		const struct rc_service *ls = rc_config_find_service(&live, ws);
+
+		for (k = 0; ls && k < ws->nb; k++) {
+			const struct rc_backend *wb = &ws->b[k];
+			const struct rc_backend *lb = rc_service_find_backend(ls, &wb->ep);
+
+			if (!lb || rc_backend_health(lb) == rc_backend_health(wb))
+				continue;
+			rc_service_name(name, ws);
+			rc_endpoint_format(ep, &wb->ep);
+			err = set_one(t, ws, wb);
+			if (t->dry_run)
+				printf("health %lld: %s %s %s\n", (long long)rev,
+				       rc_backend_health(wb) ? "down" : "up", name, ep);
+			else
+				fprintf(stderr, "ringctl sync: health %lld: %s %s %s%s%s\n",
+					(long long)rev, rc_backend_health(wb) ? "down" : "up",
+					name, ep, err ? ": " : "", err ? strerror(-err) : "");
+			changed += !err;
+		}
+	}
+	fflush(stdout);
+	rc_config_free(&live);
+	return changed;
+}

@@ -34,6 +34,14 @@ int sy_target_read(struct sy_target *t, struct rc_config *live);
  */
 int sy_apply(struct sy_target *t, const char *text, size_t len, const char *name,
 	     const uint8_t *key, int64_t rev);
+/*
+ * Every backend's health as WANT has it (fleet_health.h's verdict, on a
+ * copy of the live configuration): only the backends whose health differs
+ * are changed, each logged with REV, the etcd revision of the votes. In
+ * dry-run, "health REV: down|up SERVICE BACKEND" on stdout. The number
+ * changed, or -errno.
+ */
+int sy_health(struct sy_target *t, const struct rc_config *want, int64_t rev);
 /* A deep copy of FROM (its services and backends). */
 int sy_config_copy(struct rc_config *to, const struct rc_config *from);
 

@@ -452,11 +452,127 @@ t_check()
 	grep -q "check.conf:9: unknown statement 'bogus'" <<<"$out" || fail "message: $out"
 }
 
+# Fleet health: three agents with health-quorum under /fh, checkers faked
+# by etcdctl (a live key and "down" votes under a lease of their own).
+CFGH='service 192.0.2.20:80\n\tbackend 10.2.0.1:80\n\tbackend 10.2.0.2:80\n\tbackend 10.2.0.3:80\n'
+VOTE=tcp/192.0.2.20:80
+
+hagent_start()	# HOST
+{
+	fleet_file "$1.conf" "$1" "health-quorum 51%" "health-max-down 100%"
+	sed -i 's|^prefix /rs$|prefix /fh|' "$T/$1.conf"
+	"$RINGCTL" sync run "$T/$1.conf" dry-run >"$T/$1.out" 2>"$T/$1.err" &
+	AGENTS+=($!)
+}
+
+checker()	# NAME TTL: a live checker; its lease id in LEASE_NAME
+{
+	local id
+	id=$(ectl lease grant "$2" | awk '{print $2}') || return 1
+	ectl put "/fh/health/$1/live" "" --lease="$id" >/dev/null || return 1
+	eval "LEASE_$1=$id"
+}
+
+vote()	# CHECKER BACKEND: prints the vote's revision
+{
+	local l="LEASE_$1"
+	ectl put "/fh/health/$1/$VOTE/$2" down --lease="${!l}" >/dev/null &&
+		ectl get "/fh/health/$1/$VOTE/$2" -w json | jq -r '.kvs[0].mod_revision'
+}
+
+hstatus()	# HOST FILTER
+{
+	local t
+	t=$(ectl get "/fh/status/$1" --print-value-only)
+	if [ -n "$t" ]; then jq -r "$2" <<<"$t"; else echo none; fi
+}
+
+all_have()	# LINE: every fleet-health agent printed LINE
+{
+	local h
+	for h in h1 h2 h3; do grep -qxF "$1" "$T/$h.out" || return 1; done
+}
+
+same_rings()
+{
+	local a b c
+	a=$(hstatus h1 '.services[0].fingerprint')
+	b=$(hstatus h2 '.services[0].fingerprint')
+	c=$(hstatus h3 '.services[0].fingerprint')
+	[ "$a" = "$b" ] && [ "$b" = "$c" ] && [ "$a" != none ] && [ "$a" != null ]
+}
+
+# Quorum: 1 of 3 checkers changes nothing; 2 of 3 bring every agent the
+# same health-down at the vote's revision.
+t_health_quorum()
+{
+	local rev h
+	rev=$(printf '%b' "$CFGH" | ectl put /fh/config >/dev/null &&
+		ectl get /fh/config -w json | jq -r '.kvs[0].mod_revision') || return 1
+	for h in h1 h2 h3; do hagent_start $h; done
+	for h in h1 h2 h3; do
+		wait_for 5 test "$(hstatus $h .revision)" = "$rev" || fail "$h not at $rev" || return 1
+	done
+	checker c1 3 && checker c2 60 && checker c3 60 || return 1
+	ETCDCTL_API=3 etcdctl --endpoints $EP lease keep-alive "$LEASE_c1" >/dev/null 2>&1 &
+	KEEP_c1=$!
+	AGENTS+=($KEEP_c1)
+	vote c1 10.2.0.2:80 >/dev/null || return 1
+	sleep 1.5
+	! grep -q '^health' "$T/h1.out" "$T/h2.out" "$T/h3.out" ||
+		fail "a change below quorum: $(grep -h '^health' "$T"/h?.out)" || return 1
+	rev=$(vote c2 10.2.0.2:80) || return 1
+	wait_for 3 all_have "health $rev: down 192.0.2.20:80 tcp 10.2.0.2:80" ||
+		fail "not all down at $rev: $(grep -H '^health' "$T"/h?.out)" || return 1
+	[ "$(grep -ch '^health' "$T/h1.out" "$T/h2.out" "$T/h3.out" | sort -u)" = 1 ] ||
+		fail "other changes: $(grep -H '^health' "$T"/h?.out)" || return 1
+	wait_for 3 same_rings || fail "rings differ"
+}
+
+# The last active backend stays up fleet-wide, whatever the votes.
+t_health_guard()
+{
+	local rev
+	vote c1 10.2.0.1:80 >/dev/null && vote c2 10.2.0.3:80 >/dev/null &&
+		rev=$(vote c3 10.2.0.1:80) && vote c3 10.2.0.3:80 >/dev/null || return 1
+	# 10.2.0.1 down at its second vote; 10.2.0.3, the last one up, stays.
+	wait_for 3 all_have "health $rev: down 192.0.2.20:80 tcp 10.2.0.1:80" ||
+		fail "10.2.0.1 not down alike: $(grep -H '^health' "$T"/h?.out)" || return 1
+	sleep 1
+	! grep -q 'down 192.0.2.20:80 tcp 10.2.0.3:80' "$T/h1.out" "$T/h2.out" "$T/h3.out" ||
+		fail "the last backend went down" || return 1
+	grep -q "downs refused by max-down" "$T/h1.err" || fail "no refusal logged" || return 1
+	wait_for 3 same_rings || fail "rings differ"
+}
+
+# A checker's lease expires: its votes go, below quorum again, up again.
+t_health_lease()
+{
+	local h
+	kill "$KEEP_c1"
+	# c1 voted 10.2.0.1 and 10.2.0.2: each keeps one vote of two live, 50% < 51%.
+	wait_for 8 all_have_up 10.2.0.2:80 ||
+		fail "10.2.0.2 not up: $(grep -H '^health' "$T"/h?.out; ectl get --prefix /fh/health/ --keys-only; tail -3 "$T/h1.err")" ||
+		return 1
+	[ "$(ectl get --prefix /fh/health/c1/ --keys-only | grep -c .)" = 0 ] || fail "c1's keys left" ||
+		return 1
+	for h in h1 h2 h3; do
+		grep '^health .*: up 192.0.2.20:80 tcp 10.2.0.2:80' "$T/$h.out"
+	done | cut -d: -f1 | sort -u | wc -l | grep -qx 1 || fail "not at one revision" || return 1
+	wait_for 3 same_rings || fail "rings differ"
+}
+
+all_have_up()	# BACKEND
+{
+	local h
+	for h in h1 h2 h3; do grep -q "^health [0-9]*: up 192.0.2.20:80 tcp $1\$" "$T/$h.out" || return 1; done
+}
+
 KEY=$(head -c16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 (umask 077; echo "$KEY" >"$T/key")
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..17"
 etcd_start || { echo "Bail out! etcd did not start"; exit 1; }
 case_ "etcd client: range, put, leases, watch, compaction, failover" t_client
 case_ "fleet status: agreement, another key, a backend down, missing, stale, error, -j, prometheus" t_status_fake
@@ -469,6 +585,9 @@ case_ "sync: of two writers the newest revision wins" t_sync_writers
 case_ "sync: etcd stopped, nothing changes, on-stale; restarted, resync and on-fresh" t_sync_etcd_down
 case_ "sync: killed, missing; restarted, resynced; SIGTERM revokes" t_sync_kill
 case_ "sync under a service manager: READY, WATCHDOG, STATUS, STOPPING" t_notify
+case_ "fleet health: below quorum nothing; at quorum the same down everywhere at one revision" t_health_quorum
+case_ "fleet health: the last backend is never down fleet-wide" t_health_guard
+case_ "fleet health: a checker's lease expires, its votes go, up everywhere" t_health_lease
 case_ "etcd user/password auth" t_auth
 case_ "sync check: a bad fleet file named with its line" t_check
 case_ "etcd over TLS: a client certificate, and refused without one" t_tls

@@ -19,6 +19,7 @@
 #include "kselftest_harness.h"
 #include "stderr_capture.h"
 #include "fleet_conf.h"
+#include "fleet_health.h"
 #include "fleet_state.h"
 #include "parse.h"
 #include "preview.h"
@@ -112,7 +113,27 @@ TEST(defaults)
 	ASSERT_EQ(FL_DEF_LEASE_TTL_MS, c.lease_ttl_ms);
 	ASSERT_EQ(FL_DEF_STALE_MS, c.stale_ms);
 	ASSERT_EQ(NULL, c.on_stale);
+	/* No health-quorum: the agent never touches health. */
+	ASSERT_FALSE(c.fleet_health);
 	fl_conf_free(&c);
+}
+
+TEST(health_quorum)
+{
+	struct fl_conf c;
+
+	ASSERT_EQ(0, parse("endpoints http://127.0.0.1:2379\nprefix /r\nhealth-quorum 67%\n", &c));
+	ASSERT_TRUE(c.fleet_health);
+	ASSERT_EQ(67, c.quorum_pct);
+	ASSERT_EQ(FH_DEF_MAX_DOWN_PCT, c.max_down_pct);
+	fl_conf_free(&c);
+	ASSERT_EQ(0, parse("endpoints http://127.0.0.1:2379\nprefix /r\nhealth-max-down 0%\n", &c));
+	ASSERT_FALSE(c.fleet_health);
+	ASSERT_EQ(0, c.max_down_pct);
+	fl_conf_free(&c);
+	ASSERT_EQ(-EINVAL, parse("endpoints http://127.0.0.1:2379\nprefix /r\nhealth-quorum 0%\n", &c));
+	ASSERT_EQ(-EINVAL, parse("endpoints http://127.0.0.1:2379\nprefix /r\nhealth-quorum 101%\n", &c));
+	ASSERT_EQ(-EINVAL, parse("endpoints http://127.0.0.1:2379\nprefix /r\nhealth-quorum\n", &c));
 }
 
 /* Each bad line: the error names the file, its line and what is wrong. */
