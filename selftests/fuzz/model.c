@@ -287,6 +287,14 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 	if (!(q->top & T_BE))
 		return err | FZ_EINVAL;
 	err |= ep_errs(&q->be, false);
+	/*
+	 * The model's services are all placement ring (its generator sends
+	 * no placement), which refuse a backend's slots; their length rules
+	 * may answer first (uapi backend slots). A junk attribute of the
+	 * backend nest can be one.
+	 */
+	if (q->be.present & B(RINGSTEER_BACKEND_A_SLOTS))
+		err |= FZ_EINVAL | FZ_ERANGE;
 	if ((q->be.present & q->svc.present & B(RINGSTEER_SERVICE_A_FAMILY)) &&
 	    q->be.family != q->svc.family)
 		err |= FZ_EINVAL;
