@@ -74,7 +74,8 @@ put_config()
 		ectl get /rs/config -w json | jq -r '.kvs[0].mod_revision'
 }
 
-fleet_file()	# NAME HOST [more lines]
+# NAME HOST [more lines]
+fleet_file()
 {
 	local name=$1 host=$2
 	shift 2
@@ -91,7 +92,8 @@ fleet_file()	# NAME HOST [more lines]
 	} >"$T/$name"
 }
 
-agent_start()	# HOST: ringctl sync in dry-run, its output in $T/HOST.out
+# HOST: ringctl sync in dry-run, its output in $T/HOST.out
+agent_start()
 {
 	fleet_file "$1.conf" "$1" "on-stale echo stale >>$T/$1.events" \
 		"on-fresh echo fresh >>$T/$1.events"
@@ -160,7 +162,8 @@ t_client()
 
 # Fake agents' status keys, with the fingerprints `fingerprint file` computes
 # (of FAKE_RING, default CFG1), FAKE_DOWN the backends its checker has down.
-fake_status()	# HOST REVISION KEYHEX [ERROR_REVISION]
+# HOST REVISION KEYHEX [ERROR_REVISION]
+fake_status()
 {
 	local fp
 	fp=$(printf '%b' "${FAKE_RING:-$CFG1}" | "$RINGCTL" -j fingerprint file - key "$3" |
@@ -306,7 +309,8 @@ t_sync_refuse()
 	fleet_status fleet status "$T/admin.conf" wait 5s >/dev/null || fail "no recovery"
 }
 
-error_is()	# HOST REVISION: HOST's status names an error of REVISION
+# HOST REVISION: HOST's status names an error of REVISION
+error_is()
 {
 	[ "$(status "$1" '.error.revision')" = "$2" ]
 }
@@ -457,7 +461,8 @@ t_check()
 CFGH='service 192.0.2.20:80\n\tbackend 10.2.0.1:80\n\tbackend 10.2.0.2:80\n\tbackend 10.2.0.3:80\n'
 VOTE=tcp/192.0.2.20:80
 
-hagent_start()	# HOST
+# HOST
+hagent_start()
 {
 	fleet_file "$1.conf" "$1" "health-quorum 51%" "health-max-down 100%"
 	sed -i 's|^prefix /rs$|prefix /fh|' "$T/$1.conf"
@@ -465,7 +470,8 @@ hagent_start()	# HOST
 	AGENTS+=($!)
 }
 
-checker()	# NAME TTL: a live checker; its lease id in LEASE_NAME
+# NAME TTL: a live checker; its lease id in LEASE_NAME
+checker()
 {
 	local id
 	id=$(ectl lease grant "$2" | awk '{print $2}') || return 1
@@ -473,21 +479,24 @@ checker()	# NAME TTL: a live checker; its lease id in LEASE_NAME
 	eval "LEASE_$1=$id"
 }
 
-vote()	# CHECKER BACKEND: prints the vote's revision
+# CHECKER BACKEND: prints the vote's revision
+vote()
 {
 	local l="LEASE_$1"
 	ectl put "/fh/health/$1/$VOTE/$2" down --lease="${!l}" >/dev/null &&
 		ectl get "/fh/health/$1/$VOTE/$2" -w json | jq -r '.kvs[0].mod_revision'
 }
 
-hstatus()	# HOST FILTER
+# HOST FILTER
+hstatus()
 {
 	local t
 	t=$(ectl get "/fh/status/$1" --print-value-only)
 	if [ -n "$t" ]; then jq -r "$2" <<<"$t"; else echo none; fi
 }
 
-all_have()	# LINE: every fleet-health agent printed LINE
+# LINE: every fleet-health agent printed LINE
+all_have()
 {
 	local h
 	for h in h1 h2 h3; do grep -qxF "$1" "$T/$h.out" || return 1; done
@@ -562,7 +571,8 @@ t_health_lease()
 	wait_for 3 same_rings || fail "rings differ"
 }
 
-all_have_up()	# BACKEND
+# BACKEND
+all_have_up()
 {
 	local h
 	for h in h1 h2 h3; do grep -q "^health [0-9]*: up 192.0.2.20:80 tcp $1\$" "$T/$h.out" || return 1; done
