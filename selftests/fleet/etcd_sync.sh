@@ -83,17 +83,6 @@ agent_start()	# N [KEYFILE]
 }
 agent_stop() { kill "${AGENT[$1]}"; wait "${AGENT[$1]}" 2>/dev/null || true; }
 
-# ring_file BE...: as fleet/ring_tunnel.sh's, without the key line.
-ring_file()
-{
-	local p b
-	for p in tcp udp; do
-		echo "service $VIP4:$VPORT proto $p forward tunnel encap $FLEET_ENCAP"
-		for b in "$@"; do
-			echo "	backend $(be_addr "${b%%:*}"):$VPORT${b#"${b%%:*}"}"
-		done
-	done | sed 's/:draining$/ state draining/'
-}
 
 put_config()	# TEXT on stdin: prints its revision
 {
@@ -110,7 +99,7 @@ for n in $(seq 1 "$NLB"); do agent_start "$n"; done
 sleep 2
 # Timed from etcd's answer to the write to fleet status's proof: not
 # etcdctl's own start, seconds under TCG.
-ring_file 1 2 3 >"$W/c1"
+tunnel_services 1 2 3 >"$W/c1"
 ectl put /rs/config <"$W/c1" >/dev/null || die "put the configuration"
 t0=$(now)
 out=$(fstatus wait 30s) || die "no agreement: $out"
@@ -128,7 +117,7 @@ pass "revision $rev written once: all $NLB LBs ok at it, rings agree and match, 
 wait_for 120 "BGP established with every LB, ECMP route over all" fleet_converged
 client_start etcd || die "the flows did not start"
 t0=$(now)
-rev=$(ring_file 1:draining 2 3 4 | put_config) || die "put be4 + be1 draining"
+rev=$(tunnel_services 1:draining 2 3 4 | put_config) || die "put be4 + be1 draining"
 fstatus wait 30s >"$W/st2" || die "no agreement on $rev: $(cat "$W/st2")"
 took=$(elapsed "$t0")
 lbn 2 "$RINGCTL" show -j | jq -e '.services[0].backends | length == 4' >/dev/null || die "lb2 has not 4 backends"
@@ -151,7 +140,7 @@ set -e
 echo "$out" | grep -q "weight '0x'" || die "fleet status does not name the error: $out"
 saves >"$W/after"
 cmp -s "$W/before" "$W/after" || die "an LB changed on a bad revision: $(diff "$W/before" "$W/after" | head -5)"
-rev=$(ring_file 1:draining 2 3 4 | put_config) || die "put the good revision again"
+rev=$(tunnel_services 1:draining 2 3 4 | put_config) || die "put the good revision again"
 fstatus wait 30s >/dev/null || die "no recovery at $rev"
 pass "revision $bad with a syntax error: refused on every LB, nothing changed, fleet status 2 naming it; $rev recovered"
 
@@ -187,7 +176,7 @@ fstatus wait 30s >/dev/null || die "lb2 did not come back with on-stale"
 echo "table ip cut { chain out { type filter hook output priority -400; policy accept; ip daddr 10.4.0.2 drop; }; }" |
 	lbn 2 nft -f - || die "lb2: nft cut"
 t0=$(now)
-rev=$(ring_file 1:draining 2 3 4 | put_config) || die "put the same configuration again"
+rev=$(tunnel_services 1:draining 2 3 4 | put_config) || die "put the same configuration again"
 wait_for 30 "rtr's route without lb2" routes_are "rtr-lb1 rtr-lb3"
 took=$(elapsed "$t0")
 set +e

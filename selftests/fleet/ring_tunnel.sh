@@ -50,14 +50,8 @@ done
 # "M:draining" for a draining one.
 ring_file()
 {
-	local p b
 	echo "key $KEY"
-	for p in tcp udp; do
-		echo "service $VIP4:$VPORT proto $p forward tunnel encap $FLEET_ENCAP"
-		for b in "$@"; do
-			echo "	backend $(be_addr "${b%%:*}"):$VPORT${b#"${b%%:*}"}"
-		done
-	done | sed 's/:draining$/ state draining/'
+	tunnel_services "$@"
 }
 
 # ring_restore BE...: ring_file restored on every LB, which then agree.

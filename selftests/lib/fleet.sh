@@ -656,6 +656,20 @@ FLEET_ENCAP=${FLEET_ENCAP:-ipip}
 BACKEND_SCRIPT=$RINGSTEER_SRC/dist/ringsteer-backend
 lb_tunnel_need() { need_tools nft; load_module; modprobe ipip && modprobe fou || die "modprobe ipip fou"; }
 
+# tunnel_services BE...: the tunnel fleet's services as a configuration
+# file writes them (no key line), each BE a backend number, "M:draining"
+# for a draining one.
+tunnel_services()
+{
+	local p b
+	for p in tcp udp; do
+		echo "service $VIP4:$VPORT proto $p forward tunnel encap $FLEET_ENCAP"
+		for b in "$@"; do
+			echo "	backend $(be_addr "${b%%:*}"):$VPORT${b#"${b%%:*}"}"
+		done
+	done | sed 's/:draining$/ state draining/'
+}
+
 lb_tunnel_setup()
 {
 	local n=$1 m p
