@@ -116,8 +116,9 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(SRC)/kmod/uapi -I$(SRC)/kmod -I$(SRC)/userspace/lib
 LDLIBS := -lmnl -lsodium -lcurl -ljson-c -lm
 
-# Code shared with the kernel (the ring) is compiled from kmod/ as is.
-SHARED_SRCS := kmod/ring.c kmod/ring_fingerprint.c
+# Code shared with the kernel (the ring and slot placement's table) is
+# compiled from kmod/ as is.
+SHARED_SRCS := kmod/ring.c kmod/ring_fingerprint.c kmod/slots.c
 # ringctl: one command a file in userspace/ (ringctl.c holds main()), over
 # the layers in userspace/lib/, which never include or call a command
 # (make layers-check). The unit tests link everything but main().

@@ -51,8 +51,10 @@ static const struct {
 	enum rc_preview_op op;
 	unsigned int allowed;
 } backend_ops[] = {
-	{ "add", RC_PREVIEW_BACKEND_ADD, PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE },
-	{ "set", RC_PREVIEW_BACKEND_SET, PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE },
+	{ "add", RC_PREVIEW_BACKEND_ADD,
+	  PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_SLOTS },
+	{ "set", RC_PREVIEW_BACKEND_SET,
+	  PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_SLOTS },
 	{ "drain", RC_PREVIEW_BACKEND_DRAIN, PARSE_KW_PROTO },
 	{ "activate", RC_PREVIEW_BACKEND_ACTIVATE, PARSE_KW_PROTO },
 	{ "undrain", RC_PREVIEW_BACKEND_ACTIVATE, PARSE_KW_PROTO },
@@ -84,8 +86,9 @@ static int backend_words(int argc, char **argv, struct rc_preview_req *r)
 		cli_json = true;
 	r->keep_flows = a.seen & PARSE_KW_KEEP_FLOWS;
 	r->bare = a.bare;
-	if (r->op == RC_PREVIEW_BACKEND_SET && !(r->b.has & (RC_HAS_WEIGHT | RC_HAS_STATE))) {
-		cli_error("%s: nothing to change (give weight and/or state)", ctx);
+	if (r->op == RC_PREVIEW_BACKEND_SET && !(r->b.has & (RC_HAS_WEIGHT | RC_HAS_STATE)) &&
+	    !r->b.nslots) {
+		cli_error("%s: nothing to change (give weight, state or slots)", ctx);
 		return -EINVAL;
 	}
 	return 0;
@@ -101,13 +104,14 @@ static int service_words(int argc, char **argv, struct rc_preview_req *r)
 	}
 	r->op = RC_PREVIEW_SERVICE_SET;
 	if (parse_service_args("plan service set", argc - 1, argv + 1,
-				  PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH | PARSE_KW_JSON,
+				  PARSE_KW_PROTO | PARSE_KW_VNODES | PARSE_KW_HASH | PARSE_KW_JSON |
+				  PARSE_KW_SETTING(RC_SET_PLACEMENT) | PARSE_KW_SETTING(RC_SET_CAPACITY),
 				  &r->s, &a))
 		return -EINVAL;
 	if (a.seen & PARSE_KW_JSON)
 		cli_json = true;
-	if (!(r->s.has & (RC_HAS_VNODES | RC_HAS_HASH))) {
-		cli_error("plan service set: nothing to change (give vnodes and/or hash)");
+	if (!(r->s.has & (RC_HAS_VNODES | RC_HAS_HASH | RC_HAS_CAPACITY))) {
+		cli_error("plan service set: nothing to change (give vnodes, hash or capacity)");
 		return -EINVAL;
 	}
 	return 0;
@@ -187,10 +191,96 @@ int cmd_plan_parse(int argc, char **argv, struct rc_preview_req *r)
 	return err;
 }
 
-/* The service after the change: a copy of the live one, changed. */
-static int apply(const struct rc_preview_req *r, const struct rc_service *live,
-		 struct rc_service *after)
+/* Whether @b holds one of @slots[n]. */
+static bool holds_any(const struct rc_backend *b, const uint16_t *slots, uint32_t n)
 {
+	uint32_t i, k;
+
+	for (i = 0; i < b->nslots; i++)
+		for (k = 0; k < n; k++)
+			if (b->slots[i] == slots[k])
+				return true;
+	return false;
+}
+
+/*
+ * A slots service's backend @b after the request (@b->weight set): the
+ * slots given, or as "backend add" and "set" pick them (the lowest free;
+ * a lower weight gives up its highest). Refused as the kernel refuses
+ * slots on a ring service or of another count than the weight.
+ */
+static int plan_slots(const struct rc_preview_req *r, struct rc_service *after,
+		      struct rc_backend *b, bool slots_service)
+{
+	char name[RC_SERVICE_NAME_LEN];
+	uint32_t n = b->weight, i;
+	uint16_t *pick;
+	int err;
+
+	if (!slots_service)
+		return r->b.nslots ? cli_error("plan %s: slots apply to placement slots only",
+					       r->what) : 0;
+	if (r->b.nslots && r->b.nslots != n)
+		return cli_error("plan %s: a placement slots backend holds as many slots as its weight",
+				 r->what);
+	if (!r->b.nslots && b->nslots == n)
+		return 0;
+	pick = malloc((n ? n : 1) * sizeof(*pick));
+	if (!pick)
+		return cli_error("plan: out of memory");
+	if (r->b.nslots) {
+		memcpy(pick, r->b.slots, n * sizeof(*pick));
+		for (i = 0, err = 0; i < after->nb && !err; i++)
+			err = &after->b[i] != b && holds_any(&after->b[i], pick, n);
+		err = err ? -EEXIST : 0;
+	} else {
+		err = rc_backend_pick_slots(after, b->nslots ? b : NULL, n, pick);
+	}
+	for (i = 0; !err && i < n; i++)
+		if (pick[i] >= rc_service_capacity(after))
+			err = -ERANGE;
+	if (err) {
+		free(pick);
+		return cli_error("plan %s: %s of %s", r->what,
+				 err == -ENOSPC ? "fewer free slots than the weight" :
+				 err == -EEXIST ? "a slot held by another backend" :
+				 "a slot beyond the capacity", rc_service_name(name, after));
+	}
+	free(b->slots);
+	b->slots = pick;
+	b->nslots = n;
+	return 0;
+}
+
+/* A service set's settings; the kernel refuses a capacity below a slot held. */
+static int apply_service(const struct rc_preview_req *r, struct rc_service *after)
+{
+	uint32_t i;
+
+	if (r->s.has & RC_HAS_VNODES)
+		after->vnodes = r->s.vnodes;
+	if (r->s.has & RC_HAS_HASH)
+		after->hash = r->s.hash;
+	if ((r->s.has & RC_HAS_PLACEMENT) &&
+	    rc_service_placement(&r->s) != rc_service_placement(after))
+		return cli_error("plan service set: placement is fixed once the service exists");
+	if (!(r->s.has & RC_HAS_CAPACITY))
+		return 0;
+	if (rc_service_placement(after) != RINGSTEER_PLACEMENT_SLOTS)
+		return cli_error("plan service set: capacity applies to placement slots only");
+	rc_setting_put(&rc_settings[RC_SET_CAPACITY], after, r->s.capacity);
+	for (i = 0; i < after->nb; i++)
+		if (after->b[i].nslots &&
+		    after->b[i].slots[after->b[i].nslots - 1] >= r->s.capacity)
+			return cli_error("plan service set: slot %u is beyond the new capacity: move it first",
+					 after->b[i].slots[after->b[i].nslots - 1]);
+	return 0;
+}
+
+int cmd_plan_apply(const struct rc_preview_req *r, const struct rc_service *live,
+		   struct rc_service *after)
+{
+	bool slots = rc_service_placement(live) == RINGSTEER_PLACEMENT_SLOTS;
 	char name[RC_SERVICE_NAME_LEN], be[RC_ENDPOINT_LEN];
 	struct rc_backend *b, nb;
 	uint32_t i;
@@ -203,13 +293,8 @@ static int apply(const struct rc_preview_req *r, const struct rc_service *live,
 			return cli_error("plan: out of memory");
 	if (r->op == RC_PREVIEW_KEY_SET)
 		return 0;
-	if (r->op == RC_PREVIEW_SERVICE_SET) {
-		if (r->s.has & RC_HAS_VNODES)
-			after->vnodes = r->s.vnodes;
-		if (r->s.has & RC_HAS_HASH)
-			after->hash = r->s.hash;
-		return 0;
-	}
+	if (r->op == RC_PREVIEW_SERVICE_SET)
+		return apply_service(r, after);
 	rc_endpoint_format(be, &r->b.ep);
 	b = rc_service_find_backend(after, &r->b.ep);
 	if (r->op == RC_PREVIEW_BACKEND_ADD) {
@@ -217,15 +302,23 @@ static int apply(const struct rc_preview_req *r, const struct rc_service *live,
 			return cli_error("plan backend add: %s is already a backend of %s", be,
 				      rc_service_name(name, live));
 		nb = r->b;
-		nb.weight = rc_backend_weight(&r->b);
+		nb.slots = NULL;
+		nb.nslots = 0;
+		/* As the kernel: slots without a weight give it. */
+		nb.weight = r->b.nslots && !(r->b.has & RC_HAS_WEIGHT) ? r->b.nslots :
+			    rc_backend_weight(&r->b);
 		nb.state = r->b.has & RC_HAS_STATE ? r->b.state : RINGSTEER_STATE_ACTIVE;
 		nb.has = RC_HAS_WEIGHT | RC_HAS_STATE;
-		return rc_service_add_backend(after, &nb) ? 0 : cli_error("plan: out of memory");
+		b = rc_service_add_backend(after, &nb);
+		if (!b)
+			return cli_error("plan: out of memory");
+		return plan_slots(r, after, b, slots);
 	}
 	if (!b)
 		return cli_error("plan %s: %s is not a backend of %s", r->what, be,
 			      rc_service_name(name, live));
 	if (r->op == RC_PREVIEW_BACKEND_DEL) {
+		free(b->slots);
 		*b = after->b[--after->nb];
 		return 0;
 	}
@@ -234,10 +327,12 @@ static int apply(const struct rc_preview_req *r, const struct rc_service *live,
 							    RINGSTEER_STATE_ACTIVE;
 	if (r->b.has & RC_HAS_WEIGHT)
 		b->weight = r->b.weight;
+	else if (r->b.nslots)
+		b->weight = r->b.nslots;
 	if (r->b.has & RC_HAS_STATE)
 		b->state = r->b.state;
 	b->has |= RC_HAS_WEIGHT | RC_HAS_STATE;
-	return 0;
+	return r->op == RC_PREVIEW_BACKEND_SET ? plan_slots(r, after, b, slots) : 0;
 }
 
 static const char *conns_effect(const struct rc_preview_req *r)
@@ -282,8 +377,13 @@ static void print_text(const struct rc_preview_req *r, const struct rc_service *
 	printf("service %s: %u -> %u backends owning points\n",
 	       rc_service_name(name, s), count_in(p, false), count_in(p, true));
 	printf("  hash space moving: %.6f%%%s\n", 100 * p->moved,
-	       p->expected ? " (expected: every flow's position is drawn anew)" : "");
-	if (r->op <= RC_PREVIEW_BACKEND_DEL)
+	       p->expected ? " (expected: every flow's position is drawn anew)" :
+	       p->by_rule ? " (slots, by rule: every live slot 1/L of the flows)" :
+	       p->sampled ? " (slots, sampled: a new capacity reads every probe anew)" : "");
+	if (r->op <= RC_PREVIEW_BACKEND_DEL && p->by_rule)
+		printf("  collateral (between backends the change does not touch): %.6f%% (by rule)\n",
+		       100 * p->collateral);
+	else if (r->op <= RC_PREVIEW_BACKEND_DEL)
 		printf("  collateral (between backends the change does not touch): %.6f%% (%llu positions)\n",
 		       100 * p->collateral, p->collateral_exact);
 	rc_endpoint_format(x, &r->b.ep);
@@ -334,23 +434,39 @@ static bool flow_moves(const struct rc_preview_flows *pf, uint32_t i)
 	return rc_endpoint_cmp(&pf->before[i], &pf->after[i]);
 }
 
+/*
+ * A flow that moves between two backends neither of which is the one a
+ * backend command names: counted, for the rules say there are none.
+ */
+static bool flow_collateral(const struct rc_preview_flows *pf, uint32_t i,
+			    const struct rc_endpoint *x)
+{
+	return x && flow_moves(pf, i) && rc_endpoint_cmp(&pf->before[i], x) &&
+	       rc_endpoint_cmp(&pf->after[i], x);
+}
+
 static void print_flows(const struct rc_preview_flows *pf, const struct rc_service *s,
-			struct json *j)
+			const struct rc_endpoint *x, struct json *j)
 {
 	char b1[RC_ENDPOINT_LEN], b2[RC_ENDPOINT_LEN];
 	struct sim_flow_text t;
-	uint32_t i, mine = 0, moving = 0;
+	uint32_t i, mine = 0, moving = 0, coll = 0;
 
 	for (i = 0; i < pf->n; i++) {
 		if (!rc_flow_to_service(&pf->f[i], s))
 			continue;
 		mine++;
 		moving += flow_moves(pf, i);
+		coll += flow_collateral(pf, i, x);
 	}
 	if (cli_json) {
 		json_u64(j, "flows_given", mine);
 		json_u64(j, "flows_moving", moving);
+		if (x)
+			json_u64(j, "flows_collateral", coll);
 		json_arr_begin(j, "flows");
+	} else if (x) {
+		printf("  flows given: %u, moving: %u, collateral: %u\n", mine, moving, coll);
 	} else {
 		printf("  flows given: %u, moving: %u\n", mine, moving);
 	}
@@ -380,7 +496,7 @@ static void print_flows(const struct rc_preview_flows *pf, const struct rc_servi
 
 static void print_json(struct json *j, const struct rc_preview_req *r,
 		       const struct rc_service *s, const struct rc_preview *p,
-		       const struct rc_preview_flows *pf)
+		       const struct rc_preview_flows *pf, const struct rc_endpoint *x)
 {
 	bool tunnel = rc_service_forward(s) == RINGSTEER_FORWARD_TUNNEL;
 	char addr[RC_ADDR_LEN];
@@ -392,6 +508,8 @@ static void print_json(struct json *j, const struct rc_preview_req *r,
 	json_u64(j, "active_after", count_in(p, true));
 	json_double(j, "moved", p->moved);
 	json_bool(j, "expected", p->expected);
+	json_bool(j, "by_rule", p->by_rule);
+	json_bool(j, "sampled", p->sampled);
 	if (r->op <= RC_PREVIEW_BACKEND_DEL) {
 		json_double(j, "collateral", p->collateral);
 		json_u64(j, "collateral_positions", p->collateral_exact);
@@ -425,7 +543,7 @@ static void print_json(struct json *j, const struct rc_preview_req *r,
 	}
 	json_arr_end(j);
 	if (pf)
-		print_flows(pf, s, j);
+		print_flows(pf, s, x, j);
 	json_obj_end(j);
 }
 
@@ -468,7 +586,7 @@ static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
 	struct rc_preview p;
 	int err;
 
-	err = apply(r, s, &after);
+	err = cmd_plan_apply(r, s, &after);
 	if (err) {
 		rc_service_free(&after);
 		return err;
@@ -478,11 +596,11 @@ static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
 	if (err)
 		return cli_error("plan: computing the rings: %s", strerror(-err));
 	if (cli_json)
-		print_json(j, r, s, &p, pf->n ? pf : NULL);
+		print_json(j, r, s, &p, pf->n ? pf : NULL, x);
 	else
 		print_text(r, s, &p);
 	if (!cli_json && pf->n)
-		print_flows(pf, s, j);
+		print_flows(pf, s, x, j);
 	rc_preview_free(&p);
 	return 0;
 }

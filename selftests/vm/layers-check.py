@@ -11,7 +11,8 @@ calls between the objects given (a symbol one object uses and another
 defines, read with nm). It fails when
   - a file of userspace/lib/ includes or calls a file of userspace/;
   - a file of userspace/ includes kernel code other than the ring
-    (kmod/ring*) and the API (kmod/uapi/), or calls other kernel objects;
+    (kmod/ring*), slot placement's table (kmod/slots.*) and the API
+    (kmod/uapi/), or calls other kernel objects;
   - two files depend on each other in a loop, in either graph.
 """
 
@@ -32,7 +33,7 @@ def kind(path):
     if path.startswith("userspace/"):
         return "cmd"
     name = os.path.basename(path)
-    if path.startswith("kmod/uapi/") or name.startswith("ring"):
+    if path.startswith("kmod/uapi/") or name.startswith(("ring", "slots.")):
         return "ring"
     return "kernel"
 

@@ -13,6 +13,7 @@
 
 #include "preview.h"
 #include "ringmath.h"
+#include "slotmath.h"
 
 #define TWO64 18446744073709551616.0
 
@@ -35,6 +36,7 @@ struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
 				const struct rc_service *s)
 {
 	struct rs_member *m = calloc(s->nb ? s->nb : 1, sizeof(*m));
+	bool slots = rc_service_placement(s) == RINGSTEER_PLACEMENT_SLOTS;
 	struct rs_ring *r;
 	uint32_t i, n = 0;
 
@@ -43,9 +45,71 @@ struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
 	for (i = 0; i < s->nb; i++)
 		if (owns_points(&s->b[i]))
 			rc_member_of(&m[n++], &s->b[i].ep, rc_backend_weight(&s->b[i]));
-	r = rs_ring_build(key, m, n, rc_service_vnodes(s));
+	/* As rs_ring_vnodes(): a slots service's ring has a point a slot. */
+	r = rs_ring_build(key, m, n, slots ? 1 : rc_service_vnodes(s));
 	free(m);
 	return r;
+}
+
+/* The table over @ring's members: each holds its backend's slots. */
+static struct rs_slots *service_slots(const struct rc_service *s,
+				      const struct rs_ring *ring)
+{
+	struct rs_slot_holder *h;
+	struct rs_slots *t;
+	struct rc_endpoint ep;
+	const struct rc_backend *b;
+	uint32_t i, k, n = 0, room = 0, bits = 0;
+
+	for (i = 0; i < s->nb; i++)
+		room += s->b[i].nslots;
+	h = malloc((room ? room : 1) * sizeof(*h));
+	if (!h)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < ring->nmembers; i++) {
+		memset(&ep, 0, sizeof(ep));
+		ep.family = ring->members[i].family;
+		memcpy(ep.addr, ring->members[i].addr, sizeof(ep.addr));
+		ep.port = ntohs(ring->members[i].port);
+		b = rc_service_find_backend(s, &ep);
+		for (k = 0; b && k < b->nslots; k++)
+			h[n++] = (struct rs_slot_holder){ b->slots[k], (u16)i };
+	}
+	while ((1U << bits) < rc_service_capacity(s))
+		bits++;
+	t = rs_slots_build(bits, h, n);
+	free(h);
+	return t;
+}
+
+int rc_steer_build(const uint8_t key[RINGSTEER_KEY_LEN], const struct rc_service *s,
+		   struct rc_steer *st)
+{
+	st->slots = NULL;
+	st->ring = rc_service_ring(key, s);
+	if (IS_ERR(st->ring))
+		return PTR_ERR(st->ring);
+	if (rc_service_placement(s) != RINGSTEER_PLACEMENT_SLOTS)
+		return 0;
+	st->slots = service_slots(s, st->ring);
+	if (!IS_ERR(st->slots))
+		return 0;
+	rs_ring_free(st->ring);
+	return PTR_ERR(st->slots);
+}
+
+void rc_steer_free(struct rc_steer *st)
+{
+	rs_ring_free(st->ring);
+	if (st->slots)
+		rs_slots_free(st->slots);
+	st->ring = NULL;
+	st->slots = NULL;
+}
+
+int rc_steer_lookup(const struct rc_steer *st, u64 pos)
+{
+	return st->slots ? rs_slots_lookup(st->slots, pos) : rs_ring_lookup(st->ring, pos);
 }
 
 bool rc_flow_to_service(const struct rs_flow *f, const struct rc_service *s)
@@ -55,17 +119,18 @@ bool rc_flow_to_service(const struct rs_flow *f, const struct rc_service *s)
 	       !memcmp(f->daddr, s->vip.addr, sizeof(f->daddr));
 }
 
-/* Each flow's backend on R, hashed as service S hashes (OWNER[fl->n]). */
-static void flow_owners(const struct rs_ring *r, const struct rc_service *s,
+/* Each flow's backend by ST, hashed as service S hashes (OWNER[fl->n]). */
+static void flow_owners(const struct rc_steer *st, const struct rc_service *s,
 			const struct rc_preview_flows *fl, struct rc_endpoint *owner)
 {
+	const struct rs_ring *r = st->ring;
 	const struct rs_member *m;
 	uint32_t i;
 	int idx;
 
 	for (i = 0; i < fl->n; i++) {
 		memset(&owner[i], 0, sizeof(owner[i]));
-		idx = rs_ring_lookup(r, rs_flow_position(&r->key, &fl->f[i], rc_service_hash(s)));
+		idx = rc_steer_lookup(st, rs_flow_position(&r->key, &fl->f[i], rc_service_hash(s)));
 		if (idx < 0)
 			continue;
 		m = &r->members[idx];
@@ -75,21 +140,24 @@ static void flow_owners(const struct rs_ring *r, const struct rc_service *s,
 	}
 }
 
-/* rs_ring_fingerprint() of each service's ring, as the kernel builds it. */
+/*
+ * Each service's fingerprint as the kernel computes it (kmod/nlmsg.c):
+ * its ring's, and for placement slots the table's over that.
+ */
 int rc_config_fingerprints(struct rc_config *c)
 {
-	struct rs_ring *r;
+	struct rc_steer st;
 	uint32_t i;
 	int err = 0;
 	u64 fp = 0;
 
 	for (i = 0; i < c->ns && !err; i++) {
-		r = rc_service_ring(c->key, &c->s[i]);
-		if (IS_ERR(r)) {
-			err = PTR_ERR(r);
-		} else {
-			err = rs_ring_fingerprint(r, rc_service_hash(&c->s[i]), &fp);
-			rs_ring_free(r);
+		err = rc_steer_build(c->key, &c->s[i], &st);
+		if (!err) {
+			err = rs_ring_fingerprint(st.ring, rc_service_hash(&c->s[i]), &fp);
+			if (!err && st.slots)
+				err = rs_slots_fingerprint(st.slots, fp, &fp);
+			rc_steer_free(&st);
 		}
 		c->s[i].fingerprint = fp;
 		c->s[i].has_fingerprint = !err;
@@ -97,14 +165,20 @@ int rc_config_fingerprints(struct rc_config *c)
 	return err;
 }
 
-/* Each backend's exact fraction of the hash space, by member index. */
-static double *shares(const struct rs_ring *r)
+/*
+ * Each backend's fraction of the hash space, by member index: exact from
+ * the ring's arcs, or the slots' by rule.
+ */
+static double *shares(const struct rc_steer *st)
 {
+	const struct rs_ring *r = st->ring;
 	double *sh = calloc(r->nmembers ? r->nmembers : 1, sizeof(*sh));
 	u64 *arcs = calloc(r->nmembers ? r->nmembers : 1, sizeof(*arcs));
 	u32 i;
 
-	if (sh && arcs && r->nmembers && !rs_ring_arcs(r, arcs))
+	if (sh && st->slots)
+		sim_slots_rule_shares(st->slots, r->nmembers, sh);
+	else if (sh && arcs && r->nmembers && !rs_ring_arcs(r, arcs))
 		for (i = 0; i < r->nmembers; i++)
 			sh[i] = arcs[i] / TWO64;
 	free(arcs);
@@ -153,10 +227,59 @@ static int fill_backends(const struct rc_service *a, const struct rc_service *b,
 	return 0;
 }
 
-/* Exact: the arcs whose owner differs (positions of flows unchanged). */
-static int exact_moves(const struct rs_ring *ra, const struct rs_ring *rb,
+/*
+ * Across a capacity change every flow's probes are read at another width:
+ * no rule says which stay, so SIM_SAMPLES_DEFAULT positions drawn from the
+ * key are looked up in both tables and counted.
+ */
+static int sampled_moves(const struct rc_steer *sa, const struct rc_steer *sb,
+			 const struct rs_member *x, struct sim_diff *d)
+{
+	struct sim_table ta = { sa->ring, sa->slots, NULL, sa->ring->members,
+				sa->ring->nmembers };
+	struct sim_table tb = { sb->ring, sb->slots, NULL, sb->ring->members,
+				sb->ring->nmembers };
+	u32 n = SIM_SAMPLES_DEFAULT;
+	u64 *pos = sim_sample_positions(&sa->ring->key, n);
+	int *oa = malloc(n * sizeof(*oa)), *ob = malloc(n * sizeof(*ob));
+	struct sim_sampled st;
+	struct sim_sampled_diff sd;
+	int err = -ENOMEM;
+
+	if (pos && oa && ob)
+		err = sim_sample(&ta, pos, n, oa, &st) ?: sim_sample(&tb, pos, n, ob, &st) ?:
+		      sim_sampled_diff(&ta, oa, &tb, ob, n, x, &sd, d->from, d->to);
+	if (!err) {
+		d->moved = (double)sd.moved / n;
+		d->collateral = (double)sd.collateral / n;
+	}
+	free(pos);
+	free(oa);
+	free(ob);
+	return err;
+}
+
+/* A slots service's moves: by rule at one capacity, else sampled. */
+static int slots_moves(const struct rc_steer *sa, const struct rc_steer *sb,
+		       const struct rs_member *x, struct sim_diff *d, struct rc_preview *p)
+{
+	if (sa->slots->bits != sb->slots->bits) {
+		p->sampled = true;
+		return sampled_moves(sa, sb, x, d);
+	}
+	p->by_rule = true;
+	return sim_slots_rule_diff(sa->ring, sa->slots, sb->ring, sb->slots, x,
+				   &d->moved, &d->collateral, d->from, d->to);
+}
+
+/*
+ * Exact: the arcs whose owner differs (positions of flows unchanged); for
+ * placement slots, by rule or sampled.
+ */
+static int exact_moves(const struct rc_steer *sa, const struct rc_steer *sb,
 		       const struct rc_endpoint *x, struct rc_preview *p)
 {
+	const struct rs_ring *ra = sa->ring, *rb = sb->ring;
 	struct sim_diff d = { 0 };
 	struct rs_member xm;
 	uint32_t i;
@@ -166,7 +289,16 @@ static int exact_moves(const struct rs_ring *ra, const struct rs_ring *rb,
 	d.to = calloc(rb->nmembers + 1, sizeof(double));
 	if (x)
 		rc_member_of(&xm, x, 1);
-	err = d.from && d.to ? sim_ring_diff(ra, rb, x ? &xm : NULL, &d) : -ENOMEM;
+	if (!d.from || !d.to)
+		err = -ENOMEM;
+	else if (sa->slots && sb->slots)
+		err = slots_moves(sa, sb, x ? &xm : NULL, &d, p);
+	else
+		err = sim_ring_diff(ra, rb, x ? &xm : NULL, &d);
+	if (!err && (p->by_rule || p->sampled))
+		d.collateral_exact = d.collateral <= 0 ? 0 :
+				     d.collateral >= 1 ? U64_MAX :
+				     (unsigned long long)(d.collateral * TWO64);
 	if (!err) {
 		p->moved = d.moved;
 		p->collateral = d.collateral;
@@ -234,26 +366,29 @@ int rc_preview_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_s
 		    const struct rc_endpoint *x, const struct rc_preview_flows *fl,
 		    struct rc_preview *p)
 {
+	struct rc_steer ta, tb;
 	struct rs_ring *ra, *rb;
 	double *sa, *sb;
 	uint32_t i;
 	int err;
 
 	memset(p, 0, sizeof(*p));
-	ra = rc_service_ring(key_a, a);
-	if (IS_ERR(ra))
-		return PTR_ERR(ra);
-	rb = rc_service_ring(key_b, b);
-	if (IS_ERR(rb)) {
-		rs_ring_free(ra);
-		return PTR_ERR(rb);
+	err = rc_steer_build(key_a, a, &ta);
+	if (err)
+		return err;
+	err = rc_steer_build(key_b, b, &tb);
+	if (err) {
+		rc_steer_free(&ta);
+		return err;
 	}
+	ra = ta.ring;
+	rb = tb.ring;
 	if (fl) {
-		flow_owners(ra, a, fl, fl->before);
-		flow_owners(rb, b, fl, fl->after);
+		flow_owners(&ta, a, fl, fl->before);
+		flow_owners(&tb, b, fl, fl->after);
 	}
-	sa = shares(ra);
-	sb = shares(rb);
+	sa = shares(&ta);
+	sb = shares(&tb);
 	err = sa && sb ? fill_backends(a, b, ra, rb, sa, sb, p) : -ENOMEM;
 	if (err)
 		goto out;
@@ -261,7 +396,7 @@ int rc_preview_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_s
 		if (memcmp(key_a, key_b, RINGSTEER_KEY_LEN) || rc_service_hash(a) != rc_service_hash(b))
 			expected_moves(p);
 		else
-			err = exact_moves(ra, rb, x, p);
+			err = exact_moves(&ta, &tb, x, p);
 	} else if (ra->npoints || rb->npoints) {
 		/* From or to no backend at all: every flow changes. */
 		p->moved = 1;
@@ -273,8 +408,8 @@ int rc_preview_compute(const uint8_t key_a[RINGSTEER_KEY_LEN], const struct rc_s
 	if (!err)
 		conns_moving(p);
 out:
-	rs_ring_free(ra);
-	rs_ring_free(rb);
+	rc_steer_free(&ta);
+	rc_steer_free(&tb);
 	free(sa);
 	free(sb);
 	if (err)

@@ -13,13 +13,32 @@
 
 #include "model.h"
 #include "ring.h"
+#include "slots.h"
 
 /*
- * The ring the kernel builds for S under KEY: its active backends. An
+ * The ring the kernel builds for S under KEY: its active backends, each
+ * with weight * vnodes points (one point a slot for placement slots). An
  * ERR_PTR() on failure, as rs_ring_build().
  */
 struct rs_ring *rc_service_ring(const uint8_t key[RINGSTEER_KEY_LEN],
 				const struct rc_service *s);
+
+/*
+ * What the kernel's snapshot of S steers by (kmod/steer.h): the ring and,
+ * for placement slots, the table of the slots its members hold, indexed
+ * by ring member as kmod/placement.c builds it.
+ */
+struct rc_steer {
+	struct rs_ring *ring;
+	struct rs_slots *slots;	/* NULL: placement ring */
+};
+
+/* 0 or -errno (as rs_ring_build(), rs_slots_build()); nothing to free then. */
+int rc_steer_build(const uint8_t key[RINGSTEER_KEY_LEN], const struct rc_service *s,
+		   struct rc_steer *st);
+void rc_steer_free(struct rc_steer *st);
+/* The owner's ring member index for POS, or -ENOENT. */
+int rc_steer_lookup(const struct rc_steer *st, u64 pos);
 /* F's destination and protocol are S's VIP, port and protocol. */
 bool rc_flow_to_service(const struct rs_flow *f, const struct rc_service *s);
 /* Every service's fingerprint from c->key, offline. */
@@ -39,6 +58,14 @@ struct rc_preview_backend {
 };
 
 struct rc_preview {
+	/*
+	 * Placement slots: shares and moves are the rule's (every live slot
+	 * 1/L, probes uniform; slotmath.h), not arcs counted position by
+	 * position; or, across a capacity change, sampled (SIM_SAMPLES_DEFAULT
+	 * positions drawn from the key).
+	 */
+	bool by_rule;
+	bool sampled;
 	double moved;
 	double collateral;
 	unsigned long long collateral_exact;	/* positions, saturated */
