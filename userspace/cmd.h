@@ -48,21 +48,13 @@ int cmd_show_rate(int argc, char **argv);
 void cmd_show_rate_usage(FILE *f);
 
 struct rc_preview_req;
-struct rc_service;
 
 /*
  * The command line of "ringctl plan" (plan.c): argv[0] is "plan". 0, 1
  * for help (printed), or -EINVAL (printed).
  */
 int cmd_plan_parse(int argc, char **argv, struct rc_preview_req *r);
-/*
- * The live service @live after the change @r (a copy: rc_service_free()
- * it, even on error): a slots service's new or reweighted backend takes
- * the slots given or picks them as "backend add" and "set" do. 0 or
- * -errno, printed.
- */
-int cmd_plan_apply(const struct rc_preview_req *r, const struct rc_service *live,
-		   struct rc_service *after);
+
 
 struct nl_conn;
 struct rc_config;

@@ -22,6 +22,7 @@
 #include "stderr_capture.h"
 #include "ring_util.h"
 #include "slots.h"
+#include "change.h"
 #include "cmd.h"
 #include "parse.h"
 #include "preview.h"
@@ -148,7 +149,7 @@ static int plan(const char *line, const struct rc_service *live, struct rc_servi
 	for (w = strtok_r(buf, " ", &save); w && argc < 24; w = strtok_r(NULL, " ", &save))
 		argv[argc++] = w;
 	capture();
-	err = cmd_plan_parse(argc, argv, r) ?: cmd_plan_apply(r, live, after);
+	err = cmd_plan_parse(argc, argv, r) ?: rc_change_apply("plan", r, live, after);
 	captured();
 	return err;
 }
