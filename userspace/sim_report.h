@@ -9,17 +9,29 @@
 
 #include <stdbool.h>
 
+#include "preview.h"
 #include "ringmath.h"
+#include "slotmath.h"
 
 #define MAX_SWEEP	32
 #define MOD_MAX_PERIOD	200000000ULL
 #define MOD_SAMPLES	10000000U
 
+/* The Maglev table simulate compares with: Katran's size. */
+#define SIM_MAGLEV_SIZE	MAGLEV_SIZE_KATRAN
+
 struct sim {
 	u8 key[RINGSTEER_KEY_LEN];
 	u32 vnodes;
 	enum ringsteer_hash_mode mode;
-	struct rs_member *m;		/* backends, in the order given */
+	u32 placement;			/* enum ringsteer_placement */
+	u32 capacity;			/* placement slots' slot space */
+	bool capacity_given;
+	struct rs_member *all;		/* backends, in the order given */
+	u32 nall;
+	u32 ndraining;			/* of them, spread evenly: off the ring */
+	bool *draining;			/* [nall] */
+	struct rs_member *m;		/* the active ones, in the order given */
 	u32 n;
 	enum change_kind change;
 	struct rs_member cm;		/* changed backend, new weight */
@@ -33,6 +45,39 @@ struct sim {
 	struct rs_flow *flows;
 	u32 nflows;
 	bool shares;			/* full share table in text mode */
+	u32 samples;			/* flows sampled from the key */
+	bool compare;			/* ring, slots and Maglev side by side */
+};
+
+/*
+ * A placement slots service as simulate builds it: the backends given, in
+ * their order, each taking the lowest free slots as "backend add" does,
+ * and the change applied by rc_change_apply() as "plan" applies it.
+ */
+struct sim_slots {
+	struct rc_service svc, svc2;	/* before and after the change */
+	struct rc_steer st, st2;
+	u32 held;			/* slots held, live or not */
+	double *share;			/* by rule, by ring member */
+	struct sim_stats rule;		/* of those shares against the weights */
+	double scan;			/* the scan's largest share (uapi) */
+	struct sim_sampled smp, smp2;	/* sampled before and after */
+	struct sim_sampled mod;		/* "hash mod N" on the same flows */
+	u32 *count;			/* sampled flows by ring member */
+	double moved, collateral;	/* by rule */
+	struct sim_sampled_diff sd;	/* sampled */
+	double *from, *to;		/* sampled, by member of st / st2 */
+};
+
+/* One placement of "compare", on the same backends and sampled flows. */
+struct sim_place {
+	const char *name;		/* ring, slots, maglev, mod-n */
+	u32 param;			/* vnodes, capacity, table size, buckets */
+	size_t bytes;
+	double peak_mean;		/* ring: exact; slots: by rule; maglev: table */
+	struct sim_sampled smp;
+	double moved, collateral;	/* ring: exact; slots: by rule; maglev: table */
+	struct sim_sampled_diff sd;	/* sampled, with a change */
 };
 
 /* One vnodes value of a sweep, or the need-vnodes answer. */
@@ -61,16 +106,38 @@ struct sim_report {
 	double sweep_ideal, sweep_mod;
 	bool sweep_mod_exact;
 	struct sim_row need;
+	u64 *pos;			/* the sampled flows' positions */
+	int *oa, *ob;			/* their owners before and after */
+	bool slots;			/* placement slots: sl, not r's shares */
+	struct sim_slots sl;
+	struct sim_place cmp[4];
+	u32 ncmp;
 };
+
+/*
+ * simulate_slots.c: placement slots, and the side-by-side. 0 or -errno,
+ * printed.
+ */
+int sim_slots_build(struct sim *s, struct sim_report *p);
+int sim_slots_compute(struct sim *s, struct sim_report *p);
+int sim_compare(struct sim *s, struct sim_report *p);
+void sim_slots_free(struct sim_report *p);
+/* The positions of the sampled flows, once. */
+int sim_positions(const struct sim *s, struct sim_report *p);
 
 /* The print half (simulate_print.c). */
 struct rs_ring;
 
-/* The owner of each flow of "simulate flows", and after the change (R2). */
+/*
+ * The owner of each flow of "simulate flows", and after the change (R2):
+ * by the ring, or by a slots service's table when the steers are given.
+ */
 void print_sim_flows_text(const struct sim *s, const struct rs_ring *r,
-			  const struct rs_ring *r2);
+			  const struct rs_ring *r2, const struct rc_steer *st,
+			  const struct rc_steer *st2);
 void print_sim_flows_json(const struct sim *s, const struct rs_ring *r,
-			  const struct rs_ring *r2);
+			  const struct rs_ring *r2, const struct rc_steer *st,
+			  const struct rc_steer *st2);
 /* The report of "ringctl simulate". */
 void print_sim_text(const struct sim *s, const struct sim_report *p);
 void print_sim_json(const struct sim *s, const struct sim_report *p);

@@ -25,16 +25,26 @@ void cmd_simulate_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: ringctl simulate [-j] [key HEX32] [vnodes N] [hash flow|source]\n"
+"           [placement ring|slots [capacity N]]\n"
 "           { backends COUNT [FIRST] | backend ADDR:PORT[@WEIGHT] }...\n"
+"           [draining COUNT]\n"
 "           [add ADDR:PORT[@WEIGHT] | remove ADDR:PORT | drain ADDR:PORT |\n"
 "            weight ADDR:PORT WEIGHT]\n"
 "           [shares] [sweep [V,V,...]] [need-vnodes PEAK_MEAN] [flows FILE|-]\n"
+"           [samples N] [compare]\n"
 "\n"
-"Runs the kernel's ring code offline. ADDR is a.b.c.d or [ipv6].\n"
+"Runs the kernel's ring and slots code offline. ADDR is a.b.c.d or [ipv6].\n"
 "  key HEX32          SipHash key, 32 hex digits (default 000102..0f)\n"
 "  vnodes N           points per unit of weight (default %u, 1..%u)\n"
+"  placement slots    a slots service: each backend, in the order given,\n"
+"                     takes the lowest free slots of capacity N (default\n"
+"                     %u, a power of two %u..%u) as 'backend add' does;\n"
+"                     shares and moves by the placement rule (every live\n"
+"                     slot 1/L), checked on sampled flows\n"
 "  backends COUNT     COUNT backends of weight 1 from FIRST (default\n"
 "                     10.0.0.1:80), addresses counting up\n"
+"  draining COUNT     COUNT of the backends, spread evenly, draining: off\n"
+"                     the ring, their slots kept but not live\n"
 "  add/remove/drain/weight\n"
 "                     one change: exact hash space moved, from where to\n"
 "                     where, between uninvolved backends (always 0), and\n"
@@ -48,8 +58,15 @@ void cmd_simulate_usage(FILE *f)
 "  flows FILE|-       print the owner of each flow, one per line:\n"
 "                     SRC:SPORT DST:DPORT PROTO (tcp, udp, sctp or a\n"
 "                     number); with a change also the owner after it\n"
+"  samples N          flows drawn from the key to count (default %u):\n"
+"                     per-backend peak/mean against 1 + 3 sqrt(N/F),\n"
+"                     probes, and a change's moves and collateral counted\n"
+"  compare            the ring (vnodes), the slots (capacity) and Maglev\n"
+"                     (%u entries) on the same backends, change and flows\n"
 "  -j                 JSON output\n",
-		RINGSTEER_DEFAULT_VNODES, RINGSTEER_MAX_VNODES);
+		RINGSTEER_DEFAULT_VNODES, RINGSTEER_MAX_VNODES, RINGSTEER_DEFAULT_CAPACITY,
+		RINGSTEER_MIN_CAPACITY, RINGSTEER_MAX_CAPACITY, SIM_SAMPLES_DEFAULT,
+		SIM_MAGLEV_SIZE);
 }
 
 static int add_backend(struct sim *s, const struct rs_member *m)
@@ -57,18 +74,18 @@ static int add_backend(struct sim *s, const struct rs_member *m)
 	char buf[RC_ENDPOINT_LEN];
 	struct rs_member *nm;
 
-	if (sim_find(s->m, s->n, m) >= 0) {
+	if (sim_find(s->all, s->nall, m) >= 0) {
 		sim_member_format(buf, m);
 		return cli_error(CTX ": duplicate backend %s", buf);
 	}
-	if (s->n >= RINGSTEER_MAX_BACKENDS)
+	if (s->nall >= RINGSTEER_MAX_BACKENDS)
 		return cli_error(CTX ": more than %u backends",
 			      RINGSTEER_MAX_BACKENDS);
-	nm = realloc(s->m, (s->n + 1) * sizeof(*nm));
+	nm = realloc(s->all, (s->nall + 1) * sizeof(*nm));
 	if (!nm)
 		return cli_error(CTX ": out of memory");
-	s->m = nm;
-	s->m[s->n++] = *m;
+	s->all = nm;
+	s->all[s->nall++] = *m;
 	return 0;
 }
 
@@ -223,6 +240,52 @@ static int kw_flows(struct sim *s, int argc, char **argv)
 	return 2;
 }
 
+static int kw_placement(struct sim *s, int argc, char **argv)
+{
+	uint32_t v;
+
+	if (argc < 2 || rc_enum_parse(&rc_enum_placement, argv[1], &v))
+		return bad("placement (ring or slots)", argv[1], -EINVAL);
+	s->placement = v;
+	return 2;
+}
+
+static int kw_capacity(struct sim *s, int argc, char **argv)
+{
+	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], RINGSTEER_MIN_CAPACITY,
+						 RINGSTEER_MAX_CAPACITY, &s->capacity);
+
+	if (!err && (s->capacity & (s->capacity - 1)))
+		err = -EINVAL;
+	if (err)
+		return bad("capacity (a power of two, 2..65536)", argv[1], err);
+	s->capacity_given = true;
+	return 2;
+}
+
+static int kw_draining(struct sim *s, int argc, char **argv)
+{
+	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], 0, RINGSTEER_MAX_BACKENDS,
+						 &s->ndraining);
+
+	return err ? bad("draining count", argv[1], err) : 2;
+}
+
+static int kw_samples(struct sim *s, int argc, char **argv)
+{
+	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], 1, SIM_SAMPLES_MAX, &s->samples);
+
+	return err ? bad("samples (1..16000000)", argv[1], err) : 2;
+}
+
+static int kw_compare(struct sim *s, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	s->compare = true;
+	return 1;
+}
+
 static int kw_json(struct sim *s, int argc, char **argv)
 {
 	(void)s;
@@ -242,12 +305,62 @@ static const struct {
 	{ "add", kw_change }, { "remove", kw_change }, { "drain", kw_change },
 	{ "weight", kw_change }, { "shares", kw_shares }, { "sweep", kw_sweep },
 	{ "need-vnodes", kw_need }, { "flows", kw_flows },
+	{ "placement", kw_placement }, { "capacity", kw_capacity },
+	{ "draining", kw_draining }, { "samples", kw_samples },
+	{ "compare", kw_compare },
 };
+
+/*
+ * The draining backends, spread evenly over the order given (every fifth
+ * for a fifth), and the active ones into s->m: what the ring holds.
+ */
+static int split_draining(struct sim *s)
+{
+	char buf[RC_ENDPOINT_LEN];
+	u32 i;
+
+	if (s->ndraining >= s->nall)
+		return cli_error(CTX ": draining %u of %u backends leaves none active",
+				 s->ndraining, s->nall);
+	s->draining = calloc(s->nall, sizeof(*s->draining));
+	s->m = calloc(s->nall, sizeof(*s->m));
+	if (!s->draining || !s->m)
+		return cli_error(CTX ": out of memory");
+	for (i = 0; i < s->nall; i++) {
+		s->draining[i] = (u64)(i + 1) * s->ndraining / s->nall !=
+				 (u64)i * s->ndraining / s->nall;
+		if (!s->draining[i])
+			s->m[s->n++] = s->all[i];
+	}
+	/* A change names an active backend (or a new one). */
+	i = s->change == CH_NONE ? 0 : sim_find(s->all, s->nall, &s->cm);
+	if (s->change != CH_NONE && (int)i >= 0 && s->draining[i]) {
+		sim_member_format(buf, &s->cm);
+		return cli_error(CTX ": %s is draining: change an active backend", buf);
+	}
+	return 0;
+}
+
+/* What goes with what: errors before any output. */
+static int check_words(struct sim *s)
+{
+	bool slots = s->placement == RINGSTEER_PLACEMENT_SLOTS;
+
+	if (s->capacity_given && !slots && !s->compare)
+		return cli_error(CTX ": capacity applies to placement slots (or compare) only");
+	if (slots && (s->sweep || s->need > 0))
+		return cli_error(CTX ": sweep and need-vnodes apply to placement ring (slots have no vnodes)");
+	if (s->samples && !slots && !s->compare)
+		return cli_error(CTX ": samples apply to placement slots and compare");
+	if (!s->samples)
+		s->samples = SIM_SAMPLES_DEFAULT;
+	return 0;
+}
 
 static int parse(struct sim *s, int argc, char **argv)
 {
 	size_t k;
-	int i, used;
+	int i, used, err;
 
 	for (i = 1; i < argc; i += used) {
 		for (k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
@@ -259,8 +372,11 @@ static int parse(struct sim *s, int argc, char **argv)
 		if (used < 0)
 			return used;
 	}
-	if (!s->n)
+	if (!s->nall)
 		return cli_error(CTX ": no backends (" TRY ")");
+	err = check_words(s) ?: split_draining(s);
+	if (err)
+		return err;
 	if (s->flows_path)
 		return parse_flows_file(s->flows_path, CTX ": flows", &s->flows, &s->nflows);
 	return 0;
@@ -422,6 +538,14 @@ static const u32 default_sweep[] = {
 	1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096,
 };
 
+/* What a perfect placement and "hash mod N" move. */
+static void ideal_and_mod(struct sim *s, struct sim_report *p)
+{
+	p->ideal = ideal_move(s, &s->cm, s->after, s->nafter);
+	p->mod = sim_mod_moved(s->m, s->n, s->after, s->nafter,
+			      MOD_MAX_PERIOD, MOD_SAMPLES, &p->mod_exact);
+}
+
 /* The shares after the change, and what it moves: exactly, ideally, mod N. */
 static int compute_change(struct sim *s, struct sim_report *p)
 {
@@ -437,9 +561,7 @@ static int compute_change(struct sim *s, struct sim_report *p)
 	free(sh2);
 	if (err)
 		return err;
-	p->ideal = ideal_move(s, &s->cm, s->after, s->nafter);
-	p->mod = sim_mod_moved(s->m, s->n, s->after, s->nafter,
-			      MOD_MAX_PERIOD, MOD_SAMPLES, &p->mod_exact);
+	ideal_and_mod(s, p);
 	return 0;
 }
 
@@ -485,6 +607,12 @@ static int compute(struct sim *s, struct sim_report *p)
 {
 	int err;
 
+	if (p->slots) {
+		err = sim_slots_compute(s, p);
+		if (!err && s->change != CH_NONE)
+			ideal_and_mod(s, p);
+		return err;
+	}
 	p->share = calloc(p->r->nmembers, sizeof(double));
 	if (!p->share || sim_shares(p->r, p->share, &p->st))
 		return cli_error(CTX ": out of memory");
@@ -510,6 +638,12 @@ static int build_rings(struct sim *s, struct sim_report *p)
 		if (err)
 			return err;
 	}
+	/* A slots service's table; compare's slots too. */
+	if (p->slots || s->compare) {
+		err = sim_slots_build(s, p);
+		if (err || p->slots)
+			return err;
+	}
 	r = build(s, s->m, s->n, s->vnodes);
 	if (IS_ERR(r)) {
 		err = PTR_ERR(r);
@@ -533,21 +667,27 @@ static int build_rings(struct sim *s, struct sim_report *p)
 
 static int run(struct sim *s, struct sim_report *p, int argc, char **argv)
 {
+	const struct rc_steer *st, *st2;
 	int err;
 
 	err = parse(s, argc, argv);
+	p->slots = s->placement == RINGSTEER_PLACEMENT_SLOTS;
 	if (!err)
 		err = build_rings(s, p);
 	if (err)
 		return err;
 	if (s->flows_path) {
+		st = p->slots ? &p->sl.st : NULL;
+		st2 = p->slots && s->change != CH_NONE ? &p->sl.st2 : NULL;
 		if (cli_json)
-			print_sim_flows_json(s, p->r, p->r2);
+			print_sim_flows_json(s, st ? st->ring : p->r, st2 ? st2->ring : p->r2,
+					     st, st2);
 		else
-			print_sim_flows_text(s, p->r, p->r2);
+			print_sim_flows_text(s, st ? st->ring : p->r, st2 ? st2->ring : p->r2,
+					     st, st2);
 		return 0;
 	}
-	err = compute(s, p);
+	err = compute(s, p) ?: (s->compare ? sim_compare(s, p) : 0);
 	if (err)
 		return err;
 	if (cli_json)
@@ -560,7 +700,9 @@ static int run(struct sim *s, struct sim_report *p, int argc, char **argv)
 int cmd_simulate(int argc, char **argv)
 {
 	struct sim s = { .vnodes = RINGSTEER_DEFAULT_VNODES,
-			 .mode = RINGSTEER_HASH_FLOW };
+			 .mode = RINGSTEER_HASH_FLOW,
+			 .placement = RINGSTEER_PLACEMENT_RING,
+			 .capacity = RINGSTEER_DEFAULT_CAPACITY };
 	struct sim_report p = { 0 };
 	int err, i;
 
@@ -573,6 +715,9 @@ int cmd_simulate(int argc, char **argv)
 	free(p.d.from);
 	free(p.d.to);
 	free(p.rows);
+	sim_slots_free(&p);
+	free(s.all);
+	free(s.draining);
 	free(s.m);
 	free(s.after);
 	free(s.flows);

@@ -19,8 +19,15 @@ struct flow_owner {
 	bool after;		/* b2 holds the owner after the change */
 };
 
+/* The owner by the slots table if @st, else by the ring @r. */
+static int owner(const struct rs_ring *r, const struct rc_steer *st, u64 pos)
+{
+	return st ? rc_steer_lookup(st, pos) : rs_ring_lookup(r, pos);
+}
+
 static void flow_owner(const struct sim *s, const struct rs_key *k, u32 i,
 		       const struct rs_ring *r, const struct rs_ring *r2,
+		       const struct rc_steer *st, const struct rc_steer *st2,
 		       struct flow_owner *o)
 {
 	const struct rs_flow *f = &s->flows[i];
@@ -28,8 +35,8 @@ static void flow_owner(const struct sim *s, const struct rs_key *k, u32 i,
 
 	o->pos = rs_flow_position(k, f, s->mode);
 	sim_flow_format(&o->t, f);
-	sim_member_format(o->b1, &r->members[rs_ring_lookup(r, o->pos)]);
-	o2 = r2 ? rs_ring_lookup(r2, o->pos) : -1;
+	sim_member_format(o->b1, &r->members[owner(r, st, o->pos)]);
+	o2 = r2 ? owner(r2, st2, o->pos) : -1;
 	o->after = o2 >= 0;
 	if (o->after)
 		sim_member_format(o->b2, &r2->members[o2]);
@@ -38,7 +45,8 @@ static void flow_owner(const struct sim *s, const struct rs_key *k, u32 i,
 }
 
 void print_sim_flows_text(const struct sim *s, const struct rs_ring *r,
-			  const struct rs_ring *r2)
+			  const struct rs_ring *r2, const struct rc_steer *st,
+			  const struct rc_steer *st2)
 {
 	struct flow_owner o;
 	struct rs_key k;
@@ -46,14 +54,15 @@ void print_sim_flows_text(const struct sim *s, const struct rs_ring *r,
 
 	rs_key_init(&k, s->key);
 	for (i = 0; i < s->nflows; i++) {
-		flow_owner(s, &k, i, r, r2, &o);
+		flow_owner(s, &k, i, r, r2, st, st2, &o);
 		printf("%s %s %s %s%s%s\n", o.t.src, o.t.dst, o.t.proto, o.b1,
 		       r2 ? " " : "", r2 ? o.b2 : "");
 	}
 }
 
 void print_sim_flows_json(const struct sim *s, const struct rs_ring *r,
-			  const struct rs_ring *r2)
+			  const struct rs_ring *r2, const struct rc_steer *st,
+			  const struct rc_steer *st2)
 {
 	struct flow_owner o;
 	struct rs_key k;
@@ -66,7 +75,7 @@ void print_sim_flows_json(const struct sim *s, const struct rs_ring *r,
 	json_obj_begin(&j, NULL);
 	json_arr_begin(&j, "flows");
 	for (i = 0; i < s->nflows; i++) {
-		flow_owner(s, &k, i, r, r2, &o);
+		flow_owner(s, &k, i, r, r2, st, st2, &o);
 		json_obj_begin(&j, NULL);
 		json_str(&j, "src", o.t.src);
 		json_str(&j, "dst", o.t.dst);
@@ -166,16 +175,18 @@ static void json_moves(struct json *j, const char *key, const struct rs_ring *r,
 /* Whether the change gives the changed backend more of the ring. */
 static bool change_grows(const struct sim *s, const struct sim_report *p)
 {
+	const struct rs_ring *r = p->slots ? p->sl.st.ring : p->r;
+	const struct rs_ring *r2 = p->slots ? p->sl.st2.ring : p->r2;
 	int before, after;
 
 	if (s->change == CH_ADD)
 		return true;
 	if (s->change != CH_WEIGHT)
 		return false;
-	before = rs_ring_find_member(p->r, &s->cm);
-	after = rs_ring_find_member(p->r2, &s->cm);
+	before = rs_ring_find_member(r, &s->cm);
+	after = rs_ring_find_member(r2, &s->cm);
 	return before >= 0 && after >= 0 &&
-	       p->r2->members[after].weight > p->r->members[before].weight;
+	       r2->members[after].weight > r->members[before].weight;
 }
 
 static const char *hash_name(const struct sim *s)
@@ -260,13 +271,138 @@ static void text_sweep(const struct sim_report *p)
 	}
 }
 
+/* The part of the report that is the same for the ring and the slots. */
+static void text_key(const struct sim *s)
+{
+	char hex[2 * RINGSTEER_KEY_LEN + 1];
+
+	rc_key_format(hex, s->key);
+	printf("key %s, hash %s\n", hex, hash_name(s));
+}
+
+static void text_sampled(const char *what, const struct sim_sampled *st,
+			 const struct sim_sampled *mod)
+{
+	printf("%s: %u flows: peak/mean %.4f, min %.4f; floor 1 + 3 sqrt(%u/%u) = %.4f (%s)\n",
+	       what, st->flows, st->peak_mean, st->min_ratio, st->members, st->flows,
+	       st->floor, st->peak_mean <= st->floor ? "within" : "above");
+	printf("  a perfect placement's largest of %u counts: about %.4f", st->members,
+	       st->perfect);
+	if (mod)
+		printf("; hash mod N on the same flows: %.4f", mod->peak_mean);
+	printf("\n  probes %.3f a lookup, at most %u, %u lookups by the scan\n",
+	       st->probes_mean, st->probes_max, st->scans);
+}
+
+static void text_slots(const struct sim *s, const struct sim_report *p)
+{
+	const struct sim_slots *sl = &p->sl;
+	const struct rs_ring *r = sl->st.ring;
+	char buf[RC_ENDPOINT_LEN];
+	u64 w = sim_total_weight(r->members, r->nmembers);
+	double want;
+	u32 i;
+
+	printf("slots: %u backends (%u draining), %u slots held of capacity %u, %u live (%.1f%%); %zu bytes: table %zu, ring %zu (a point a slot)\n",
+	       s->nall, s->ndraining, sl->held, 1U << sl->st.slots->bits, sl->st.slots->live,
+	       100.0 * sl->st.slots->live / (1U << sl->st.slots->bits),
+	       sl->st.slots->size + r->size, sl->st.slots->size, r->size);
+	text_key(s);
+	printf("by rule: every live slot 1/%u of the flows: share/expected min %.3f max %.3f, peak/mean %.3f; the scan's share at most %.3g\n",
+	       sl->st.slots->live, sl->rule.min_ratio, sl->rule.max_ratio, sl->rule.peak_mean,
+	       sl->scan);
+	text_sampled("sampled", &sl->smp, &sl->mod);
+	if (!s->shares)
+		return;
+	printf("  %-24s %6s %10s %10s %8s\n", "backend", "weight", "share", "expected",
+	       "sampled");
+	for (i = 0; i < r->nmembers; i++) {
+		want = (double)r->members[i].weight / w;
+		sim_member_format(buf, &r->members[i]);
+		printf("  %-24s %6u %9.4f%% %9.4f%% %8.3f\n", buf, r->members[i].weight,
+		       100 * sl->share[i], 100 * want,
+		       sl->count[i] / (want * (sl->smp.flows - sl->smp.unowned)));
+	}
+}
+
+static void text_slots_change(const struct sim *s, const struct sim_report *p)
+{
+	const struct sim_slots *sl = &p->sl;
+	bool grow = change_grows(s, p);
+	char buf[RC_ENDPOINT_LEN];
+
+	sim_member_format(buf, &s->cm);
+	printf("\nchange: %s %s", sim_change_names[s->change], buf);
+	if (s->change == CH_ADD || s->change == CH_WEIGHT)
+		printf(" weight %u", s->cm.weight);
+	printf("\n  moved:       %9.4f%% of the flows by rule (ideal %.4f%%), %.4f%% sampled (%u of %u)\n",
+	       100 * sl->moved, 100 * p->ideal, 100.0 * sl->sd.moved / sl->sd.flows,
+	       sl->sd.moved, sl->sd.flows);
+	printf("  collateral:  %9.4f%% by rule; %u of %u sampled flows (between other backends)\n",
+	       100 * sl->collateral, sl->sd.collateral, sl->sd.flows);
+	printf("  %s %s %s (sampled):\n", grow ? "to" : "from", buf, grow ? "from" : "to");
+	if (grow)
+		text_moves(sl->st.ring, sl->from, &s->cm);
+	else
+		text_moves(sl->st2.ring, sl->to, &s->cm);
+	printf("  hash mod N:  %9.4f%% moved (%llu -> %llu buckets, %s)\n",
+	       100 * p->mod, (unsigned long long)sim_total_weight(s->m, s->n),
+	       (unsigned long long)sim_total_weight(s->after, s->nafter),
+	       p->mod_exact ? "exact over one period" : "sampled");
+	text_sampled("  sampled after", &sl->smp2, NULL);
+}
+
+static void text_compare(const struct sim *s, const struct sim_report *p)
+{
+	bool ch = s->change != CH_NONE;
+	u32 i;
+
+	printf("\ncompare: %u active backends%s, the same %u flows sampled from the key\n",
+	       s->n, ch ? " and the change" : "", s->samples);
+	printf("  %-14s %10s %9s %9s %7s %8s", "placement", "bytes", "peak/mean", "sampled",
+	       "perfect", "probes");
+	if (ch)
+		printf(" %9s %9s %10s", "moved%", "sampled%", "collateral");
+	printf("\n");
+	for (i = 0; i < p->ncmp; i++) {
+		const struct sim_place *pl = &p->cmp[i];
+		char name[32];
+
+		snprintf(name, sizeof(name), "%s %u", pl->name, pl->param);
+		printf("  %-14s %10zu %9.4f %9.4f %7.4f %8.3f", name, pl->bytes, pl->peak_mean,
+		       pl->smp.peak_mean, pl->smp.perfect, pl->smp.probes_mean);
+		if (ch)
+			printf(" %9.4f %9.4f %10u", 100 * pl->moved,
+			       100.0 * pl->sd.moved / pl->sd.flows, pl->sd.collateral);
+		printf("\n");
+	}
+	printf("  (ring N: vnodes, peak/mean and moved exact from arcs; slots N: capacity,\n"
+	       "   by rule; maglev N: table entries, exact over the table; mod-n N: buckets;\n"
+	       "   sampled: counted on the flows, floor 1 + 3 sqrt(N/F) = %.4f, perfect: about\n"
+	       "   where a perfect placement's largest count lands; collateral: sampled flows\n"
+	       "   moved between backends the change does not touch)\n",
+	       p->ncmp ? p->cmp[0].smp.floor : 0);
+}
+
 void print_sim_text(const struct sim *s, const struct sim_report *p)
 {
+	if (p->slots) {
+		text_slots(s, p);
+		if (s->change != CH_NONE)
+			text_slots_change(s, p);
+		if (s->compare)
+			text_compare(s, p);
+		return;
+	}
 	text_ring(s, p);
+	if (s->ndraining)
+		printf("draining: %u backends off the ring\n", s->ndraining);
 	if (s->change != CH_NONE)
 		text_change(s, p);
 	if (s->sweep)
 		text_sweep(p);
+	if (s->compare)
+		text_compare(s, p);
 	if (s->need > 0 && p->need.vnodes)
 		printf("\nneed-vnodes %.3f: %u vnodes per weight (peak/mean %.3f, %u points, %zu bytes)\n",
 		       s->need, p->need.vnodes, p->need.st.peak_mean,
@@ -386,13 +522,148 @@ static void json_need(struct json *j, const struct sim *s, const struct sim_repo
 	json_obj_end(j);
 }
 
+static void json_sampled(struct json *j, const char *key, const struct sim_sampled *st)
+{
+	json_obj_begin(j, key);
+	json_u64(j, "flows", st->flows);
+	json_u64(j, "backends", st->members);
+	json_double(j, "peak_mean", st->peak_mean);
+	json_double(j, "min_ratio", st->min_ratio);
+	json_double(j, "floor", st->floor);
+	json_double(j, "perfect", st->perfect);
+	json_double(j, "probes_mean", st->probes_mean);
+	json_u64(j, "probes_max", st->probes_max);
+	json_u64(j, "scans", st->scans);
+	json_obj_end(j);
+}
+
+static void json_slots(struct json *j, const struct sim *s, const struct sim_report *p)
+{
+	const struct sim_slots *sl = &p->sl;
+	const struct rs_ring *r = sl->st.ring;
+	char buf[RC_ENDPOINT_LEN], hex[2 * RINGSTEER_KEY_LEN + 1];
+	u64 w = sim_total_weight(r->members, r->nmembers);
+	double want;
+	u32 i;
+
+	rc_key_format(hex, s->key);
+	json_str(j, "key", hex);
+	json_str(j, "hash", hash_name(s));
+	json_str(j, "placement", "slots");
+	json_u64(j, "capacity", 1U << sl->st.slots->bits);
+	json_u64(j, "backends", s->nall);
+	json_u64(j, "draining", s->ndraining);
+	json_u64(j, "slots_held", sl->held);
+	json_u64(j, "slots_live", sl->st.slots->live);
+	json_u64(j, "bytes", sl->st.slots->size + r->size);
+	json_u64(j, "table_bytes", sl->st.slots->size);
+	json_u64(j, "ring_bytes", r->size);
+	json_obj_begin(j, "rule");
+	json_double(j, "min_ratio", sl->rule.min_ratio);
+	json_double(j, "max_ratio", sl->rule.max_ratio);
+	json_double(j, "peak_mean", sl->rule.peak_mean);
+	json_double(j, "scan_share_max", sl->scan);
+	json_obj_end(j);
+	json_sampled(j, "sampled", &sl->smp);
+	json_sampled(j, "sampled_mod_n", &sl->mod);
+	json_arr_begin(j, "shares");
+	for (i = 0; i < r->nmembers; i++) {
+		want = (double)r->members[i].weight / w;
+		sim_member_format(buf, &r->members[i]);
+		json_obj_begin(j, NULL);
+		json_str(j, "backend", buf);
+		json_u64(j, "weight", r->members[i].weight);
+		json_double(j, "share", sl->share[i]);
+		json_double(j, "expected", want);
+		json_u64(j, "sampled", sl->count[i]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void json_slots_change(struct json *j, const struct sim *s, const struct sim_report *p)
+{
+	const struct sim_slots *sl = &p->sl;
+	char buf[RC_ENDPOINT_LEN];
+
+	sim_member_format(buf, &s->cm);
+	json_obj_begin(j, "change");
+	json_str(j, "type", sim_change_names[s->change]);
+	json_str(j, "backend", buf);
+	if (s->change == CH_ADD || s->change == CH_WEIGHT)
+		json_u64(j, "weight", s->cm.weight);
+	json_double(j, "moved", sl->moved);
+	json_double(j, "ideal", p->ideal);
+	json_double(j, "collateral", sl->collateral);
+	json_obj_begin(j, "sampled");
+	json_u64(j, "flows", sl->sd.flows);
+	json_u64(j, "moved", sl->sd.moved);
+	json_u64(j, "collateral", sl->sd.collateral);
+	json_obj_end(j);
+	json_sampled(j, "sampled_after", &sl->smp2);
+	if (change_grows(s, p))
+		json_moves(j, "from", sl->st.ring, sl->from, &s->cm);
+	else
+		json_moves(j, "to", sl->st2.ring, sl->to, &s->cm);
+	json_obj_begin(j, "mod_n");
+	json_u64(j, "buckets_before", sim_total_weight(s->m, s->n));
+	json_u64(j, "buckets_after", sim_total_weight(s->after, s->nafter));
+	json_double(j, "moved", p->mod);
+	json_bool(j, "exact", p->mod_exact);
+	json_obj_end(j);
+	json_obj_end(j);
+}
+
+static void json_compare(struct json *j, const struct sim *s, const struct sim_report *p)
+{
+	u32 i;
+
+	json_arr_begin(j, "compare");
+	for (i = 0; i < p->ncmp; i++) {
+		const struct sim_place *pl = &p->cmp[i];
+
+		json_obj_begin(j, NULL);
+		json_str(j, "placement", pl->name);
+		json_u64(j, !strcmp(pl->name, "ring") ? "vnodes" :
+			    !strcmp(pl->name, "slots") ? "capacity" :
+			    !strcmp(pl->name, "maglev") ? "table_size" : "buckets", pl->param);
+		json_u64(j, "bytes", pl->bytes);
+		json_double(j, "peak_mean", pl->peak_mean);
+		json_sampled(j, "sampled", &pl->smp);
+		if (s->change != CH_NONE) {
+			json_double(j, "moved", pl->moved);
+			json_obj_begin(j, "sampled_change");
+			json_u64(j, "flows", pl->sd.flows);
+			json_u64(j, "moved", pl->sd.moved);
+			json_u64(j, "collateral", pl->sd.collateral);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 void print_sim_json(const struct sim *s, const struct sim_report *p)
 {
 	struct json j;
 
 	json_init(&j, stdout);
 	json_obj_begin(&j, NULL);
+	if (p->slots) {
+		json_slots(&j, s, p);
+		if (s->change != CH_NONE)
+			json_slots_change(&j, s, p);
+		if (s->compare)
+			json_compare(&j, s, p);
+		json_obj_end(&j);
+		json_finish(&j);
+		return;
+	}
 	json_ring(&j, s, p);
+	if (s->ndraining)
+		json_u64(&j, "draining", s->ndraining);
+	if (s->compare)
+		json_compare(&j, s, p);
 	if (s->change != CH_NONE)
 		json_change(&j, s, p);
 	if (s->sweep)

@@ -235,10 +235,10 @@ static int fill_backends(const struct rc_service *a, const struct rc_service *b,
 static int sampled_moves(const struct rc_steer *sa, const struct rc_steer *sb,
 			 const struct rs_member *x, struct sim_diff *d)
 {
-	struct sim_table ta = { sa->ring, sa->slots, NULL, sa->ring->members,
-				sa->ring->nmembers };
-	struct sim_table tb = { sb->ring, sb->slots, NULL, sb->ring->members,
-				sb->ring->nmembers };
+	struct sim_table ta = { .ring = sa->ring, .slots = sa->slots,
+				.members = sa->ring->members, .nmembers = sa->ring->nmembers };
+	struct sim_table tb = { .ring = sb->ring, .slots = sb->slots,
+				.members = sb->ring->members, .nmembers = sb->ring->nmembers };
 	u32 n = SIM_SAMPLES_DEFAULT;
 	u64 *pos = sim_sample_positions(&sa->ring->key, n);
 	int *oa = malloc(n * sizeof(*oa)), *ob = malloc(n * sizeof(*ob));

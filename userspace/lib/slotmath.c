@@ -28,12 +28,33 @@ int sim_table_lookup(const struct sim_table *t, u64 pos, u32 *probes)
 	int slot;
 
 	*probes = 1;
+	if (t->mod)
+		return (int)t->mod[pos % t->nmod];
 	if (t->maglev)
 		return (int)maglev_lookup(t->maglev, pos);
 	if (!t->slots)
 		return rs_ring_lookup(t->ring, pos);
 	slot = rs_slots_find(t->slots, pos, probes);
 	return slot < 0 ? slot : t->slots->owner[slot];
+}
+
+u32 *sim_mod_buckets(const struct rs_member *m, u32 n, u32 *nbuckets)
+{
+	u32 *b = malloc((sim_total_weight(m, n) ?: 1) * sizeof(*b)), i, k;
+
+	*nbuckets = 0;
+	for (i = 0; b && i < n; i++)
+		for (k = 0; k < m[i].weight; k++)
+			b[(*nbuckets)++] = i;
+	return b;
+}
+
+/* The expected largest of @n standard normal draws (Gumbel's approximation). */
+static double largest_normal(u32 n)
+{
+	double l = n > 2 ? sqrt(2 * log(n)) : 1;
+
+	return n > 2 ? l - (log(log(n)) + log(4 * M_PI)) / (2 * l) : 0.6;
 }
 
 static void count_stats(const struct sim_table *t, const u32 *count,
@@ -57,6 +78,8 @@ static void count_stats(const struct sim_table *t, const u32 *count,
 	}
 	st->members = t->nmembers;
 	st->floor = 1 + 3 * sqrt((double)st->members / (st->flows ? st->flows : 1));
+	st->perfect = 1 + largest_normal(st->members) *
+			  sqrt((double)st->members / (st->flows ? st->flows : 1));
 }
 
 int sim_sample(const struct sim_table *t, const u64 *pos, u32 n,

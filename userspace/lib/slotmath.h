@@ -48,7 +48,17 @@ struct sim_table {
 	const struct maglev *maglev;	/* instead of ring */
 	const struct rs_member *members;
 	u32 nmembers;
+	/*
+	 * Instead of ring and maglev: "hash mod N" over @nmod buckets, each
+	 * a member index (sim_mod_buckets()): the perfect balance sampled
+	 * flows are measured against.
+	 */
+	const u32 *mod;
+	u32 nmod;
 };
+
+/* The buckets of "hash mod N" over @m[n]: each member weight times, in order. */
+u32 *sim_mod_buckets(const struct rs_member *m, u32 n, u32 *nbuckets);
 
 /* The member index that owns @pos, or -ENOENT; *@probes for slots (else 1). */
 int sim_table_lookup(const struct sim_table *t, u64 pos, u32 *probes);
@@ -60,6 +70,13 @@ struct sim_sampled {
 	double peak_mean;	/* largest count / its expected count */
 	double min_ratio;	/* smallest count / its expected count */
 	double floor;		/* 1 + 3 * sqrt(members / flows) */
+	/*
+	 * The largest of @members counts of a perfect placement: about
+	 * 1 + z sqrt(members / flows), z the expected largest of as many
+	 * standard normal draws (3.1 at 1,000, 3.5 at 4,000: above the
+	 * floor's 3 from a few hundred members on).
+	 */
+	double perfect;
 	double probes_mean;	/* slots: probes a lookup; else 1 */
 	u32 probes_max;
 	u32 scans;		/* slots: lookups the scan answered */
