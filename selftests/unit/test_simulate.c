@@ -2,16 +2,22 @@
 /*
  * "ringctl simulate" end to end: the flows mode prints the owner the ring
  * code computes (issue 4 compares it with the kernel), bad input prints
- * nothing on stdout, and -j output is well formed.
+ * nothing on stdout, and -j output is well formed. Placement slots: the
+ * owner the slots code computes, balance by rule and sampled at 10 to
+ * 4,000 backends (all active, a fifth draining), collateral counted 0 on
+ * every kind of change, C/L probes, and the side by side with the ring
+ * and Maglev.
  */
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "ring_util.h"
 #include "ringmath.h"
+#include "slots.h"
 #include "cli.h"
 #include "cmd.h"
 #include "parse.h"
@@ -205,6 +211,255 @@ TEST(json_and_text)
 	ASSERT_EQ(0, run(&out, txt));
 	ASSERT_NE(NULL, strstr(out, "(between other backends: 0 positions)"));
 	ASSERT_NE(NULL, strstr(out, "88.8889% moved (8 -> 9 slots"));
+	free(out);
+}
+
+/* The number after KEY, searched from the first ANCHOR on; NAN if none. */
+static double num(const char *out, const char *anchor, const char *key)
+{
+	const char *a = anchor ? strstr(out, anchor) : out;
+	char pat[64];
+
+	if (!a)
+		return NAN;
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	a = strstr(a, pat);
+	return a ? strtod(a + strlen(pat), NULL) : NAN;
+}
+
+/* simulate -j WORDS... (space separated), its output; NULL if it failed. */
+static char *sim_json(const char *words)
+{
+	char buf[512], *argv[40], *save = NULL, *w, *out;
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "simulate -j %s", words);
+	for (w = strtok_r(buf, " ", &save); w && argc < 39; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	if (run(&out, (const char *const *)argv)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static u32 capacity_for(u32 n)
+{
+	u32 c = 2;
+
+	while (c < n)
+		c *= 2;
+	return c;
+}
+
+/*
+ * Balance at N backends, a fifth of them draining or none: by rule
+ * every active backend's share is its weight's to within 1% (exactly, up
+ * to the scan); on the 1,000,000 sampled flows its count is within the
+ * sampling floor. The floor checked is 1 + 3 sqrt(N/F) up to 100
+ * backends; beyond, the largest of N binomial counts is itself above 3
+ * deviations (3.1 at 1,000, 3.5 at 4,000), a perfect placement's
+ * too (hash mod N on the same flows, printed beside it), so there it is
+ * 1 + 4.5 sqrt(N/F).
+ */
+static void balance(struct __test_metadata *_metadata, u32 n, bool fifth)
+{
+	char words[128], *out;
+	double live, floor, pm, mod, probes, cap = capacity_for(n);
+
+	snprintf(words, sizeof(words), "backends %u placement slots capacity %u draining %u",
+		 n, (u32)cap, fifth ? n / 5 : 0);
+	out = sim_json(words);
+	ASSERT_NE(NULL, out) TH_LOG("%s", words);
+	live = num(out, NULL, "slots_live");
+	ASSERT_EQ(n - (fifth ? n / 5 : 0), live);
+	EXPECT_LE(num(out, "\"rule\"", "max_ratio"), 1.01);
+	EXPECT_GE(num(out, "\"rule\"", "min_ratio"), 0.99);
+	pm = num(out, "\"sampled\"", "peak_mean");
+	mod = num(out, "\"sampled_mod_n\"", "peak_mean");
+	probes = num(out, "\"sampled\"", "probes_mean");
+	floor = 1 + (live <= 100 ? 3 : 4.5) * sqrt(live / 1e6);
+	printf("# %4u backends%s in %5u slots: sampled peak/mean %.4f (hash mod N %.4f, floor %.4f), %.3f probes (C/L %.3f)\n",
+	       n, fifth ? ", a fifth draining," : "", (u32)cap, pm, mod, floor, probes,
+	       cap / live);
+	fflush(stdout);	/* the harness's child leaves by _exit() */
+	EXPECT_LE(pm, floor);
+	EXPECT_LE(fabs(probes - cap / live), 0.02 * cap / live);
+	free(out);
+}
+
+TEST(slots_balance_10) { balance(_metadata, 10, false); }
+TEST(slots_balance_100) { balance(_metadata, 100, false); }
+TEST(slots_balance_1000) { balance(_metadata, 1000, false); }
+TEST(slots_balance_4000) { balance(_metadata, 4000, false); }
+TEST(slots_balance_10_fifth_draining) { balance(_metadata, 10, true); }
+TEST(slots_balance_100_fifth_draining) { balance(_metadata, 100, true); }
+TEST(slots_balance_1000_fifth_draining) { balance(_metadata, 1000, true); }
+TEST(slots_balance_4000_fifth_draining) { balance(_metadata, 4000, true); }
+
+/* Half the slot space held: two probes a lookup on average. */
+TEST(slots_probes_at_half_capacity)
+{
+	char *out = sim_json("backends 512 placement slots capacity 1024");
+
+	ASSERT_NE(NULL, out);
+	EXPECT_LE(fabs(num(out, "\"sampled\"", "probes_mean") - 2), 0.04);
+	EXPECT_EQ(0, num(out, "\"sampled\"", "scans"));
+	free(out);
+}
+
+/*
+ * Every kind of change on a slots service of 200 backends, weights 1 to
+ * 3, a fifth draining: the sampled flows that move between two backends
+ * neither of which is the changed one are counted, and there are none;
+ * the rule's move is the ideal one, and the sampled move is within four
+ * deviations of it.
+ */
+TEST(slots_changes_have_no_collateral)
+{
+	/* The draining fifth: the fifth, tenth ... given (10.0.0.3, .8, .13 ...). */
+	static const char *const changes[] = {
+		"add 10.0.9.1:80@2", "remove 10.0.0.7:80", "drain 10.0.0.10:80",
+		"weight 10.0.0.11:80 3", "weight 10.0.1.9:80 1",
+	};
+	char words[256], *out;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
+		double moved, ideal, sampled, sd;
+
+		snprintf(words, sizeof(words),
+			 "backend 10.0.1.2:80@2 backend 10.0.1.9:80@3 backends 198 "
+			 "placement slots capacity 512 draining 40 %s compare", changes[i]);
+		out = sim_json(words);
+		ASSERT_NE(NULL, out) TH_LOG("%s", words);
+		moved = num(out, "\"change\"", "moved");
+		ideal = num(out, "\"change\"", "ideal");
+		sampled = num(out, "\"sampled\":{\"flows\":1000000,\"moved\"", "moved");
+		EXPECT_EQ(0, num(out, "\"change\"", "collateral")) TH_LOG("%s", changes[i]);
+		EXPECT_EQ(0, num(out, "\"sampled\":{\"flows\":1000000,\"moved\"", "collateral"))
+			TH_LOG("%s", changes[i]);
+		EXPECT_LE(fabs(moved - ideal), 1e-9) TH_LOG("%s: %f %f", changes[i], moved, ideal);
+		sd = sqrt(moved * (1 - moved) * 1e6);
+		EXPECT_LE(fabs(sampled - moved * 1e6), 4 * sd + 1) TH_LOG("%s: %f", changes[i], sampled);
+		/* The ring's and the slots' collateral in compare: none either. */
+		EXPECT_EQ(0, num(out, "\"placement\":\"ring\"", "collateral"));
+		EXPECT_EQ(0, num(out, "\"placement\":\"slots\"", "collateral"));
+		printf("# %-22s moved %.4f%% (ideal %.4f%%), sampled %.0f, collateral 0; Maglev's %.0f\n",
+		       changes[i], 100 * moved, 100 * ideal, sampled,
+		       num(out, "\"placement\":\"maglev\"", "collateral"));
+		fflush(stdout);
+		free(out);
+	}
+}
+
+/* The flows mode of a slots service: the kernel's slots code's owner. */
+TEST(slots_flows_match_table)
+{
+	enum { NFLOWS = 3000, NB = 40 };
+	char path[] = "/tmp/rs_flowsXXXXXX", *out, *line, *save = NULL;
+	char want[RC_ENDPOINT_LEN], want2[RC_ENDPOINT_LEN];
+	const char *args[] = {
+		"simulate", "backends", "40", "placement", "slots", "capacity", "64",
+		"add", "10.0.0.100:80@3", "flows", path, NULL,
+	};
+	struct rs_slot_holder h[NB + 3];
+	struct rs_member m[NB + 1];
+	struct rs_slots *t, *t2;
+	struct rs_ring *r, *r2;
+	struct rs_flow f;
+	struct rs_key k;
+	int fd = mkstemp(path), i;
+	FILE *fp;
+
+	ASSERT_LE(0, fd);
+	fp = fdopen(fd, "w");
+	for (i = 0; i < NFLOWS; i++)
+		fprintf(fp, "192.0.2.%d:%d 198.51.100.1:443 tcp\n", i % 250, 1000 + i);
+	fclose(fp);
+	ASSERT_EQ(0, run(&out, args));
+	unlink(path);
+	/* Members in identity order are the backends' order here; slot i each. */
+	for (i = 0; i < NB; i++) {
+		ASSERT_EQ(0, parse_member("10.0.0.1:80", &m[i]));
+		m[i].addr[3] += i;
+		h[i] = (struct rs_slot_holder){ (u32)i, (u16)i };
+	}
+	ASSERT_EQ(0, parse_member("10.0.0.100:80@3", &m[NB]));
+	r = rs_ring_build(test_key, m, NB, 1);
+	r2 = rs_ring_build(test_key, m, NB + 1, 1);
+	for (i = 0; i < 3; i++)
+		h[NB + i] = (struct rs_slot_holder){ (u32)(NB + i), NB };
+	t = rs_slots_build(6, h, NB);
+	t2 = rs_slots_build(6, h, NB + 3);
+	ASSERT_FALSE(IS_ERR(t2));
+	rs_key_init(&k, test_key);
+	line = strtok_r(out, "\n", &save);
+	for (i = 0; i < NFLOWS; i++, line = strtok_r(NULL, "\n", &save)) {
+		char fl[80], *sp;
+		const char *why;
+		u64 pos;
+
+		ASSERT_NE(NULL, line);
+		snprintf(fl, sizeof(fl), "192.0.2.%d:%d 198.51.100.1:443 tcp", i % 250, 1000 + i);
+		ASSERT_EQ(0, parse_flow_line(fl, &f, &why));
+		pos = rs_flow_position(&k, &f, RINGSTEER_HASH_FLOW);
+		sim_member_format(want, &r->members[rs_slots_lookup(t, pos)]);
+		sim_member_format(want2, &r2->members[rs_slots_lookup(t2, pos)]);
+		sp = strrchr(line, ' ');
+		ASSERT_STREQ(want2, sp + 1);
+		*sp = '\0';
+		ASSERT_STREQ(want, strrchr(line, ' ') + 1);
+	}
+	rs_ring_free(r);
+	rs_ring_free(r2);
+	rs_slots_free(t);
+	rs_slots_free(t2);
+	free(out);
+}
+
+TEST(slots_bad_input_prints_nothing)
+{
+	static const char *const bad[][10] = {
+		{ "simulate", "backends", "2", "capacity", "8", NULL },
+		{ "simulate", "backends", "2", "placement", "slots", "capacity", "6", NULL },
+		{ "simulate", "backends", "300", "placement", "slots", NULL },
+		{ "simulate", "backends", "2", "placement", "slots", "sweep", NULL },
+		{ "simulate", "backends", "2", "draining", "2", NULL },
+		{ "simulate", "backends", "5", "draining", "1", "drain", "10.0.0.5:80", NULL },
+		{ "simulate", "backends", "2", "placement", "hash", NULL },
+		{ "simulate", "backends", "2", "samples", "10", NULL },
+	};
+	char *out, *err;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_GT(0, run2(&out, &err, bad[i])) TH_LOG("case %u", i);
+		EXPECT_STREQ("", out);
+		EXPECT_EQ(0, strncmp(err, "ringctl: simulate: ", 19)) TH_LOG("case %u: %s", i, err);
+		free(out);
+		free(err);
+	}
+}
+
+/*
+ * The side by side at 100 backends: four placements on the same flows,
+ * the ring's peak/mean the exact one simulate prints without compare.
+ */
+TEST(compare_json)
+{
+	char *out = sim_json("backends 100 compare"), *plain;
+	const char *args[] = { "simulate", "-j", "backends", "100", NULL };
+
+	ASSERT_NE(NULL, out);
+	ASSERT_TRUE(json_shape_ok(out));
+	EXPECT_NE(NULL, strstr(out, "\"placement\":\"mod-n\",\"buckets\":100,"));
+	EXPECT_NE(NULL, strstr(out, "\"placement\":\"maglev\",\"table_size\":65537,"));
+	ASSERT_EQ(0, run(&plain, args));
+	EXPECT_EQ(num(plain, "\"skew\"", "peak_mean"),
+		  num(out, "\"placement\":\"ring\"", "peak_mean"));
+	free(plain);
 	free(out);
 }
 
