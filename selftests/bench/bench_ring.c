@@ -2,7 +2,9 @@
 /*
  * Ring benchmark (not a test): lookup cost of the bucket index against a
  * plain binary search over the same sorted array, in the same run, and the
- * cost of building a ring from scratch versus changing one backend.
+ * cost of building a ring from scratch versus changing one backend; and
+ * placement slots' lookup (kmod/slots.c) against the ring's of 256 vnodes
+ * on the same backends and positions, the slot space full and half held.
  *
  * Lookups are timed in batches of BATCH random positions (one
  * clock_gettime() pair per batch), alternating index and binary search
@@ -13,6 +15,7 @@
 #include <time.h>
 
 #include "ring_test.h"
+#include "slots.h"
 
 #define BATCH		1000
 #define SAMPLES		3000
@@ -121,6 +124,50 @@ static void bench_lookup(u32 n, u32 v, const u64 *pos)
 	rs_ring_free(r);
 }
 
+/*
+ * N backends of weight 1 holding slots 0 .. N - 1 of a space of 2^bits
+ * (what "backend add" picks), timed against the ring of 256 vnodes on
+ * the same backends, batches alternating.
+ */
+static void bench_slots(u32 n, u32 bits, const u64 *pos)
+{
+	static double ts[SAMPLES], tr[SAMPLES];
+	struct rs_slot_holder *h = calloc(n, sizeof(*h));
+	struct rs_ring *r = build(n, 256);
+	struct rs_slots *t;
+	u32 s, i, at = 0;
+	double t0, s50, s99, r50;
+	int acc = 0;
+
+	for (i = 0; i < n; i++)
+		h[i] = (struct rs_slot_holder){ i, (u16)i };
+	t = rs_slots_build(bits, h, n);
+	if (IS_ERR(t))
+		exit(1);
+	for (s = 0; s < SAMPLES; s++) {
+		const u64 *p = pos + at;
+
+		t0 = now_ns();
+		for (i = 0; i < BATCH; i++)
+			acc += rs_slots_lookup(t, p[i]);
+		ts[s] = (now_ns() - t0) / BATCH;
+		t0 = now_ns();
+		for (i = 0; i < BATCH; i++)
+			acc += rs_ring_lookup(r, p[i]);
+		tr[s] = (now_ns() - t0) / BATCH;
+		at = (at + BATCH) % (NPOS - BATCH);
+	}
+	sink = acc;
+	s50 = pct(ts, SAMPLES, 0.5);
+	s99 = pct(ts, SAMPLES, 0.99);
+	r50 = pct(tr, SAMPLES, 0.5);
+	printf("%6u %6u %5.2f %8zu %8.1f %8.1f %8.1f %9zu %6.2fx\n", n, 1U << bits,
+	       (double)(1U << bits) / n, t->size, s50, s99, r50, r->size, s50 / r50);
+	rs_slots_free(t);
+	rs_ring_free(r);
+	free(h);
+}
+
 static double median_ms(double *v)
 {
 	return pct(v, BUILD_RUNS, 0.5) / 1e6;
@@ -227,6 +274,18 @@ int main(void)
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < 3; j++)
 			bench_lookup(ns[i], vs[j], pos);
+	printf("\nplacement slots, ns per lookup (same batches), against the ring of 256 vnodes\n");
+	printf("%6s %6s %5s %8s %8s %8s %8s %9s %7s\n", "N", "C", "C/L", "bytes",
+	       "slot p50", "slot p99", "ring p50", "ring B", "slot/ring");
+	for (i = 0; i < 4; i++) {
+		static const u32 sn[] = { 10, 100, 1000, 4000 };
+		u32 bits = 1;
+
+		while ((1U << bits) < sn[i])
+			bits++;
+		bench_slots(sn[i], bits, pos);
+		bench_slots(sn[i], bits + 1, pos);
+	}
 	bench_build(1000, 256);
 	bench_hash();
 	free(pos);
