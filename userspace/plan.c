@@ -39,12 +39,17 @@ void cmd_plan_usage(FILE *f)
 "like hash positions). A key or hash mode change draws every flow's\n"
 "position anew: the moved fraction is then an expectation. A forward\n"
 "tunnel service's connections are not counted (no conntrack entries).\n"
+"A placement slots service is planned by its slots tables: a backend added\n"
+"or reweighted without 'slots' takes those the real command would pick,\n"
+"and the shares and moves are the rule's (every live slot 1/L of the flows),\n"
+"sampled over 1,000,000 positions across a capacity change.\n"
 "\n"
 "flows FILE|- names flows, one a line (SRC:SPORT DST:DPORT PROTO, as\n"
 "'simulate flows'), and prints each one's backend before and after the\n"
-"change and whether it moves: for a forward tunnel service, the flows that\n"
-"break where no flow table holds them (another load balancer, the table\n"
-"off or full).\n");
+"change and whether it moves, and how many move between two backends the\n"
+"change does not touch (collateral: 0). For a forward tunnel service the\n"
+"flows that move are those that break where no flow table holds them\n"
+"(another load balancer, the table off or full).\n");
 }
 
 static const struct {
