@@ -158,7 +158,7 @@ def main():
     n_cmd = sum(1 for f in inc if kind(f) == "cmd")
     n_lib = sum(1 for f in inc if kind(f) == "lib")
     print("userspace layering: %d command files and %d layer files, %d objects; no layer "
-          "includes or calls a command, no kernel code but the ring and the API, no loops"
+          "includes or calls a command, no kernel code but the ring, the slots and the API, no loops"
           % (n_cmd, n_lib, len(objs)))
 
 
