@@ -115,9 +115,12 @@ struct sim_report {
 };
 
 /*
- * simulate_slots.c: placement slots, and the side-by-side. 0 or -errno,
- * printed.
+ * simulate_slots.c: placement slots, and the side-by-side; the words that
+ * go with them checked, and the draining backends set apart from s->m.
+ * 0 or -errno, printed.
  */
+int sim_check_words(struct sim *s);
+int sim_split_draining(struct sim *s);
 int sim_slots_build(struct sim *s, struct sim_report *p);
 int sim_slots_compute(struct sim *s, struct sim_report *p);
 int sim_compare(struct sim *s, struct sim_report *p);

@@ -310,53 +310,6 @@ static const struct {
 	{ "compare", kw_compare },
 };
 
-/*
- * The draining backends, spread evenly over the order given (every fifth
- * for a fifth), and the active ones into s->m: what the ring holds.
- */
-static int split_draining(struct sim *s)
-{
-	char buf[RC_ENDPOINT_LEN];
-	u32 i;
-
-	if (s->ndraining >= s->nall)
-		return cli_error(CTX ": draining %u of %u backends leaves none active",
-				 s->ndraining, s->nall);
-	s->draining = calloc(s->nall, sizeof(*s->draining));
-	s->m = calloc(s->nall, sizeof(*s->m));
-	if (!s->draining || !s->m)
-		return cli_error(CTX ": out of memory");
-	for (i = 0; i < s->nall; i++) {
-		s->draining[i] = (u64)(i + 1) * s->ndraining / s->nall !=
-				 (u64)i * s->ndraining / s->nall;
-		if (!s->draining[i])
-			s->m[s->n++] = s->all[i];
-	}
-	/* A change names an active backend (or a new one). */
-	i = s->change == CH_NONE ? 0 : sim_find(s->all, s->nall, &s->cm);
-	if (s->change != CH_NONE && (int)i >= 0 && s->draining[i]) {
-		sim_member_format(buf, &s->cm);
-		return cli_error(CTX ": %s is draining: change an active backend", buf);
-	}
-	return 0;
-}
-
-/* What goes with what: errors before any output. */
-static int check_words(struct sim *s)
-{
-	bool slots = s->placement == RINGSTEER_PLACEMENT_SLOTS;
-
-	if (s->capacity_given && !slots && !s->compare)
-		return cli_error(CTX ": capacity applies to placement slots (or compare) only");
-	if (slots && (s->sweep || s->need > 0))
-		return cli_error(CTX ": sweep and need-vnodes apply to placement ring (slots have no vnodes)");
-	if (s->samples && !slots && !s->compare)
-		return cli_error(CTX ": samples apply to placement slots and compare");
-	if (!s->samples)
-		s->samples = SIM_SAMPLES_DEFAULT;
-	return 0;
-}
-
 static int parse(struct sim *s, int argc, char **argv)
 {
 	size_t k;
@@ -374,7 +327,7 @@ static int parse(struct sim *s, int argc, char **argv)
 	}
 	if (!s->nall)
 		return cli_error(CTX ": no backends (" TRY ")");
-	err = check_words(s) ?: split_draining(s);
+	err = sim_check_words(s) ?: sim_split_draining(s);
 	if (err)
 		return err;
 	if (s->flows_path)

@@ -6,8 +6,9 @@
  * kernel's code (kmod/slots.c through rc_steer_build()). Shares and moves
  * are the rule's; the sampled flows check them, and count the collateral.
  *
- * And "compare": the ring, the slots and Maglev on the same backends, the
- * same change and the same sampled flows.
+ * And "compare": the ring, the slots, Maglev and hash mod N on the same
+ * backends, the same change and the same sampled flows; and the words
+ * that go with them, and "draining", checked after parsing.
  */
 
 #include <arpa/inet.h>
@@ -20,6 +21,53 @@
 #include "sim_report.h"
 
 #define CTX "simulate"
+
+/*
+ * The draining backends, spread evenly over the order given (every fifth
+ * for a fifth), and the active ones into s->m: what the ring holds.
+ */
+int sim_split_draining(struct sim *s)
+{
+	char buf[RC_ENDPOINT_LEN];
+	u32 i;
+
+	if (s->ndraining >= s->nall)
+		return cli_error(CTX ": draining %u of %u backends leaves none active",
+				 s->ndraining, s->nall);
+	s->draining = calloc(s->nall, sizeof(*s->draining));
+	s->m = calloc(s->nall, sizeof(*s->m));
+	if (!s->draining || !s->m)
+		return cli_error(CTX ": out of memory");
+	for (i = 0; i < s->nall; i++) {
+		s->draining[i] = (u64)(i + 1) * s->ndraining / s->nall !=
+				 (u64)i * s->ndraining / s->nall;
+		if (!s->draining[i])
+			s->m[s->n++] = s->all[i];
+	}
+	/* A change names an active backend (or a new one). */
+	i = s->change == CH_NONE ? 0 : sim_find(s->all, s->nall, &s->cm);
+	if (s->change != CH_NONE && (int)i >= 0 && s->draining[i]) {
+		sim_member_format(buf, &s->cm);
+		return cli_error(CTX ": %s is draining: change an active backend", buf);
+	}
+	return 0;
+}
+
+/* What goes with what: errors before any output. */
+int sim_check_words(struct sim *s)
+{
+	bool slots = s->placement == RINGSTEER_PLACEMENT_SLOTS;
+
+	if (s->capacity_given && !slots && !s->compare)
+		return cli_error(CTX ": capacity applies to placement slots (or compare) only");
+	if (slots && (s->sweep || s->need > 0))
+		return cli_error(CTX ": sweep and need-vnodes apply to placement ring (slots have no vnodes)");
+	if (s->samples && !slots && !s->compare)
+		return cli_error(CTX ": samples apply to placement slots and compare");
+	if (!s->samples)
+		s->samples = SIM_SAMPLES_DEFAULT;
+	return 0;
+}
 
 static struct rc_endpoint member_ep(const struct rs_member *m)
 {
@@ -53,7 +101,7 @@ static int build_service(const struct sim *s, struct rc_service *svc)
 		err = pick ? rc_service_free_slots(svc, b.weight, pick) : -ENOMEM;
 		if (err == -ENOSPC) {
 			free(pick);
-			return cli_error(CTX ": capacity %u holds fewer slots than the weights (%llu): give placement slots capacity N",
+			return cli_error(CTX ": capacity %u holds fewer slots than the weights (%llu): give capacity N, a power of two",
 					 s->capacity,
 					 (unsigned long long)sim_total_weight(s->all, s->nall));
 		}
