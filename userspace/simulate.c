@@ -2,7 +2,8 @@
 /*
  * ringctl simulate: the kernel's ring code (kmod/ring.c) run offline on
  * given or generated backends. Shares and moved hash space are computed
- * exactly from arc lengths, not sampled. Everything is parsed and built
+ * exactly from arc lengths, not sampled. Placement slots, and the side by
+ * side with Maglev, are in simulate_slots.c. Everything is parsed and built
  * before the first byte of output, so bad input prints only an error.
  */
 
