@@ -461,6 +461,14 @@ TEST(compare_json)
 		  num(out, "\"placement\":\"ring\"", "peak_mean"));
 	free(plain);
 	free(out);
+	/* Draining backends leave the ring: 8 of 10 own arcs. */
+	out = sim_json("backends 10 draining 2");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(8, num(out, NULL, "backends"));
+	EXPECT_EQ(2, num(out, NULL, "draining"));
+	EXPECT_EQ(NULL, strstr(out, "\"10.0.0.5:80\""));
+	EXPECT_EQ(NULL, strstr(out, "\"10.0.0.10:80\""));
+	free(out);
 }
 
 TEST_HARNESS_MAIN
