@@ -8,8 +8,10 @@
 # mapping; a second load balancer given the same slots in reverse order
 # agrees on every flow and prints the same fingerprint, and one slot moved
 # changes it. Refusals: a slot held twice (EEXIST), beyond capacity, a
-# capacity under a held slot, slots on a ring service. No traffic: lookups
-# only.
+# capacity under a held slot, slots on a ring service. The kernel's
+# lookups equal `ringctl simulate placement slots ... flows` before and
+# after a drain, and `fingerprint file` of the saved configuration prints
+# the kernel's fingerprint. No traffic: lookups only.
 #
 #   sb-lb1                               sb-lb2
 #  +----------------------------------+  +----------------------------------+
@@ -118,3 +120,20 @@ blookup in1 "$W/f4" >"$W/m1s"
 moved=$(paste -d' ' "$W/m1a" "$W/m1s" | awk '$2 != $4 && $2 != "10.2.11.2:8080" && $4 != "10.2.11.2:8080"' | wc -l)
 [ "$moved" = 0 ] || die "moving b11's slot moved $moved flows between other backends"
 pass "a slot moved changes the fingerprint and no flow between other backends"
+
+# --- The kernel's lookups == ringctl simulate; the offline fingerprint ------
+# At m1a lb1's backends held slots 0..9 (b1..b10) and 10 (b11): what
+# simulate picks for them in that order. Its drain of b3 is m1d.
+sed "s/\$/ $SVC4 tcp/" "$W/f4" >"$W/sim.in"
+# shellcheck disable=SC2046
+"$RINGCTL" simulate key "$KEY" placement slots capacity 64 \
+	$(for i in 1 2 3 4 5 6 7 8 9 10 11; do printf 'backend 10.2.%d.2:8080 ' "$i"; done) \
+	drain 10.2.3.2:8080 flows "$W/sim.in" >"$W/sim.out" || die "simulate placement slots failed"
+awk '{ print $1, $4 }' "$W/sim.out" >"$W/sim.before"
+awk '{ print $1, $5 }' "$W/sim.out" >"$W/sim.after"
+expect_same "$W/sim.before" "$W/m1a" "simulate placement slots vs kernel lookup"
+expect_same "$W/sim.after" "$W/m1d" "simulate's drain vs kernel lookup after the drain"
+pass "kernel lookup == simulate placement slots, 4,000 flows, and after a drain"
+[ "$(in1 save | "$RINGCTL" fingerprint file -)" = "$(in1 fingerprint)" ] ||
+	die "fingerprint file of lb1's save: $(in1 save | "$RINGCTL" fingerprint file -), the kernel's: $(in1 fingerprint)"
+pass "the offline fingerprint of a slots service (fingerprint file -) is the kernel's"
