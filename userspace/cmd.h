@@ -55,7 +55,6 @@ struct rc_preview_req;
  */
 int cmd_plan_parse(int argc, char **argv, struct rc_preview_req *r);
 
-
 struct nl_conn;
 struct rc_config;
 /*

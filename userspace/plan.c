@@ -446,9 +446,8 @@ static int plan_one(const struct rc_preview_req *r, const struct rc_config *c,
 	const struct rc_endpoint *x = r->op <= RC_PREVIEW_BACKEND_DEL ? &r->b.ep : NULL;
 	struct rc_service after;
 	struct rc_preview p;
-	int err;
-
 	char ctx[48];
+	int err;
 
 	snprintf(ctx, sizeof(ctx), "plan %s", r->what);
 	err = rc_change_apply(ctx, r, s, &after);

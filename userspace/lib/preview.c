@@ -85,17 +85,22 @@ static struct rs_slots *service_slots(const struct rc_service *s,
 int rc_steer_build(const uint8_t key[RINGSTEER_KEY_LEN], const struct rc_service *s,
 		   struct rc_steer *st)
 {
+	struct rs_ring *r = rc_service_ring(key, s);
+	struct rs_slots *t = NULL;
+
+	st->ring = NULL;
 	st->slots = NULL;
-	st->ring = rc_service_ring(key, s);
-	if (IS_ERR(st->ring))
-		return PTR_ERR(st->ring);
-	if (rc_service_placement(s) != RINGSTEER_PLACEMENT_SLOTS)
-		return 0;
-	st->slots = service_slots(s, st->ring);
-	if (!IS_ERR(st->slots))
-		return 0;
-	rs_ring_free(st->ring);
-	return PTR_ERR(st->slots);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	if (rc_service_placement(s) == RINGSTEER_PLACEMENT_SLOTS)
+		t = service_slots(s, r);
+	if (IS_ERR(t)) {
+		rs_ring_free(r);
+		return PTR_ERR(t);
+	}
+	st->ring = r;
+	st->slots = t;
+	return 0;
 }
 
 void rc_steer_free(struct rc_steer *st)

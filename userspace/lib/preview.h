@@ -33,7 +33,10 @@ struct rc_steer {
 	struct rs_slots *slots;	/* NULL: placement ring */
 };
 
-/* 0 or -errno (as rs_ring_build(), rs_slots_build()); nothing to free then. */
+/*
+ * 0 or -errno (as rs_ring_build(), rs_slots_build()); on error *ST is
+ * empty, and rc_steer_free() of it does nothing.
+ */
 int rc_steer_build(const uint8_t key[RINGSTEER_KEY_LEN], const struct rc_service *s,
 		   struct rc_steer *st);
 void rc_steer_free(struct rc_steer *st);
