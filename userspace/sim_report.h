@@ -61,6 +61,7 @@ struct sim_slots {
 	double *share;			/* by rule, by ring member */
 	struct sim_stats rule;		/* of those shares against the weights */
 	double scan;			/* the scan's largest share (uapi) */
+	double peak_bound;		/* peak/mean by rule, the scan counted */
 	struct sim_sampled smp, smp2;	/* sampled before and after */
 	struct sim_sampled mod;		/* "hash mod N" on the same flows */
 	u32 *count;			/* sampled flows by ring member */
@@ -69,12 +70,25 @@ struct sim_slots {
 	double *from, *to;		/* sampled, by member of st / st2 */
 };
 
+/* One capacity of a slots service's sweep. */
+struct sim_cap_row {
+	u32 capacity;
+	u32 live;
+	size_t bytes;			/* table and ring */
+	double scan;			/* the scan's largest share */
+	double peak_bound;		/* peak/mean by rule, the scan counted */
+	struct sim_sampled smp;
+	double moved;			/* by rule */
+	struct sim_sampled_diff sd;	/* the change, sampled */
+};
+
 /* One placement of "compare", on the same backends and sampled flows. */
 struct sim_place {
 	const char *name;		/* ring, slots, maglev, mod-n */
 	u32 param;			/* vnodes, capacity, table size, buckets */
 	size_t bytes;
-	double peak_mean;		/* ring: exact; slots: by rule; maglev: table */
+	/* ring: exact; slots: by rule, the scan counted; maglev: table */
+	double peak_mean;
 	struct sim_sampled smp;
 	double moved, collateral;	/* ring: exact; slots: by rule; maglev: table */
 	struct sim_sampled_diff sd;	/* sampled, with a change */
@@ -112,6 +126,8 @@ struct sim_report {
 	struct sim_slots sl;
 	struct sim_place cmp[4];
 	u32 ncmp;
+	struct sim_cap_row caps[MAX_SWEEP];
+	u32 ncaps;
 };
 
 /*
@@ -124,6 +140,7 @@ int sim_split_draining(struct sim *s);
 int sim_slots_build(struct sim *s, struct sim_report *p);
 int sim_slots_compute(struct sim *s, struct sim_report *p);
 int sim_compare(struct sim *s, struct sim_report *p);
+int sim_slots_sweep(struct sim *s, struct sim_report *p);
 void sim_slots_free(struct sim_report *p);
 /* The positions of the sampled flows, once. */
 int sim_positions(const struct sim *s, struct sim_report *p);

@@ -52,7 +52,10 @@ void cmd_simulate_usage(FILE *f)
 "                     hash mod N for comparison (drain = leave the ring)\n"
 "  shares             print every backend's share, not only the summary\n"
 "  sweep [LIST]       skew, memory and moves per vnodes value (default\n"
-"                     1,2,4,...,4096); without a change, adding one backend\n"
+"                     1,2,4,...,4096); without a change, adding one backend;\n"
+"                     placement slots: per capacity (default every power of\n"
+"                     two from the slots held to 65536), probes, memory,\n"
+"                     sampled balance and the change's moves\n"
 "  need-vnodes X      smallest vnodes with peak/mean <= X, searched by\n"
 "                     doubling then bisection (skew is not strictly\n"
 "                     monotone in vnodes)\n"
@@ -216,9 +219,10 @@ static int kw_sweep(struct sim *s, int argc, char **argv)
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (s->nsweep == MAX_SWEEP)
 			return bad("sweep list (too long)", argv[1], -EINVAL);
-		err = parse_u32(tok, 1, RINGSTEER_MAX_VNODES, &s->sweep_v[s->nsweep++]);
+		/* vnodes, or a slots service's capacities: checked after parsing. */
+		err = parse_u32(tok, 1, RINGSTEER_MAX_CAPACITY, &s->sweep_v[s->nsweep++]);
 		if (err)
-			return bad("sweep vnodes", tok, err);
+			return bad("sweep value", tok, err);
 	}
 	return s->nsweep ? 2 : bad("sweep list", argv[1], -EINVAL);
 }
@@ -641,7 +645,8 @@ static int run(struct sim *s, struct sim_report *p, int argc, char **argv)
 					     st, st2);
 		return 0;
 	}
-	err = compute(s, p) ?: (s->compare ? sim_compare(s, p) : 0);
+	err = compute(s, p) ?: (s->compare ? sim_compare(s, p) : 0) ?:
+	      (p->slots && s->sweep ? sim_slots_sweep(s, p) : 0);
 	if (err)
 		return err;
 	if (cli_json)

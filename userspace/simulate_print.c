@@ -308,9 +308,10 @@ static void text_slots(const struct sim *s, const struct sim_report *p)
 	       100.0 * sl->st.slots->live / (1U << sl->st.slots->bits),
 	       sl->st.slots->size + r->size, sl->st.slots->size, r->size);
 	text_key(s);
-	printf("by rule: every live slot 1/%u of the flows: share/expected min %.3f max %.3f, peak/mean %.3f; the scan's share at most %.3g\n",
+	printf("by rule: every live slot 1/%u of the flows: share/expected min %.3f max %.3f, peak/mean %.3f;\n"
+	       "  the scan's share at most %.3g, all of it to one slot at worst: peak/mean at most %.4f\n",
 	       sl->st.slots->live, sl->rule.min_ratio, sl->rule.max_ratio, sl->rule.peak_mean,
-	       sl->scan);
+	       sl->scan, sl->peak_bound);
 	text_sampled("sampled", &sl->smp, &sl->mod);
 	if (!s->shares)
 		return;
@@ -352,6 +353,30 @@ static void text_slots_change(const struct sim *s, const struct sim_report *p)
 	text_sampled("  sampled after", &sl->smp2, NULL);
 }
 
+static void text_slots_sweep(const struct sim *s, const struct sim_report *p)
+{
+	bool ch = s->change != CH_NONE;
+	u32 i;
+
+	printf("\nsweep: capacity, on the same %u flows\n", s->samples);
+	printf("  %8s %6s %6s %9s %9s %9s %8s %6s %9s", "capacity", "live", "C/L", "bytes",
+	       "scan max", "rule max", "probes", "max", "sampled");
+	if (ch)
+		printf(" %9s %9s %10s", "moved%", "sampled%", "collateral");
+	printf("\n");
+	for (i = 0; i < p->ncaps; i++) {
+		const struct sim_cap_row *rw = &p->caps[i];
+
+		printf("  %8u %6u %6.2f %9zu %9.2g %9.4f %8.3f %6u %9.4f", rw->capacity, rw->live,
+		       (double)rw->capacity / rw->live, rw->bytes, rw->scan, rw->peak_bound,
+		       rw->smp.probes_mean, rw->smp.probes_max, rw->smp.peak_mean);
+		if (ch)
+			printf(" %9.4f %9.4f %10u", 100 * rw->moved,
+			       100.0 * rw->sd.moved / rw->sd.flows, rw->sd.collateral);
+		printf("\n");
+	}
+}
+
 static void text_compare(const struct sim *s, const struct sim_report *p)
 {
 	bool ch = s->change != CH_NONE;
@@ -377,7 +402,8 @@ static void text_compare(const struct sim *s, const struct sim_report *p)
 		printf("\n");
 	}
 	printf("  (ring N: vnodes, peak/mean and moved exact from arcs; slots N: capacity,\n"
-	       "   by rule; maglev N: table entries, exact over the table; mod-n N: buckets;\n"
+	       "   by rule, the scan's worst counted; maglev N: table entries, exact over\n"
+	       "   the table; mod-n N: buckets;\n"
 	       "   sampled: counted on the flows, floor 1 + 3 sqrt(N/F) = %.4f, perfect: about\n"
 	       "   where a perfect placement's largest count lands; collateral: sampled flows\n"
 	       "   moved between backends the change does not touch)\n",
@@ -390,6 +416,8 @@ void print_sim_text(const struct sim *s, const struct sim_report *p)
 		text_slots(s, p);
 		if (s->change != CH_NONE)
 			text_slots_change(s, p);
+		if (s->sweep)
+			text_slots_sweep(s, p);
 		if (s->compare)
 			text_compare(s, p);
 		return;
@@ -563,6 +591,7 @@ static void json_slots(struct json *j, const struct sim *s, const struct sim_rep
 	json_double(j, "max_ratio", sl->rule.max_ratio);
 	json_double(j, "peak_mean", sl->rule.peak_mean);
 	json_double(j, "scan_share_max", sl->scan);
+	json_double(j, "peak_mean_max", sl->peak_bound);
 	json_obj_end(j);
 	json_sampled(j, "sampled", &sl->smp);
 	json_sampled(j, "sampled_mod_n", &sl->mod);
@@ -614,6 +643,34 @@ static void json_slots_change(struct json *j, const struct sim *s, const struct 
 	json_obj_end(j);
 }
 
+static void json_slots_sweep(struct json *j, const struct sim *s, const struct sim_report *p)
+{
+	u32 i;
+
+	json_arr_begin(j, "sweep");
+	for (i = 0; i < p->ncaps; i++) {
+		const struct sim_cap_row *rw = &p->caps[i];
+
+		json_obj_begin(j, NULL);
+		json_u64(j, "capacity", rw->capacity);
+		json_u64(j, "slots_live", rw->live);
+		json_u64(j, "bytes", rw->bytes);
+		json_double(j, "scan_share_max", rw->scan);
+		json_double(j, "peak_mean_max", rw->peak_bound);
+		json_sampled(j, "sampled", &rw->smp);
+		if (s->change != CH_NONE) {
+			json_double(j, "moved", rw->moved);
+			json_obj_begin(j, "sampled_change");
+			json_u64(j, "flows", rw->sd.flows);
+			json_u64(j, "moved", rw->sd.moved);
+			json_u64(j, "collateral", rw->sd.collateral);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void json_compare(struct json *j, const struct sim *s, const struct sim_report *p)
 {
 	u32 i;
@@ -653,6 +710,8 @@ void print_sim_json(const struct sim *s, const struct sim_report *p)
 		json_slots(&j, s, p);
 		if (s->change != CH_NONE)
 			json_slots_change(&j, s, p);
+		if (s->sweep)
+			json_slots_sweep(&j, s, p);
 		if (s->compare)
 			json_compare(&j, s, p);
 		json_obj_end(&j);

@@ -60,8 +60,18 @@ int sim_check_words(struct sim *s)
 
 	if (s->capacity_given && !slots && !s->compare)
 		return cli_error(CTX ": capacity applies to placement slots (or compare) only");
-	if (slots && (s->sweep || s->need > 0))
-		return cli_error(CTX ": sweep and need-vnodes apply to placement ring (slots have no vnodes)");
+	u32 i, v;
+
+	if (slots && s->need > 0)
+		return cli_error(CTX ": need-vnodes applies to placement ring (slots have no vnodes)");
+	for (i = 0; i < s->nsweep; i++) {
+		v = s->sweep_v[i];
+		if (!slots && v > RINGSTEER_MAX_VNODES)
+			return cli_error(CTX ": sweep vnodes %u out of range (1..%u)", v,
+					 RINGSTEER_MAX_VNODES);
+		if (slots && (v < RINGSTEER_MIN_CAPACITY || (v & (v - 1))))
+			return cli_error(CTX ": sweep capacity %u is not a power of two, 2..65536", v);
+	}
 	if (s->samples && !slots && !s->compare)
 		return cli_error(CTX ": samples apply to placement slots and compare");
 	if (!s->samples)
@@ -218,7 +228,6 @@ static int slots_change(const struct sim *s, struct sim_report *p)
 			       sl->from, sl->to);
 	if (err)
 		return cli_error(CTX ": %s", strerror(-err));
-	p->ideal = 0;
 	return 0;
 }
 
@@ -252,6 +261,7 @@ int sim_slots_compute(struct sim *s, struct sim_report *p)
 	sim_slots_rule_shares(sl->st.slots, r->nmembers, sl->share);
 	rule_stats(r, sl->share, &sl->rule);
 	sl->scan = sim_slots_scan_bound(sl->st.slots);
+	sl->peak_bound = fmax(sl->rule.peak_mean, sim_slots_peak_bound(sl->st.slots));
 	err = sim_sample(&t, p->pos, s->samples, p->oa, &sl->smp) ?:
 	      sample_mod(s, p, &sl->mod);
 	if (err)
@@ -277,6 +287,65 @@ void sim_slots_free(struct sim_report *p)
 	free(p->pos);
 	free(p->oa);
 	free(p->ob);
+}
+
+/* The capacities a slots sweep takes by default: from the slots held up. */
+static void default_capacities(struct sim *s)
+{
+	u64 held = sim_total_weight(s->all, s->nall);
+	u32 c;
+
+	s->nsweep = 0;
+	for (c = RINGSTEER_MIN_CAPACITY; c && c <= RINGSTEER_MAX_CAPACITY; c *= 2)
+		if (c >= held && s->nsweep < MAX_SWEEP)
+			s->sweep_v[s->nsweep++] = c;
+}
+
+/* The service again at capacity @row->capacity, on the same flows. */
+static int sweep_row(const struct sim *s, struct sim_report *p, struct sim_cap_row *row)
+{
+	struct sim t = *s;
+	struct sim_report q;
+	int err;
+
+	memset(&q, 0, sizeof(q));
+	t.capacity = row->capacity;
+	q.slots = true;
+	/* The positions and owners' room are the report's, lent. */
+	q.pos = p->pos;
+	q.oa = p->oa;
+	q.ob = p->ob;
+	err = sim_slots_build(&t, &q) ?: sim_slots_compute(&t, &q);
+	if (!err) {
+		row->live = q.sl.st.slots->live;
+		row->bytes = q.sl.st.slots->size + q.sl.st.ring->size;
+		row->scan = q.sl.scan;
+		row->peak_bound = q.sl.peak_bound;
+		row->smp = q.sl.smp;
+		row->moved = q.sl.moved;
+		row->sd = q.sl.sd;
+	}
+	q.pos = NULL;
+	q.oa = q.ob = NULL;
+	sim_slots_free(&q);
+	return err;
+}
+
+int sim_slots_sweep(struct sim *s, struct sim_report *p)
+{
+	u32 i;
+	int err;
+
+	if (!s->nsweep)
+		default_capacities(s);
+	for (i = 0; i < s->nsweep; i++) {
+		p->caps[i].capacity = s->sweep_v[i];
+		err = sweep_row(s, p, &p->caps[i]);
+		if (err)
+			return err;
+		p->ncaps++;
+	}
+	return 0;
 }
 
 /* Maglev's change: the fraction of table entries whose owner changed. */
@@ -368,7 +437,7 @@ static int compare_slots(struct sim *s, struct sim_report *p, struct sim_place *
 	pl->name = "slots";
 	pl->param = 1U << sl->st.slots->bits;
 	pl->bytes = sl->st.slots->size + r->size;
-	pl->peak_mean = st.peak_mean;
+	pl->peak_mean = fmax(st.peak_mean, sim_slots_peak_bound(sl->st.slots));
 	err = s->change != CH_NONE ?
 	      sim_slots_rule_diff(r, sl->st.slots, sl->st2.ring, sl->st2.slots, &s->cm,
 				  &pl->moved, &pl->collateral, NULL, NULL) : 0;

@@ -310,6 +310,37 @@ TEST(slots_probes_at_half_capacity)
 }
 
 /*
+ * The sweep over capacities: the default runs from the slots held to
+ * 65,536; probes follow C/L until the 256th; and where the space is so
+ * sparse that the scan answers (800 slots of 32,768 and 65,536), its
+ * flows all reach the slot after the one gap: peak/mean is the rule's
+ * bound 1 + L (1 - L/C)^256, not 1, and the sample finds it.
+ */
+TEST(slots_sweep_capacity)
+{
+	char *out = sim_json("backends 800 placement slots capacity 1024 sweep"), *row;
+	double bound, sampled;
+
+	ASSERT_NE(NULL, out);
+	row = strstr(out, "\"sweep\":[{\"capacity\":1024,");
+	ASSERT_NE(NULL, row);
+	EXPECT_EQ(NULL, strstr(out, "\"capacity\":512,"));
+	EXPECT_NE(NULL, strstr(row, "\"capacity\":65536,"));
+	EXPECT_LE(fabs(num(row, NULL, "probes_mean") - 1024.0 / 800), 0.02);
+	EXPECT_LE(num(row, NULL, "peak_mean_max"), 1.0001);
+	row = strstr(out, "\"capacity\":65536,");
+	bound = num(row, NULL, "peak_mean_max");
+	sampled = num(row, "\"sampled\"", "peak_mean");
+	printf("# 800 slots of 65,536: peak/mean %.3f sampled, %.3f by rule with the scan\n",
+	       sampled, bound);
+	fflush(stdout);
+	EXPECT_GT(bound, 30);
+	EXPECT_LE(fabs(sampled / bound - 1), 0.05);
+	EXPECT_EQ(257, num(row, "\"sampled\"", "probes_max"));
+	free(out);
+}
+
+/*
  * Every kind of change on a slots service of 200 backends, weights 1 to
  * 3, a fifth draining: the sampled flows that move between two backends
  * neither of which is the changed one are counted, and there are none;
@@ -425,7 +456,8 @@ TEST(slots_bad_input_prints_nothing)
 		{ "simulate", "backends", "2", "capacity", "8", NULL },
 		{ "simulate", "backends", "2", "placement", "slots", "capacity", "6", NULL },
 		{ "simulate", "backends", "300", "placement", "slots", NULL },
-		{ "simulate", "backends", "2", "placement", "slots", "sweep", NULL },
+		{ "simulate", "backends", "2", "placement", "slots", "sweep", "100", NULL },
+		{ "simulate", "backends", "2", "placement", "slots", "need-vnodes", "1.1", NULL },
 		{ "simulate", "backends", "2", "draining", "2", NULL },
 		{ "simulate", "backends", "5", "draining", "1", "drain", "10.0.0.5:80", NULL },
 		{ "simulate", "backends", "2", "placement", "hash", NULL },

@@ -181,6 +181,11 @@ double sim_slots_scan_bound(const struct rs_slots *t)
 	return pow(1.0 - (double)t->live / (1U << t->bits), RS_SLOTS_PROBES);
 }
 
+double sim_slots_peak_bound(const struct rs_slots *t)
+{
+	return 1 + t->live * sim_slots_scan_bound(t);
+}
+
 /* Live slots each member holds in @t (@n[nmembers]). */
 static u32 *held(const struct rs_slots *t, u32 nmembers)
 {

@@ -117,6 +117,14 @@ int sim_sampled_diff(const struct sim_table *ta, const int *oa,
  */
 void sim_slots_rule_shares(const struct rs_slots *t, u32 nmembers, double *share);
 double sim_slots_scan_bound(const struct rs_slots *t);
+/*
+ * The largest peak/mean the rule allows once the scan is counted: its
+ * share S may all go to one slot (the first live one after the largest
+ * gap, lowest slots held leave one gap), so 1 + L * S. 1.0000 while the
+ * slots held are more than a few percent of the space; 35 at 800 of
+ * 65,536.
+ */
+double sim_slots_peak_bound(const struct rs_slots *t);
 
 /*
  * By rule, between two tables of the same capacity (members matched by
