@@ -389,6 +389,9 @@ static int compare_ring(struct sim *s, struct sim_report *p, struct sim_place *p
 	double *share;
 	int err;
 
+	if (IS_ERR(r) && PTR_ERR(r) == -E2BIG)
+		return cli_error(CTX ": compare: the ring of %u vnodes is over the %u point limit: give vnodes",
+				 s->vnodes, RINGSTEER_MAX_POINTS);
 	if (IS_ERR(r))
 		return cli_error(CTX ": compare: the ring: %s", strerror(-PTR_ERR(r)));
 	pl->name = "ring";
