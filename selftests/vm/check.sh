@@ -265,7 +265,7 @@ vm_done()
 }
 slots=${RS_VM_PARALLEL:-$(nproc)}
 [ "$slots" -ge 1 ] 2>/dev/null || slots=1
-phase 6 "VM tests under QEMU (TCG): ${#vm_names[@]} runs, $slots at a time (about 40 min)"
+phase 6 "VM tests under QEMU (TCG): ${#vm_names[@]} runs, $slots at a time (about 50 min)"
 declare -A running=()
 next=0
 while [ $next -lt ${#vm_names[@]} ] || [ ${#running[@]} -gt 0 ]; do
