@@ -103,9 +103,11 @@ agent_stop() { kill "${AGENT[$1]}"; wait "${AGENT[$1]}" 2>/dev/null || true; }
 # when each LB's kernel changed, on one clock, the guest's.
 mon_start()
 {
-	ip netns exec "$P-lb$1" "$RINGCTL" monitor 2>"$W/mon$1.err" > >("$PY" -u -c 'import sys, time
+	# A pipe, not >(...): the guest has no /dev/fd. The cleanup ends the
+	# monitor, and the stamper with it.
+	ip netns exec "$P-lb$1" "$RINGCTL" monitor 2>"$W/mon$1.err" | "$PY" -u -c 'import sys, time
 for line in iter(sys.stdin.readline, ""):
-    sys.stdout.write("%.3f %s" % (time.time(), line))' >"$W/mon$1") &
+    sys.stdout.write("%.3f %s" % (time.time(), line))' >"$W/mon$1" &
 }
 # mon_since T0 N: LB N's events after T0, unstamped.
 mon_since() { awk -v t="$1" '$1 > t { sub(/^[^ ]+ /, ""); print }' "$W/mon$2"; }
@@ -385,8 +387,8 @@ health_rounds()
 		echo "up $u" >>"$W/spread.$1"
 	done
 	client_stop
-	read -r ON3 BROKEN < <(awk '$1 == "tcp" { on = ($0 ~ /backends=([^ ]*,)?be3(,| |$)/); b += on
-		if (!on && $3 == "reset=1") r++ } END { print b + 0, r + 0 }' "$FCLIENT.report")
+	read -r ON3 BROKEN <<<"$(awk '$1 == "tcp" { on = ($0 ~ /backends=([^ ]*,)?be3(,| |$)/); b += on
+		if (!on && $3 == "reset=1") r++ } END { print b + 0, r + 0 }' "$FCLIENT.report")"
 }
 
 # spread_list MODE DIR: the spreads of DIR (down or up), "a/b/c".
