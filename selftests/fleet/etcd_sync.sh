@@ -10,14 +10,26 @@
 #     connection broken;
 #   - a revision with a syntax error: no LB changes, fleet status exits 2
 #     and names the error;
+#   - a revision that parses but the kernel refuses in part (a new slots
+#     service whose second backend takes a slot the first holds): every
+#     LB rolls back what it had applied of it, nothing changes, fleet
+#     status names the kernel's refusal;
 #   - etcd stopped and started: no LB changes anything;
 #   - lb2 cut off from etcd: stale, its on-stale withdraws its VIP from
 #     BIRD, the router stops sending to it, no connection broken;
-#   - one LB with another local key: fleet status exits 2 and names it.
+#   - one LB with another local key: fleet status exits 2 and names it;
+#   - fleet health: be3 killed (and started again) FLEET_HEALTH_ROUNDS
+#     times under load, with a checker on each LB ("ringctl health run")
+#     deciding alone, then voting in etcd with the agents applying the
+#     fleet's verdict: every LB marks be3 down; the spread between the
+#     first and the last, measured on each LB's "ringctl monitor", is
+#     printed for both and must be at most FLEET_SPREAD_MAX (1 s) with the
+#     fleet's; no connection of another backend broken; rings equal after.
 #
-#  fl-cli ---- fl-rtr ==ECMP== fl-lb1..3 (ringsteer tunnel, ringctl sync)
-#                |     ------  fl-be1..4 (ringsteer-backend up)
-#                +------------ fl-etcd   (etcd 10.4.0.2:2379)
+#  fe-cli ---- fe-rtr ==ECMP== fe-lb1..3 (ringsteer tunnel, ringctl sync,
+#                |                        health run, monitor)
+#                |     ------  fe-be1..4 (ringsteer-backend up)
+#                +------------ fe-etcd   (etcd 10.4.0.2:2379)
 
 set -e
 P=fe
@@ -73,9 +85,12 @@ fleet_file()
 fleet_file admin "$W/key" >"$W/admin.conf"
 
 declare -A AGENT=()
+# HQUORUM: the agents' health-quorum ("" until the fleet health case).
+HQUORUM=
 agent_start()	# N [KEYFILE]
 {
 	fleet_file "lb$1" "${2:-$W/key}" >"$W/lb$1.conf"
+	[ -z "$HQUORUM" ] || echo "health-quorum $HQUORUM" >>"$W/lb$1.conf"
 	# ip netns exec, not lbn: a function in the background is a subshell,
 	# and killing it would leave the agent running.
 	ip netns exec "$P-lb$1" "$RINGCTL" sync run "$W/lb$1.conf" >>"$W/sync$1.out" 2>&1 &
@@ -83,6 +98,20 @@ agent_start()	# N [KEYFILE]
 }
 agent_stop() { kill "${AGENT[$1]}"; wait "${AGENT[$1]}" 2>/dev/null || true; }
 
+# mon_start N: LB N's "ringctl monitor" for the whole run, each line
+# stamped with the time it came (seconds since the epoch) into $W/monN:
+# when each LB's kernel changed, on one clock, the guest's.
+mon_start()
+{
+	# A pipe, not >(...): the guest has no /dev/fd. The cleanup ends the
+	# monitor, and the stamper with it.
+	ip netns exec "$P-lb$1" "$RINGCTL" monitor 2>"$W/mon$1.err" | "$PY" -u -c 'import sys, time
+for line in iter(sys.stdin.readline, ""):
+    sys.stdout.write("%.3f %s" % (time.time(), line))' >"$W/mon$1" &
+}
+# mon_since T0 N: LB N's events after T0, unstamped.
+mon_since() { awk -v t="$1" '$1 > t { sub(/^[^ ]+ /, ""); print }' "$W/mon$2"; }
+mon_all_since() { local n; for n in $(seq 1 "$NLB"); do mon_since "$1" "$n" | grep -q . || return 1; done; }
 
 put_config()	# TEXT on stdin: prints its revision
 {
@@ -90,9 +119,18 @@ put_config()	# TEXT on stdin: prints its revision
 }
 
 fstatus() { lbn 1 "$RINGCTL" fleet status "$W/admin.conf" "$@"; }
+# refused_all REV: every LB's status names REV as the one it refused.
+refused_all() { local n; for n in $(seq 1 "$NLB"); do
+	[ "$(ectl get /rs/status/lb$n --print-value-only | jq -r .error.revision)" = "$1" ] || return 1; done; }
 saves() { local n; for n in $(seq 1 "$NLB"); do lbn "$n" "$RINGCTL" save; lbn "$n" "$RINGCTL" fingerprint; done; }
 resets() { awk '{ print $2 }' "$FCLIENT.report.progress"; }
 settle() { poll_until 30 answered_since "$(now)" || echo "# $1: some flows had no answer 30 s later"; }
+
+# Each monitor listens once a key set (the fleet's key again) has reached it.
+t0=$(now)
+for n in $(seq 1 "$NLB"); do mon_start "$n"; done
+mon_listen() { local n; for n in $(seq 1 "$NLB"); do lbn "$n" "$RINGCTL" key set "$KEY" || return 1; done; mon_all_since "$t0"; }
+wait_for 60 "every LB's monitor listens" mon_listen
 
 # -- Written once: every LB holds it within SYNC_MAX.
 for n in $(seq 1 "$NLB"); do agent_start "$n"; done
@@ -130,9 +168,7 @@ pass "be4 added and be1 drained by one write (revision $rev), every LB at it in 
 saves >"$W/before"
 bad=$(printf 'service %s:%s proto tcp forward tunnel\n\tbackend %s:%s weight 0x\n' \
 	"$VIP4" "$VPORT" "$(be_addr 2)" "$VPORT" | put_config) || die "put the bad revision"
-err_all() { local n; for n in $(seq 1 "$NLB"); do
-	[ "$(ectl get /rs/status/lb$n --print-value-only | jq -r .error.revision)" = "$bad" ] || return 1; done; }
-wait_for 20 "every LB refuses $bad" err_all
+wait_for 20 "every LB refuses $bad" refused_all "$bad"
 set +e
 out=$(fstatus 2>&1); rc=$?
 set -e
@@ -143,6 +179,42 @@ cmp -s "$W/before" "$W/after" || die "an LB changed on a bad revision: $(diff "$
 rev=$(tunnel_services 1:draining 2 3 4 | put_config) || die "put the good revision again"
 fstatus wait 30s >/dev/null || die "no recovery at $rev"
 pass "revision $bad with a syntax error: refused on every LB, nothing changed, fleet status 2 naming it; $rev recovered"
+
+# -- A revision that parses but the kernel refuses in part: a new slots
+# service whose second backend takes a slot its first holds. The service
+# and its first backend are in every kernel when the second is refused;
+# each agent goes back to the configuration it read just before
+# (restore's diff), so the monitors see the service come and go, and
+# nothing else changes.
+saves >"$W/before"
+t0=$(now)
+{
+	tunnel_services 1:draining 2 3 4
+	echo "service $VIP4:81 proto tcp forward tunnel encap $FLEET_ENCAP placement slots capacity 16"
+	printf '\tbackend %s slots 1\n\tbackend %s slots 1\n' "$(be_addr 2)" "$(be_addr 3)"
+} >"$W/c_part"
+bad=$(put_config <"$W/c_part") || die "put the revision the kernel refuses"
+wait_for 20 "every LB refuses $bad" refused_all "$bad"
+set +e
+out=$(fstatus 2>&1); rc=$?
+set -e
+echo "$out" | sed 's/^/# /'
+[ "$rc" = 2 ] || die "fleet status exit $rc on a revision the kernels refuse: $out"
+echo "$out" | grep -q "revision $bad: valid" || die "the configuration is not valid as a file: $out"
+for n in $(seq 1 "$NLB"); do
+	echo "$out" | grep -E "^lb$n +error" | grep "held by another backend" | grep -q "rolled back" ||
+		die "fleet status does not name lb$n's refusal and rollback: $out"
+	mon_since "$t0" "$n" >"$W/part$n"
+	grep -q "^service add $VIP4:81 " "$W/part$n" && grep -q "^backend add $VIP4:81 $(be_addr 2)" "$W/part$n" &&
+		grep -q "^service del $VIP4:81 " "$W/part$n" ||
+		die "lb$n did not apply part of $bad and roll it back: $(tr '\n' ';' <"$W/part$n")"
+done
+saves >"$W/after"
+cmp -s "$W/before" "$W/after" || die "an LB changed on a refused revision: $(diff "$W/before" "$W/after" | head -5)"
+[ "$(resets)" = 0 ] || die "$(resets) connections reset by the refused revision"
+rev=$(tunnel_services 1:draining 2 3 4 | put_config) || die "put the good revision again"
+fstatus wait 30s >/dev/null || die "no recovery at $rev"
+pass "revision $bad refused by the kernel at its third request: every LB rolled back (the monitors saw the service come and go), nothing changed, 0 connections broken, fleet status 2 naming the refusal; $rev recovered"
 
 # -- etcd stopped, then started: no LB changes anything.
 saves >"$W/before"
@@ -209,3 +281,141 @@ agent_stop 3
 agent_start 3
 fstatus wait 30s >/dev/null || die "no agreement with lb3's key back"
 pass "lb3 with another local key: fleet status 2 naming lb3; its key back, 0 again"
+
+# -- Fleet health: be3 killed under load and started again, HROUNDS times,
+# with a checker on each LB probing the TCP service's backends (the
+# defaults: every 2 s, 10% jitter, fall 3, rise 2), first deciding alone
+# (today's checkers), then voting in etcd with the agents applying the
+# fleet's verdict (health-quorum 51%: two checkers of three). Measured on
+# each LB's monitor: from the kill to the first LB's "health down", and
+# the spread to the last one's, while the LBs' rings differ. The UDP
+# service is not checked, so that its rings stay as they are.
+HROUNDS=${FLEET_HEALTH_ROUNDS:-3}
+SPREAD_MAX=${FLEET_SPREAD_MAX:-1}
+UDPFLOWS=0
+declare -A CHECKER=()
+
+# checkers_start alone|fleet: "ringctl health run" on every LB, acting
+# (and with fleet, voting) before it returns; its log in $W/checkerN.MODE.
+checkers_start()
+{
+	local n
+	for n in $(seq 1 "$NLB"); do
+		{
+			[ "$1" != fleet ] || echo "fleet $W/lb$n.conf"
+			echo "service $VIP4:$VPORT proto tcp"
+			echo "	check tcp"
+		} >"$W/hc$n.conf"
+		ip netns exec "$P-lb$n" "$RINGCTL" health run "$W/hc$n.conf" >>"$W/checker$n.$1" 2>&1 &
+		CHECKER[$n]=$!
+	done
+	for n in $(seq 1 "$NLB"); do
+		wait_for 60 "lb$n's checker acts" grep -q "acting on results" "$W/checker$n.$1"
+		[ "$1" != fleet ] || wait_for 30 "lb$n's checker votes" grep -q "fleet: voting" "$W/checker$n.$1"
+	done
+}
+
+checkers_stop()
+{
+	local n
+	for n in $(seq 1 "$NLB"); do
+		kill "${CHECKER[$n]}"
+		wait "${CHECKER[$n]}" 2>/dev/null || true
+	done
+}
+
+# be_kill M: every process of backend M, its server's connections closed.
+be_kill()
+{
+	local pid
+	for pid in $(ip netns pids "$P-be$1"); do kill "$pid"; done
+	while [ -n "$(ip netns pids "$P-be$1")" ]; do sleep 0.1; done
+}
+
+be_revive()
+{
+	rm -f "$W/be$1.ready"
+	ip netns exec "$P-be$1" "$PY" "$LIBDIR/fleet_conns.py" serve "be$1" "$VPORT" "$W/be$1.ready" \
+		"$VIP4" "$(be_addr "$1")" >>"$W/be$1.log" 2>&1 &
+	wait_for 30 "server be$1 listens" test -e "$W/be$1.ready"
+}
+
+# marked T0 HEALTH N: when LB N's kernel first marked be3 of the TCP
+# service HEALTH after T0 (empty if not yet).
+marked()
+{
+	awk -v t="$1" -v re="^backend set $VIP4:$VPORT $(be_addr 3)(:$VPORT)? proto tcp .*health $2" \
+		'$1 > t { l = $0; sub(/^[^ ]+ /, "", l); if (l ~ re) { print $1; exit } }' "$W/mon$3"
+}
+
+all_marked() { local n; for n in $(seq 1 "$NLB"); do [ -n "$(marked "$1" "$2" "$n")" ] || return 1; done; }
+
+# spread T0 HEALTH: once every LB marked be3 HEALTH, "FIRST LAST SPREAD":
+# seconds from T0 to the first LB's change and to the last one's, and
+# between the two.
+spread()
+{
+	local n
+	wait_for 60 "every LB marks be3 $2" all_marked "$1" "$2"
+	for n in $(seq 1 "$NLB"); do marked "$1" "$2" "$n"; done |
+		awk -v t="$1" 'NR == 1 || $1 < a { a = $1 } NR == 1 || $1 > b { b = $1 }
+			END { printf "%.3f %.3f %.3f", a - t, b - t, b - a }'
+}
+
+# health_rounds MODE: the rounds under one client; $W/spread.MODE gets
+# "down FIRST LAST SPREAD" and "up ..." a line each; ON3 the TCP
+# connections that were on be3, BROKEN those of other backends reset.
+health_rounds()
+{
+	local r t0 d u
+	client_start "health-$1" || die "the flows did not start ($1)"
+	: >"$W/spread.$1"
+	for r in $(seq 1 "$HROUNDS"); do
+		t0=$(now)
+		be_kill 3
+		d=$(spread "$t0" down)
+		fingerprints_agree
+		if [ "$1" = fleet ] && [ "$r" = 1 ]; then
+			fstatus wait 10s >"$W/st.h" || die "fleet status with be3 down everywhere: $(cat "$W/st.h")"
+		fi
+		t0=$(now)
+		be_revive 3
+		u=$(spread "$t0" up)
+		fingerprints_agree
+		echo "# $1 round $r: down first/last/spread $d s; up $u s"
+		echo "down $d" >>"$W/spread.$1"
+		echo "up $u" >>"$W/spread.$1"
+	done
+	client_stop
+	read -r ON3 BROKEN <<<"$(awk '$1 == "tcp" { on = ($0 ~ /backends=([^ ]*,)?be3(,| |$)/); b += on
+		if (!on && $3 == "reset=1") r++ } END { print b + 0, r + 0 }' "$FCLIENT.report")"
+}
+
+# spread_list MODE DIR: the spreads of DIR (down or up), "a/b/c".
+spread_list() { awk -v d="$2" '$1 == d { printf "%s%s", s, $4; s = "/" }' "$W/spread.$1"; }
+spread_max() { awk -v d="$2" '$1 == d && $4 > m { m = $4 } END { printf "%.3f", m }' "$W/spread.$1"; }
+first_range() { awk -v d="$2" '$1 == d { if (!n++ || $2 < a) a = $2; if ($3 > b) b = $3 } END { printf "%.1f-%.1f", a, b }' "$W/spread.$1"; }
+
+checkers_start alone
+health_rounds alone
+[ "$BROKEN" = 0 ] || die "checkers alone: $BROKEN connections of other backends than be3 broken"
+pass "health, checkers alone: be3 killed $HROUNDS times, every LB marked it down $(first_range alone down) s after, spread $(spread_list alone down) s (up: $(spread_list alone up) s); $ON3 connections were on be3, 0 of the others broken"
+
+checkers_stop
+HQUORUM=51%
+for n in $(seq 1 "$NLB"); do agent_stop "$n"; agent_start "$n"; done
+fstatus wait 30s >/dev/null || die "no agreement with health-quorum"
+checkers_start fleet
+health_rounds fleet
+[ "$BROKEN" = 0 ] || die "fleet health: $BROKEN connections of other backends than be3 broken"
+# Every agent applied each verdict at the same revision of the votes.
+for n in $(seq 1 "$NLB"); do
+	grep -oE "health [0-9]+: (down|up) $VIP4:$VPORT tcp $(be_addr 3)(:$VPORT)?" "$W/sync$n.out" >"$W/verdicts$n" || true
+done
+[ "$(grep -c down "$W/verdicts1")" = "$HROUNDS" ] || die "lb1's agent: not $HROUNDS downs: $(cat "$W/verdicts1")"
+for n in $(seq 2 "$NLB"); do
+	cmp -s "$W/verdicts1" "$W/verdicts$n" || die "lb$n's verdicts differ from lb1's: $(diff "$W/verdicts1" "$W/verdicts$n" | tr '\n' ' ')"
+done
+max=$(spread_max fleet down)
+awk -v t="$max" -v m="$SPREAD_MAX" 'BEGIN { exit !(t <= m) }' || die "fleet health: spread ${max}s, over ${SPREAD_MAX}s"
+pass "health, fleet (quorum 51%): be3 killed $HROUNDS times, every LB marked it down $(first_range fleet down) s after at the same revision, spread $(spread_list fleet down) s (up: $(spread_list fleet up) s; checkers alone: $(spread_list alone down) s); $ON3 connections were on be3, 0 of the others broken; fleet status 0 with be3 down"
