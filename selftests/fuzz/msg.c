@@ -280,8 +280,8 @@ static void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
  * type, NLA_F_NESTED exactly on nests, exact lengths, documented ranges.
  */
 static void fz_parse_one(struct fz_req *q, const uint8_t *base,
-			 const struct nlattr *a, int nest, uint32_t listed,
-			 uint32_t tolerated, const struct fz_cmd_spec *spec)
+			 const struct nlattr *a, int nest, uint64_t listed,
+			 uint64_t tolerated, const struct fz_cmd_spec *spec)
 {
 	int type = a->nla_type & NLA_TYPE_MASK;
 	bool nested_flag = a->nla_type & NLA_F_NESTED;
@@ -511,7 +511,7 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 static const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 				  uint32_t len, int nest)
 {
-	uint32_t seen = 0;
+	uint64_t seen = 0;
 	const char *why;
 
 	while (len) {

@@ -337,4 +337,38 @@ TEST(validator_replies)
 	EXPECT_EQ(EINVAL, err);
 }
 
+/* Attribute types past 31 (capacity is 32) count like any other. */
+TEST(attributes_past_bit_31)
+{
+	uint32_t slots = RINGSTEER_PLACEMENT_SLOTS, cap = 1024, nest;
+	struct fz_reply r;
+	struct fz_req q;
+
+	begin(RINGSTEER_CMD_SERVICE_NEW, 0);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	/* Reopen the nest for placement and capacity. */
+	nest = NLMSG_HDRLEN + GENL_HDRLEN;
+	fz_attr(&b, RINGSTEER_SERVICE_A_PLACEMENT, &slots, 4);
+	fz_attr(&b, RINGSTEER_SERVICE_A_CAPACITY, &cap, 4);
+	fz_nest_end(&b, nest);
+	parse(&q, true);
+	ASSERT_GT(RINGSTEER_SERVICE_A_CAPACITY, 31);
+	EXPECT_EQ(0U, q.policy);
+	EXPECT_TRUE(!!(q.svc.present & B(RINGSTEER_SERVICE_A_CAPACITY)));
+	EXPECT_EQ(1024U, FZ_SET(&q.svc, CAPACITY));
+
+	/* Below the policy's minimum. */
+	cap = 1;
+	memcpy(b.p + b.len - 4, &cap, 4);
+	parse(&q, true);
+	EXPECT_EQ((uint32_t)FZ_POLICY, q.policy);
+
+	make_service_reply(0, RINGSTEER_SERVICE_A_CAPACITY);
+	EXPECT_EQ(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_SERVICE_GET, &r));
+	fz_attr(&b, RINGSTEER_SERVICE_A_CAPACITY, &cap, 4);	/* repeated */
+	((struct nlattr *)(b.p + NLMSG_HDRLEN + GENL_HDRLEN))->nla_len += 8;
+	fz_end(&b);
+	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_SERVICE_GET, &r));
+}
+
 TEST_HARNESS_MAIN
