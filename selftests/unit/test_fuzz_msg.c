@@ -371,4 +371,87 @@ TEST(attributes_past_bit_31)
 	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_SERVICE_GET, &r));
 }
 
+/* A BACKEND_GET reply whose backend holds SLOTS (LEN bytes). */
+static void make_backend_reply(const uint16_t *slots, uint32_t len)
+{
+	uint64_t v64 = 0;
+	uint32_t v32 = 0, nest;
+	unsigned int i;
+
+	fz_begin(&b, FAMILY_ID, 0, 7, RINGSTEER_CMD_BACKEND_GET, RINGSTEER_GENL_VERSION);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	/* Reopen the backend's nest for the rest. */
+	nest = b.len;
+	be_nest();
+	for (i = 0; i < rc_nsettings; i++)
+		if (rc_settings[i].obj == RC_OBJ_BACKEND && rc_settings[i].parent == RC_NO_PARENT)
+			fz_attr(&b, rc_settings[i].attr, &v32, 4);
+	fz_attr(&b, RINGSTEER_BACKEND_A_FLOWS, &v64, 8);
+	fz_attr(&b, RINGSTEER_BACKEND_A_SHARE, &v64, 8);
+	if (slots)
+		fz_attr(&b, RINGSTEER_BACKEND_A_SLOTS, slots, len);
+	fz_nest_end(&b, nest);
+	fz_end(&b);
+}
+
+/*
+ * Slots: a request's are kept as they came, whatever their length (the
+ * kernel judges it with the backend's settings); a reply's are an even
+ * number of bytes, ascending.
+ */
+TEST(slots)
+{
+	uint16_t v[] = { 9, 3, 200, 7 };
+	struct fz_reply r;
+	struct fz_req q;
+	uint32_t nest;
+
+	begin(RINGSTEER_CMD_BACKEND_NEW, 0);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	be_nest();
+	parse(&q, true);
+	EXPECT_EQ(0U, q.policy);
+	EXPECT_FALSE(!!(q.be.present & B(RINGSTEER_BACKEND_A_SLOTS)));
+
+	begin(RINGSTEER_CMD_BACKEND_NEW, 0);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	nest = b.len;
+	be_nest();
+	fz_attr(&b, RINGSTEER_BACKEND_A_SLOTS, v, 5);
+	fz_nest_end(&b, nest);
+	parse(&q, true);
+	EXPECT_EQ(0U, q.policy);
+	EXPECT_TRUE(!!(q.be.present & B(RINGSTEER_BACKEND_A_SLOTS)));
+	EXPECT_EQ(5U, q.be.slots_len);
+	EXPECT_EQ(2U, fz_nslots(&q.be));
+	EXPECT_EQ(3, q.be.slots[1]);
+
+	/* Not a backend-del's. */
+	begin(RINGSTEER_CMD_BACKEND_DEL, 0);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	nest = b.len;
+	be_nest();
+	fz_attr(&b, RINGSTEER_BACKEND_A_SLOTS, v, 4);
+	fz_nest_end(&b, nest);
+	parse(&q, true);
+	EXPECT_EQ((uint32_t)FZ_POLICY, q.policy);
+
+	make_backend_reply(NULL, 0);
+	EXPECT_EQ(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+	EXPECT_FALSE(!!(r.be.present & B(RINGSTEER_BACKEND_A_SLOTS)));
+	v[0] = 1;
+	make_backend_reply(v, 6);
+	EXPECT_EQ(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+	EXPECT_EQ(3U, fz_nslots(&r.be));
+	EXPECT_EQ(200, r.be.slots[2]);
+	make_backend_reply(v, 2);
+	EXPECT_EQ(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+	make_backend_reply(v, 5);
+	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+	make_backend_reply(v, 0);
+	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+	make_backend_reply(v, 8);	/* 200 before 7 */
+	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+}
+
 TEST_HARNESS_MAIN
