@@ -85,6 +85,47 @@ void fz_check_service(struct fuzz *f, const struct fz_model *m,
 			(unsigned long long)fz_m_points(s, FZ_SET(s, VNODES)));
 }
 
+/* The slots live in S: those of its backends on the ring. */
+static uint64_t live_slots(const struct m_svc *s)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->nb; i++)
+		if (m_on_ring(&s->b[i]))
+			n += s->b[i].nslots;
+	return n;
+}
+
+/*
+ * A backend's slots in the kernel's reply E against the model's B of S:
+ * the same, ascending (msg.c checked the order), only for placement
+ * slots. Where the reply has its share (backend-get), a slots service's
+ * is exact: its live slots of all live ones, of 2^64 (kmod/placement.c,
+ * rs_slots_share(), as the ring reports its arcs).
+ */
+static void check_slots(struct fuzz *f, const struct m_svc *s, const struct m_be *b,
+			const struct fz_reply *r)
+{
+	const struct fz_ep *e = &r->be;
+	bool there = e->present & B(RINGSTEER_BACKEND_A_SLOTS);
+	uint64_t live = live_slots(s), want;
+
+	if (there != m_slots(s) || (there && (fz_nslots(e) != b->nslots ||
+					      memcmp(e->slots, b->slots, b->nslots * 2))))
+		fz_fail(f, "backend's slots differ: kernel %s %u, model %s %u (first %u, %u)",
+			there ? "has" : "lacks", fz_nslots(e), m_slots(s) ? "has" : "lacks",
+			b->nslots, there ? e->slots[0] : 0, b->nslots ? b->slots[0] : 0);
+	if (!m_slots(s) || !m_on_ring(b) || !(e->present & B(RINGSTEER_BACKEND_A_SHARE)))
+		return;
+	want = b->nslots >= live ? UINT64_MAX :
+	       (uint64_t)((unsigned __int128)UINT64_MAX * b->nslots / live);
+	if (r->share != want)
+		fz_fail(f, "slots backend's share differs: kernel %llu, model %llu (%u of %llu live)",
+			(unsigned long long)r->share, (unsigned long long)want, b->nslots,
+			(unsigned long long)live);
+}
+
 const struct m_be *fz_check_backend(struct fuzz *f, const struct m_svc *s,
 					const struct fz_reply *r)
 {
@@ -103,6 +144,7 @@ const struct m_be *fz_check_backend(struct fuzz *f, const struct m_svc *s,
 		if (b->port != r->be.port || memcmp(b->addr, r->be.addr, fz_m_alen(s->family)))
 			continue;
 		check_settings(f, RC_OBJ_BACKEND, &r->be, b->set);
+		check_slots(f, s, b, r);
 		if (!m_on_ring(b) && r->share)
 			fz_fail(f, "draining or down backend owns ring positions");
 		return b;
@@ -198,6 +240,59 @@ static const struct rs_member *ring_owner(struct fuzz *f, const struct m_svc *s,
 	return &cache.ring->members[err];
 }
 
+/*
+ * Placement slots, from the uapi's text ("Slot placement") rather than
+ * the kernel's code: the i-th probe of position POS in 2^BITS slots.
+ */
+static uint32_t slot_probe(uint64_t pos, uint32_t i, uint32_t bits)
+{
+	uint64_t z = pos + (uint64_t)(i + 1) * 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return z >> (64 - bits);
+}
+
+/* Each slot's holder (an index of S's backends, -1: not live), until the model changes. */
+static struct {
+	int32_t holder[RINGSTEER_MAX_CAPACITY];
+	uint64_t content;
+	const struct m_svc *svc;
+	struct fz_model *m;
+	bool valid;
+} slot_cache;
+
+/*
+ * The backend of S (on the ring) whose live slot owns POS: the first live
+ * one of 256 probes, else of the scan from the first probe on.
+ */
+static const struct m_be *slots_owner(struct fuzz *f, const struct m_svc *s, uint64_t pos)
+{
+	uint32_t cap = FZ_SET(s, CAPACITY), bits = __builtin_ctz(cap), i, x;
+
+	if (!slot_cache.valid || slot_cache.content != f->m.content || slot_cache.svc != s ||
+	    slot_cache.m != &f->m) {
+		memset(slot_cache.holder, 0xff, cap * sizeof(slot_cache.holder[0]));
+		for (i = 0; i < s->nb; i++)
+			for (x = 0; m_on_ring(&s->b[i]) && x < s->b[i].nslots; x++)
+				slot_cache.holder[s->b[i].slots[x]] = i;
+		slot_cache.content = f->m.content;
+		slot_cache.svc = s;
+		slot_cache.m = &f->m;
+		slot_cache.valid = true;
+	}
+	for (i = 0; i < 256; i++) {
+		x = slot_probe(pos, i, bits);
+		if (slot_cache.holder[x] >= 0)
+			return &s->b[slot_cache.holder[x]];
+	}
+	for (i = 0, x = slot_probe(pos, 0, bits); i < cap; i++, x = (x + 1) & (cap - 1))
+		if (slot_cache.holder[x] >= 0)
+			return &s->b[slot_cache.holder[x]];
+	fz_fail(f, "LOOKUP answered, but the model's slots service has no live slot");
+}
+
 /* LOOKUP: the position is the documented hash; the owner is active. */
 static void check_lookup(struct fuzz *f, struct fz_model *m, const struct fz_req *q,
 			 const struct fz_reply *r)
@@ -217,8 +312,14 @@ static void check_lookup(struct fuzz *f, struct fz_model *m, const struct fz_req
 	rs_key_init(&key, m->key);
 	if (r->pos != rs_flow_position(&key, &fl, FZ_SET(s, HASH)))
 		fz_fail(f, "LOOKUP position differs from the uapi's hash of the flow");
-	owner = ring_owner(f, s, r->pos);
 	f->st.lookups++;
+	if (m_slots(s)) {
+		f->st.slot_lookups++;
+		if (slots_owner(f, s, r->pos) != b)
+			fz_fail(f, "LOOKUP owner differs from the slot the uapi's probes find");
+		return;
+	}
+	owner = ring_owner(f, s, r->pos);
 	if (owner->port != htons(r->be.port) ||
 	    memcmp(owner->addr, r->be.addr, fz_m_alen(s->family)))
 		fz_fail(f, "LOOKUP owner differs from a full build of the documented ring");
@@ -251,6 +352,10 @@ void fz_judge(struct fuzz *f, const struct fz_req *q, const struct fz_answer *a,
 {
 	uint32_t bit = fz_errbit(a->err);
 	bool tolerated = q->maybe && (bit & (FZ_EINVAL | FZ_ERANGE));
+	bool slots = (q->top & T_BE) && (q->be.present & B(RINGSTEER_BACKEND_A_SLOTS));
+
+	f->st.slots_sent += slots;
+	f->st.slots_acked += slots && !a->err;
 
 	if (a->err) {
 		f->st.refused++;
@@ -344,4 +449,5 @@ void fz_check_forget_ring(void)
 {
 	rs_ring_free(cache.ring);
 	cache.ring = NULL;
+	slot_cache.valid = false;
 }

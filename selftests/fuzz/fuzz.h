@@ -32,6 +32,9 @@ struct m_be {
 	uint8_t addr[16];
 	uint16_t port;
 	uint32_t set[RC_SETTINGS_MAX];	/* FZ_SET() */
+	/* placement slots: the slots it holds, ascending, as many as its weight. */
+	uint16_t *slots;
+	uint32_t nslots;
 };
 
 /* On the ring, as the uapi says: active and up. */
@@ -50,6 +53,18 @@ struct m_svc {
 	uint32_t nb, cap;
 };
 
+/* Placement slots (uapi "Slot placement"), else the ring. */
+static inline bool m_slots(const struct m_svc *s)
+{
+	return FZ_SET(s, PLACEMENT) == RINGSTEER_PLACEMENT_SLOTS;
+}
+
+/* The ring's points per unit of weight: a slots service's ring has one a slot. */
+static inline uint32_t m_vnodes(const struct m_svc *s, uint32_t vnodes)
+{
+	return m_slots(s) ? 1 : vnodes;
+}
+
 struct fz_model {
 	struct m_svc s[RINGSTEER_MAX_SERVICES];
 	uint32_t ns;
@@ -61,7 +76,10 @@ struct fz_model {
 uint8_t fz_m_alen(uint16_t family);
 struct m_svc *fz_m_find_svc(struct fz_model *m, const struct fz_ep *e);
 struct m_be *fz_m_find_be(const struct m_svc *s, const struct fz_ep *e);
+/* The points of S's ring with VNODES (ignored for placement slots). */
 uint64_t fz_m_points(const struct m_svc *s, uint32_t vnodes);
+/* Whether a backend of S other than B holds SLOT. */
+bool fz_m_held(const struct m_svc *s, const struct m_be *b, uint32_t slot);
 uint32_t fz_m_active(const struct m_svc *s);
 void fz_m_free(struct fz_model *m);
 void fz_m_copy(struct fz_model *dst, const struct fz_model *src);
@@ -83,7 +101,8 @@ struct fz_sock {
 struct fz_stats {
 	uint64_t msgs, acked, refused, maybe_refused, dumps, episodes, intr,
 		 raw_mutated, attr_mutated, no_msg, abandoned, multipart,
-		 max_services, max_backends, lookups;
+		 max_services, max_backends, lookups,
+		 slots_sent, slots_acked, slot_lookups, max_slot_services;
 	uint64_t by_errno[FZ_NERRNOS];
 };
 

@@ -21,6 +21,7 @@ struct gen {
 	bool mut;	/* this request gets bad attributes */
 	unsigned int known_be;	/* permille: target a backend the model has */
 	bool mutated;
+	uint8_t cmd;
 };
 
 static bool gm(struct gen *g, unsigned int permille)
@@ -190,13 +191,13 @@ static uint32_t g_value(struct gen *g, bool vnodes, const struct m_svc *s,
 	uint32_t v = fz_chance(g->r, 30) ? (vnodes ? PICK(g->r, vb) : PICK(g->r, wb)) :
 		     vnodes ? 1 + fz_below(g->r, fz_chance(g->r, 200) ? 512 : 32) :
 		     1 + fz_below(g->r, 4);
-	uint64_t pts;
+	uint64_t pts, per;
 
 	if (!s || !v || v > (vnodes ? RINGSTEER_MAX_VNODES : RINGSTEER_MAX_WEIGHT))
 		return v;
+	per = m_vnodes(s, FZ_SET(s, VNODES));
 	pts = vnodes ? fz_m_points(s, v) :
-	      fz_m_points(s, FZ_SET(s, VNODES)) - (b && m_on_ring(b) ? FZ_SET(b, WEIGHT) * FZ_SET(s, VNODES) : 0) +
-	      (uint64_t)v * FZ_SET(s, VNODES);
+	      fz_m_points(s, per) - (b && m_on_ring(b) ? FZ_SET(b, WEIGHT) * per : 0) + v * per;
 	/* Over the limit is fine: the kernel refuses before hashing. */
 	return pts > POINT_BUDGET && pts <= RINGSTEER_MAX_POINTS ? 1 : v;
 }
@@ -285,6 +286,47 @@ static void g_settings(struct gen *g, enum rc_obj obj, uint32_t special, unsigne
 			g_setting(g, &rc_settings[i]);
 }
 
+/*
+ * A capacity: a power of two, mostly up to 256 (every change of a slots
+ * service rebuilds its table whole, TCG is slow), now and then none or
+ * past the maximum. Of an existing slots service S, often half, the same
+ * or double its own: half refused while a slot above it is held (ERANGE).
+ */
+static uint32_t g_capacity(struct gen *g, const struct m_svc *s)
+{
+	static const uint32_t bad[] = { 0, 1, 3, 96, 65535, 65537, 131072, UINT32_MAX };
+	uint32_t bits = 1 + fz_below(g->r, fz_chance(g->r, 800) ? 8 : 16);
+
+	if (fz_chance(g->r, 60))
+		return PICK(g->r, bad);
+	if (s && m_slots(s) && fz_chance(g->r, 300))
+		return FZ_SET(s, CAPACITY) >> (fz_chance(g->r, 500) ? 1 : 0) << fz_below(g->r, 2);
+	return 1U << bits;
+}
+
+/*
+ * PLACEMENT and CAPACITY: a third of new services placement slots, most
+ * of them with a capacity; a set mostly repeats the placement, now and
+ * then switches it (always refused) or gives one past the enum. A
+ * capacity now and then on a ring service (EINVAL).
+ */
+static void g_placement(struct gen *g, const struct m_svc *s, bool new)
+{
+	uint32_t placement = s && !new ? FZ_SET(s, PLACEMENT) : RINGSTEER_PLACEMENT_RING;
+
+	if (fz_chance(g->r, new ? 350 : 60)) {
+		if (new)
+			placement = RINGSTEER_PLACEMENT_SLOTS;
+		else if (fz_chance(g->r, 300))
+			placement = !placement;
+		g_u32(g, RINGSTEER_SERVICE_A_PLACEMENT, fz_chance(g->r, 20) ?
+		      RINGSTEER_PLACEMENT_MAX + 1 + fz_below(g->r, 3) : placement);
+	}
+	if (placement == RINGSTEER_PLACEMENT_SLOTS ? fz_chance(g->r, new ? 700 : 150) :
+	    fz_chance(g->r, 10))
+		g_u32(g, RINGSTEER_SERVICE_A_CAPACITY, g_capacity(g, s));
+}
+
 static void g_service(struct gen *g, const struct target *t, struct m_svc *s,
 		      bool conf, unsigned int conf_permille)
 {
@@ -294,19 +336,112 @@ static void g_service(struct gen *g, const struct target *t, struct m_svc *s,
 	if (conf || fz_chance(g->r, conf_permille)) {
 		if (fz_chance(g->r, 700))
 			g_u32(g, RINGSTEER_SERVICE_A_VNODES, g_value(g, true, s, NULL));
-		/*
-		 * Those that bound the ring's size or how it forwards, apart;
-		 * placement and capacity not yet: the model does not know a
-		 * slots service's rules (a power-of-two capacity, backends
-		 * that bring their slots).
-		 */
+		/* Those that bound the ring's size or how it forwards, apart. */
 		g_settings(g, RC_OBJ_SERVICE, B(RC_SET_VNODES) | B(RC_SET_FORWARD) |
 			   B(RC_SET_ENCAP) | B(RC_SET_ENCAP_PORT) | B(RC_SET_PLACEMENT) |
 			   B(RC_SET_CAPACITY), 300);
 		g_forward(g, s);
+		g_placement(g, s, g->cmd == RINGSTEER_CMD_SERVICE_NEW);
 	}
 	g_misplaced(g, false);
 	fz_nest_end(&g->f->req, nest);
+}
+
+/*
+ * N slots of slots service S for backend B (NULL: a new one) into V, in
+ * random order: B's own, now and then, then free ones (held by no other
+ * backend) from a random start with an odd stride, which visits every
+ * slot of a power-of-two space once. Past the free ones, slots past the
+ * capacity (ERANGE).
+ */
+static void g_free_slots(struct gen *g, const struct m_svc *s, const struct m_be *b,
+			 uint16_t *v, uint32_t n)
+{
+	static uint8_t taken[RINGSTEER_MAX_CAPACITY / 8];
+	uint32_t cap = FZ_SET(s, CAPACITY), x = fz_below(g->r, cap);
+	uint32_t step = 2 * fz_below(g->r, cap / 2) + 1, i, j, k = 0;
+	bool own = b && fz_chance(g->r, 500);
+
+	memset(taken, 0, (cap + 7) / 8);
+	for (i = 0; i < s->nb; i++)
+		for (j = 0; j < s->b[i].nslots; j++)
+			taken[s->b[i].slots[j] / 8] |= 1U << (s->b[i].slots[j] % 8);
+	/* Its own are taken too, but may be given again. */
+	for (j = 0; own && j < b->nslots && k < n; j++)
+		v[k++] = b->slots[j];
+	for (i = 0; i < cap && k < n; i++, x = (x + step) & (cap - 1))
+		if (!(taken[x / 8] & (1U << (x % 8))))
+			v[k++] = x;
+	for (i = 0; k < n; i++)
+		v[k++] = cap + i < 65536 ? cap + i : 65535;
+	/* In any order: the kernel sorts them. */
+	for (i = n - 1; i > 0; i--) {
+		j = fz_below(g->r, i + 1);
+		x = v[i];
+		v[i] = v[j];
+		v[j] = x;
+	}
+}
+
+/*
+ * SLOTS of a backend request in S for B: on a ring service now and then
+ * (EINVAL); on a slots service mostly, as many as the weight sent (W, or
+ * -1), else one to four, now and then one too many or few. A few are
+ * bad: one repeated, one past the capacity, one another backend holds,
+ * none, an odd length, more than max-weight.
+ */
+static void g_slots(struct gen *g, const struct m_svc *s, const struct m_be *b, int64_t w)
+{
+	static uint16_t v[RINGSTEER_MAX_WEIGHT + 2];
+	uint32_t n, len, i, j;
+
+	if (!s || !m_slots(s)) {
+		if (!fz_chance(g->r, 20))
+			return;
+		n = 1 + fz_below(g->r, 3);
+		for (i = 0; i < n; i++)
+			v[i] = fz_below(g->r, 8);
+		g_attr(g, RINGSTEER_BACKEND_A_SLOTS, v, 2 * n);
+		return;
+	}
+	/* A new backend must bring them; a set without them keeps its own. */
+	if (!fz_chance(g->r, g->cmd == RINGSTEER_CMD_BACKEND_NEW ? 950 : w >= 0 ? 800 : 400))
+		return;
+	n = w > 0 && w <= RINGSTEER_MAX_WEIGHT && fz_chance(g->r, 900) ? w :
+	    1 + fz_below(g->r, 4);
+	if (fz_chance(g->r, 30))
+		n += n > 1 && fz_chance(g->r, 500) ? -1 : 1;
+	g_free_slots(g, s, b, v, n);
+	len = 2 * n;
+	switch (fz_chance(g->r, 150) ? fz_below(g->r, 6) : 6) {
+	case 0:	/* one repeated */
+		v[fz_below(g->r, n)] = v[fz_below(g->r, n)];
+		if (n == 1)
+			v[n++] = v[0], len += 2;
+		break;
+	case 1:	/* one past the capacity */
+		if (FZ_SET(s, CAPACITY) < 65536)
+			v[fz_below(g->r, n)] = FZ_SET(s, CAPACITY) +
+				fz_below(g->r, 65536 - FZ_SET(s, CAPACITY));
+		break;
+	case 2:	/* one another backend holds */
+		i = fz_below(g->r, s->nb + 1);
+		if (i < s->nb && &s->b[i] != b && s->b[i].nslots)
+			v[fz_below(g->r, n)] = s->b[i].slots[fz_below(g->r, s->b[i].nslots)];
+		break;
+	case 3:
+		len = 0;
+		break;
+	case 4:
+		len = 2 * n - 1;
+		break;
+	case 5:	/* more than max-weight */
+		for (j = 0; j <= RINGSTEER_MAX_WEIGHT; j++)
+			v[j] = j;
+		len = 2 * (RINGSTEER_MAX_WEIGHT + 1);
+		break;
+	}
+	g_attr(g, RINGSTEER_BACKEND_A_SLOTS, v, len);
 }
 
 static void g_backend(struct gen *g, const struct target *svc, struct m_svc *s,
@@ -315,13 +450,17 @@ static void g_backend(struct gen *g, const struct target *svc, struct m_svc *s,
 	struct target t;
 	struct m_be *b = pick_be(g, svc, s, &t, g->known_be);
 	uint32_t nest = fz_nest_start(&g->f->req, RINGSTEER_A_BACKEND | NLA_F_NESTED);
+	int64_t w = -1;
 
 	g_ep(g, &t, false);
 	if (conf || fz_chance(g->r, conf_permille)) {
-		if (fz_chance(g->r, 600))
-			g_u32(g, RINGSTEER_BACKEND_A_WEIGHT, g_value(g, false, s, b));
+		if (fz_chance(g->r, 600)) {
+			w = g_value(g, false, s, b);
+			g_u32(g, RINGSTEER_BACKEND_A_WEIGHT, w);
+		}
 		/* health among them: backend-set's only, backend-new's policy refuses it. */
 		g_settings(g, RC_OBJ_BACKEND, B(RC_SET_WEIGHT), 330);
+		g_slots(g, s, b, w);
 	}
 	g_misplaced(g, false);
 	fz_nest_end(&g->f->req, nest);
@@ -380,6 +519,7 @@ static void g_request(struct gen *g, uint8_t cmd, uint16_t flags)
 	uint8_t version = fz_chance(g->r, 10) ? fz_next(g->r) : RINGSTEER_GENL_VERSION;
 
 	g->known_be = cmd == RINGSTEER_CMD_BACKEND_NEW ? 200 : 750;
+	g->cmd = cmd;
 	fz_begin(&f->req, f->family, flags, 0, cmd, version);
 	switch (cmd) {
 	case RINGSTEER_CMD_SERVICE_NEW:

@@ -27,13 +27,17 @@
 
 static void track(struct fuzz *f)
 {
-	uint32_t i;
+	uint32_t i, slots = 0;
 
 	if (f->m.ns > f->st.max_services)
 		f->st.max_services = f->m.ns;
-	for (i = 0; i < f->m.ns; i++)
+	for (i = 0; i < f->m.ns; i++) {
 		if (f->m.s[i].nb > f->st.max_backends)
 			f->st.max_backends = f->m.s[i].nb;
+		slots += m_slots(&f->m.s[i]);
+	}
+	if (slots > f->st.max_slot_services)
+		f->st.max_slot_services = slots;
 }
 
 static void step(struct fuzz *f)
@@ -125,6 +129,9 @@ static void report(struct fuzz *f, double secs)
 	printf("\n  services %u at the end, at most %llu services and %llu backends in one; multi-part dumps %llu\n",
 	       f->m.ns, (unsigned long long)st->max_services,
 	       (unsigned long long)st->max_backends, (unsigned long long)st->multipart);
+	printf("  placement slots: at most %llu services; requests with slots %llu (acked %llu); lookups checked against the slots %llu\n",
+	       (unsigned long long)st->max_slot_services, (unsigned long long)st->slots_sent,
+	       (unsigned long long)st->slots_acked, (unsigned long long)st->slot_lookups);
 	fflush(stdout);
 }
 

@@ -87,6 +87,7 @@ uint64_t fz_m_points(const struct m_svc *s, uint32_t vnodes)
 	uint64_t n = 0;
 	uint32_t i;
 
+	vnodes = m_vnodes(s, vnodes);
 	for (i = 0; i < s->nb; i++)
 		if (m_on_ring(&s->b[i]))
 			n += (uint64_t)FZ_SET(&s->b[i], WEIGHT) * vnodes;
@@ -102,18 +103,51 @@ uint32_t fz_m_active(const struct m_svc *s)
 	return n;
 }
 
+bool fz_m_held(const struct m_svc *s, const struct m_be *b, uint32_t slot)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < s->nb; i++) {
+		if (&s->b[i] == b)
+			continue;
+		for (j = 0; j < s->b[i].nslots; j++)
+			if (s->b[i].slots[j] == slot)
+				return true;
+	}
+	return false;
+}
+
+static void m_free_backends(struct m_svc *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nb; i++)
+		free(s->b[i].slots);
+	free(s->b);
+}
+
 void fz_m_free(struct fz_model *m)
 {
 	uint32_t i;
 
 	for (i = 0; i < m->ns; i++)
-		free(m->s[i].b);
+		m_free_backends(&m->s[i]);
 	m->ns = 0;
+}
+
+/* N slots (at least one) into B, copied from V. */
+static void m_put_slots(struct m_be *b, const uint16_t *v, uint32_t n)
+{
+	b->slots = malloc((n + 1) * sizeof(*v));
+	if (!b->slots)
+		abort();
+	memcpy(b->slots, v, n * sizeof(*v));
+	b->nslots = n;
 }
 
 void fz_m_copy(struct fz_model *dst, const struct fz_model *src)
 {
-	uint32_t i;
+	uint32_t i, j;
 
 	fz_m_free(dst);
 	*dst = *src;
@@ -123,6 +157,10 @@ void fz_m_copy(struct fz_model *dst, const struct fz_model *src)
 		if (!dst->s[i].b)
 			abort();
 		memcpy(dst->s[i].b, src->s[i].b, src->s[i].nb * sizeof(struct m_be));
+		for (j = 0; j < src->s[i].nb; j++)
+			if (src->s[i].b[j].slots)
+				m_put_slots(&dst->s[i].b[j], src->s[i].b[j].slots,
+					    src->s[i].b[j].nslots);
 	}
 }
 
@@ -155,30 +193,117 @@ static uint32_t ep_errs(const struct fz_ep *e, bool service)
 	return err;
 }
 
+static int cmp_slot(const void *a, const void *b)
+{
+	return *(const uint16_t *)a - *(const uint16_t *)b;
+}
+
+/* E's slots, sorted, into V; returns how many. */
+static uint32_t sorted_slots(const struct fz_ep *e, uint16_t *v)
+{
+	uint32_t n = fz_nslots(e);
+
+	memcpy(v, e->slots, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_slot);
+	return n;
+}
+
+/*
+ * The slots attribute's own length (uapi backend slots), read with the
+ * backend's settings for any placement: none or an odd length EINVAL,
+ * more numbers than max-weight ERANGE.
+ */
+static uint32_t slots_len_errs(const struct fz_ep *e)
+{
+	if (!(e->present & B(RINGSTEER_BACKEND_A_SLOTS)))
+		return 0;
+	if (!e->slots_len || e->slots_len % 2)
+		return FZ_EINVAL;
+	return e->slots_len / 2 > RINGSTEER_MAX_WEIGHT ? FZ_ERANGE : 0;
+}
+
+/* The weight backend B (NULL: a new one) has after request E. */
+static uint32_t req_weight(const struct fz_ep *e, const struct m_be *b)
+{
+	if (e->present & B(RINGSTEER_BACKEND_A_WEIGHT))
+		return FZ_SET(e, WEIGHT);
+	/* Slots without weight set it to their count. */
+	if ((e->present & B(RINGSTEER_BACKEND_A_SLOTS)) && !slots_len_errs(e))
+		return e->slots_len / 2;
+	return b ? FZ_SET(b, WEIGHT) : 1;
+}
+
+/*
+ * Backend B of S (NULL: a new one) is to hold E's slots, or keep its own,
+ * with weight W (kmod/placement.c, rs_slots_prepare()). Slots are refused
+ * on a ring service; a slots service's new backend must bring them, and
+ * a weight that is not its count of slots needs new ones. The slots are
+ * judged in the kernel's order, so the errno is exact: sorted, the first
+ * that is past the capacity (ERANGE) or repeats the one before (EEXIST:
+ * slots past the capacity sort last, so a repeat among them is ERANGE),
+ * then one another backend holds, draining and down ones included
+ * (EEXIST), then a count other than W (EINVAL).
+ */
+static uint32_t slots_errs(const struct m_svc *s, const struct m_be *b,
+			   const struct fz_ep *e, uint32_t w)
+{
+	bool given = e->present & B(RINGSTEER_BACKEND_A_SLOTS);
+	uint32_t cap = FZ_SET(s, CAPACITY), n, i;
+	uint16_t v[RINGSTEER_MAX_WEIGHT];
+
+	if (!m_slots(s))
+		return given ? FZ_EINVAL : 0;
+	if (!given)
+		return b && w == b->nslots ? 0 : FZ_EINVAL;
+	/* Refused for its length already (slots_len_errs()). */
+	if (slots_len_errs(e))
+		return 0;
+	n = sorted_slots(e, v);
+	for (i = 0; i < n; i++) {
+		if (v[i] >= cap)
+			return FZ_ERANGE;
+		if (i && v[i] == v[i - 1])
+			return FZ_EEXIST;
+	}
+	for (i = 0; i < n; i++)
+		if (fz_m_held(s, b, v[i]))
+			return FZ_EEXIST;
+	return n == w ? 0 : FZ_EINVAL;
+}
+
+/*
+ * A backend request's errnos in S, in the order kmod/commit.c checks
+ * them; the ring's points are charged last.
+ */
 static uint32_t predict_backend(const struct m_svc *s, const struct fz_req *q)
 {
 	const struct fz_ep *e = &q->be;
-	uint32_t w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? FZ_SET(e, WEIGHT) : 1;
-	uint32_t st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? FZ_SET(e, STATE) : 0;
 	const struct m_be *b = fz_m_find_be(s, e);
-	uint32_t h;
+	uint32_t w = req_weight(e, b), v = m_vnodes(s, FZ_SET(s, VNODES));
+	uint32_t st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? FZ_SET(e, STATE) : 0;
+	uint32_t h, err;
 	uint64_t pts = fz_m_points(s, FZ_SET(s, VNODES));
 
 	switch (q->cmd) {
 	case RINGSTEER_CMD_BACKEND_NEW:
 		if (b)
 			return FZ_EEXIST;
-		if (s->nb >= RINGSTEER_MAX_BACKENDS ||
-		    (st == RINGSTEER_STATE_ACTIVE &&
-		     pts + (uint64_t)w * FZ_SET(s, VNODES) > RINGSTEER_MAX_POINTS))
+		if (s->nb >= RINGSTEER_MAX_BACKENDS)
 			return FZ_E2BIG;
-		return 0;
+		err = slots_errs(s, NULL, e, w);
+		if (!err && st == RINGSTEER_STATE_ACTIVE &&
+		    pts + (uint64_t)w * v > RINGSTEER_MAX_POINTS)
+			err = FZ_E2BIG;
+		return err;
 	case RINGSTEER_CMD_BACKEND_SET:
 		if (!b)
 			return FZ_ENOENT;
-		if (!(e->present & fz_settings_mask(RC_OBJ_BACKEND, false)))
+		if (!(e->present & (fz_settings_mask(RC_OBJ_BACKEND, false) |
+				    B(RINGSTEER_BACKEND_A_SLOTS))))
 			return FZ_EINVAL;
-		w = e->present & B(RINGSTEER_BACKEND_A_WEIGHT) ? FZ_SET(e, WEIGHT) : FZ_SET(b, WEIGHT);
+		err = slots_errs(s, b, e, w);
+		if (err)
+			return err;
 		st = e->present & B(RINGSTEER_BACKEND_A_STATE) ? FZ_SET(e, STATE) : FZ_SET(b, STATE);
 		h = e->present & B(RINGSTEER_BACKEND_A_HEALTH) ? FZ_SET(e, HEALTH) : FZ_SET(b, HEALTH);
 		/* The last backend on the ring goes down only with force. */
@@ -186,9 +311,9 @@ static uint32_t predict_backend(const struct m_svc *s, const struct fz_req *q)
 		    !(q->flags & RINGSTEER_F_FORCE))
 			return FZ_EBUSY;
 		if (m_on_ring(b))
-			pts -= (uint64_t)FZ_SET(b, WEIGHT) * FZ_SET(s, VNODES);
+			pts -= (uint64_t)FZ_SET(b, WEIGHT) * v;
 		if (st == RINGSTEER_STATE_ACTIVE && h == RINGSTEER_HEALTH_UP &&
-		    pts + (uint64_t)w * FZ_SET(s, VNODES) > RINGSTEER_MAX_POINTS)
+		    pts + (uint64_t)w * v > RINGSTEER_MAX_POINTS)
 			return FZ_E2BIG;
 		return 0;
 	}
@@ -222,6 +347,47 @@ static uint32_t fwd_errs(const struct m_svc *s, const struct fz_ep *e)
 	return err;
 }
 
+/* The highest slot a backend of S holds, or -1. */
+static int64_t max_slot(const struct m_svc *s)
+{
+	int64_t top = -1;
+	uint32_t i;
+
+	for (i = 0; i < s->nb; i++)
+		if (s->b[i].nslots && s->b[i].slots[s->b[i].nslots - 1] > top)
+			top = s->b[i].slots[s->b[i].nslots - 1];
+	return top;
+}
+
+/*
+ * PLACEMENT and CAPACITY of a service-new (@s NULL) or service-set of @s
+ * (uapi service placement, capacity; kmod/conf.c): placement never
+ * changed, capacity only with placement slots, a power of two up to
+ * max-capacity (ERANGE; the policy holds only the minimum, as 6.1's
+ * cannot hold the maximum), and never below a slot a backend holds
+ * (ERANGE, kmod/placement.c, checked only once the settings parse).
+ */
+static uint32_t placement_errs(const struct m_svc *s, const struct fz_ep *e)
+{
+	uint32_t placement = s ? FZ_SET(s, PLACEMENT) : RINGSTEER_PLACEMENT_RING;
+	uint32_t cap = FZ_SET(e, CAPACITY), err = 0;
+
+	if (e->present & B(RINGSTEER_SERVICE_A_PLACEMENT)) {
+		if (s && FZ_SET(e, PLACEMENT) != placement)
+			err |= FZ_EINVAL;
+		placement = FZ_SET(e, PLACEMENT);
+	}
+	if (!(e->present & B(RINGSTEER_SERVICE_A_CAPACITY)))
+		return err;
+	if (placement != RINGSTEER_PLACEMENT_SLOTS)
+		return err | FZ_EINVAL;
+	if (cap > RINGSTEER_MAX_CAPACITY || (cap & (cap - 1)))
+		return err | FZ_ERANGE;
+	if (s && (int64_t)cap <= max_slot(s))
+		err |= FZ_ERANGE;
+	return err;
+}
+
 /*
  * Errnos the request may get in the model's state; 0: it must succeed.
  * A superset where the kernel's order of checks decides which one comes.
@@ -252,7 +418,7 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 	switch (q->cmd) {
 	case RINGSTEER_CMD_SERVICE_NEW:
 		if (svc && !serr)
-			err |= fwd_errs(NULL, &q->svc);
+			err |= fwd_errs(NULL, &q->svc) | placement_errs(NULL, &q->svc);
 		if (s)
 			err |= FZ_EEXIST;
 		else if (svc && !serr && m->ns >= RINGSTEER_MAX_SERVICES)
@@ -260,7 +426,7 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 		return err;
 	case RINGSTEER_CMD_SERVICE_SET:
 		if (s)
-			err |= fwd_errs(s, &q->svc);
+			err |= fwd_errs(s, &q->svc) | placement_errs(s, &q->svc);
 		if (!(q->svc.present & fz_settings_mask(RC_OBJ_SERVICE, false)))
 			err |= FZ_EINVAL;
 		else if (s && fz_m_points(s, q->svc.present & B(RINGSTEER_SERVICE_A_VNODES) ?
@@ -288,13 +454,12 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 		return err | FZ_EINVAL;
 	err |= ep_errs(&q->be, false);
 	/*
-	 * The model's services are all placement ring (its generator sends
-	 * no placement), which refuse a backend's slots; their length rules
-	 * may answer first (uapi backend slots). A junk attribute of the
-	 * backend nest can be one.
+	 * The slots' length is read with the backend's settings (kmod/conf.c):
+	 * after the lookups (ENOENT), before the commit's checks (EEXIST,
+	 * E2BIG, the slots' numbers). Added to the set, as every stage here
+	 * is whose order the model does not follow.
 	 */
-	if (q->be.present & B(RINGSTEER_BACKEND_A_SLOTS))
-		err |= FZ_EINVAL | FZ_ERANGE;
+	err |= slots_len_errs(&q->be);
 	if ((q->be.present & q->svc.present & B(RINGSTEER_SERVICE_A_FAMILY)) &&
 	    q->be.family != q->svc.family)
 		err |= FZ_EINVAL;
@@ -315,6 +480,26 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 	return err;
 }
 
+/*
+ * The slots E gives (accepted: a slots service's), sorted, for B's; and
+ * its weight, their count. Returns whether they changed.
+ */
+static bool m_take_slots(struct m_be *b, const struct fz_ep *e)
+{
+	uint16_t v[RINGSTEER_MAX_WEIGHT];
+	uint32_t n;
+	bool changed;
+
+	if (!(e->present & B(RINGSTEER_BACKEND_A_SLOTS)))
+		return false;
+	n = sorted_slots(e, v);
+	changed = n != b->nslots || memcmp(v, b->slots, n * sizeof(*v));
+	free(b->slots);
+	m_put_slots(b, v, n);
+	FZ_SET(b, WEIGHT) = n;
+	return changed;
+}
+
 static void m_add_be(struct m_svc *s, const struct fz_ep *e)
 {
 	struct m_be *b;
@@ -326,10 +511,12 @@ static void m_add_be(struct m_svc *s, const struct fz_ep *e)
 			abort();
 	}
 	b = &s->b[s->nb++];
+	memset(b, 0, sizeof(*b));
 	memcpy(b->addr, e->addr, 16);
 	b->port = e->port;
 	/* Every backend starts up: backend-new takes no health (its row's ops). */
 	m_take(b->set, NULL, RC_OBJ_BACKEND, RC_SOP_ADD, e, -1);
+	m_take_slots(b, e);
 }
 
 static bool m_set_be(struct m_be *b, const struct fz_ep *e)
@@ -337,7 +524,7 @@ static bool m_set_be(struct m_be *b, const struct fz_ep *e)
 	uint32_t old[RC_SETTINGS_MAX];
 
 	memcpy(old, b->set, sizeof(old));
-	return m_take(b->set, old, RC_OBJ_BACKEND, RC_SOP_SET, e, -1);
+	return m_take(b->set, old, RC_OBJ_BACKEND, RC_SOP_SET, e, -1) | m_take_slots(b, e);
 }
 
 static void m_add_svc(struct fz_model *m, const struct fz_ep *e)
@@ -354,7 +541,7 @@ static void m_add_svc(struct fz_model *m, const struct fz_ep *e)
 
 static void m_del_svc(struct fz_model *m, struct m_svc *s)
 {
-	free(s->b);
+	m_free_backends(s);
 	memmove(s, s + 1, (m->s + m->ns - s - 1) * sizeof(*s));
 	m->ns--;
 }
@@ -393,6 +580,7 @@ void fz_m_apply(struct fz_model *m, const struct fz_req *q)
 		changed = m_set_be(b, &q->be);
 		break;
 	case RINGSTEER_CMD_BACKEND_DEL:
+		free(b->slots);
 		*b = s->b[--s->nb];
 		break;
 	case RINGSTEER_CMD_KEY_SET:

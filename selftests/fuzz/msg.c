@@ -130,8 +130,9 @@ struct fz_cmd_spec {
  * time by spec-gen.py, so that the model and the kernel's generated policies
  * have one source.
  */
-enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_U64, K_BE16, K_ADDR, K_KEY, K_NEST };
-enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD, R_NEST };
+enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_U64, K_BE16, K_ADDR, K_KEY, K_NEST, K_U16S };
+enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD, R_NEST,
+		 R_U16S };
 
 #include "fuzz-spec-gen.h"
 
@@ -223,6 +224,13 @@ static void store_setting(struct fz_ep *e, int nest, int type, uint32_t v)
 		e->set[r - rc_settings] = r->type == RC_T_PORT ? ntohs((uint16_t)v) : v;
 }
 
+/* A backend's slots, D (N bytes) as they came. */
+static void store_slots(struct fz_ep *e, const uint8_t *d, uint16_t n)
+{
+	e->slots_len = n;
+	memcpy(e->slots, d, fz_nslots(e) * sizeof(uint16_t));
+}
+
 static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 		     uint16_t n)
 {
@@ -265,6 +273,8 @@ static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 	default:
 		if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_PROTO)
 			e->proto = d[0];
+		else if (nest == RINGSTEER_A_BACKEND && type == RINGSTEER_BACKEND_A_SLOTS)
+			store_slots(e, d, n);
 		else
 			store_setting(e, nest, type, n == 2 ? v16 : v32);
 	}
@@ -280,8 +290,8 @@ static void fz_parse_attrs(struct fz_req *q, const uint8_t *base,
  * type, NLA_F_NESTED exactly on nests, exact lengths, documented ranges.
  */
 static void fz_parse_one(struct fz_req *q, const uint8_t *base,
-			 const struct nlattr *a, int nest, uint32_t listed,
-			 uint32_t tolerated, const struct fz_cmd_spec *spec)
+			 const struct nlattr *a, int nest, uint64_t listed,
+			 uint64_t tolerated, const struct fz_cmd_spec *spec)
 {
 	int type = a->nla_type & NLA_TYPE_MASK;
 	bool nested_flag = a->nla_type & NLA_F_NESTED;
@@ -327,9 +337,11 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 	}
 	/*
 	 * An address has no length in the policy: the kernel holds it to
-	 * its family's (EINVAL) when it reads the nest's values.
+	 * its family's (EINVAL) when it reads the nest's values. Nor have
+	 * slots: the kernel reads their length with the backend's settings
+	 * (the model's).
 	 */
-	if (k != K_ADDR && n != fz_kind_len[k]) {
+	if (k != K_ADDR && k != K_U16S && n != fz_kind_len[k]) {
 		q->policy |= FZ_POLICY;
 		return;
 	}
@@ -496,6 +508,8 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 		case RINGSTEER_SERVICE_A_FLOWS: r->flows = v; break;
 		case RINGSTEER_SERVICE_A_NO_BACKEND: r->no_backend = v; break;
 		}
+	} else if (type == RINGSTEER_BACKEND_A_SLOTS) {
+		store_slots(e, d, n);
 	} else {
 		store_setting(e, nest, type, v);
 		switch (type) {
@@ -511,7 +525,7 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 static const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 				  uint32_t len, int nest)
 {
-	uint32_t seen = 0;
+	uint64_t seen = 0;
 	const char *why;
 
 	while (len) {
@@ -541,7 +555,9 @@ static const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 			why = fz_reply_attrs(r, p + NLA_HDRLEN, n, type);
 			if (why)
 				return why;
-		} else if (k == R_ADDR ? n != 4 && n != 16 : n != fz_rkind_len[k]) {
+		} else if (k == R_ADDR ? n != 4 && n != 16 :
+			   k == R_U16S ? !n || n % 2 || n / 2 > RINGSTEER_MAX_WEIGHT :
+			   n != fz_rkind_len[k]) {
 			return "attribute of the wrong size in a reply";
 		} else if (k != R_PAD) {
 			fz_reply_store(r, nest, type, p + NLA_HDRLEN, n);
@@ -565,6 +581,17 @@ static const char *fz_reply_ep(const struct fz_ep *e, bool service)
 		return "reply endpoint has a bad family";
 	if (e->alen != (e->family == AF_INET ? 4 : 16))
 		return "reply address length does not match its family";
+	return NULL;
+}
+
+/* A backend's slots, if it has any: in ascending order, as the spec says. */
+static const char *fz_reply_slots(const struct fz_ep *e)
+{
+	uint32_t i;
+
+	for (i = 1; i < fz_nslots(e); i++)
+		if (e->slots[i] <= e->slots[i - 1])
+			return "backend reply's slots are not in ascending order";
 	return NULL;
 }
 
@@ -613,7 +640,8 @@ const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
 			return "backend reply misses an attribute";
 		if (r->svc.present & ~SVC_ID)
 			return "backend reply names its service with more than its identity";
-		return fz_reply_ep(&r->svc, true) ?: fz_reply_ep(&r->be, false);
+		return fz_reply_ep(&r->svc, true) ?: fz_reply_ep(&r->be, false) ?:
+		       fz_reply_slots(&r->be);
 	case RINGSTEER_CMD_NET_GET:
 		return !r->has_svc && !r->has_be && !r->has_key && !r->has_pos ? NULL :
 		       "NET_GET reply carries more than the namespace's state";

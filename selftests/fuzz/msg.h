@@ -108,7 +108,22 @@ struct fz_ep {
 	uint8_t proto;
 	/* Settings by row of ringctl's table (FZ_SET()); ports in host order. */
 	uint32_t set[RC_SETTINGS_MAX];
+	/*
+	 * A backend's slots: the attribute's length in bytes as it came (odd,
+	 * or over max-weight numbers, in a request), its numbers up to
+	 * max-weight of them, as given.
+	 */
+	uint32_t slots_len;
+	uint16_t slots[RINGSTEER_MAX_WEIGHT];
 };
+
+/* How many slot numbers E's slots attribute holds (in E->slots). */
+static inline uint32_t fz_nslots(const struct fz_ep *e)
+{
+	uint32_t n = e->slots_len / 2;
+
+	return n < RINGSTEER_MAX_WEIGHT ? n : RINGSTEER_MAX_WEIGHT;
+}
 
 /* The value of setting ROW (RC_SET_ROW) in an endpoint, service or backend. */
 #define FZ_SET(p, row) ((p)->set[RC_SET_##row])

@@ -32,8 +32,14 @@ def kind(attr, prefix):
         return prefix + 'BE16'
     if t in ('u8', 'u16', 'u32', 'u64'):
         return prefix + t.upper()
-    if t == 'binary':
-        return prefix + ('KEY' if 'exact-len' in attr.get('checks', {}) else 'ADDR')
+    if t == 'binary' and 'exact-len' in attr.get('checks', {}):
+        return prefix + 'KEY'
+    # The spec's binary has no element type: a backend's slots say theirs
+    # in their doc ("an array of u16"), an address has its family's length.
+    if t == 'binary' and 'array of u16' in ' '.join(attr.get('doc', '').split()):
+        return prefix + 'U16S'
+    if t == 'binary' and attr['name'] == 'addr':
+        return prefix + 'ADDR'
     sys.exit('spec-gen.py: no fuzzer kind for type %s' % t)
 
 

@@ -337,4 +337,121 @@ TEST(validator_replies)
 	EXPECT_EQ(EINVAL, err);
 }
 
+/* Attribute types past 31 (capacity is 32) count like any other. */
+TEST(attributes_past_bit_31)
+{
+	uint32_t slots = RINGSTEER_PLACEMENT_SLOTS, cap = 1024, nest;
+	struct fz_reply r;
+	struct fz_req q;
+
+	begin(RINGSTEER_CMD_SERVICE_NEW, 0);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	/* Reopen the nest for placement and capacity. */
+	nest = NLMSG_HDRLEN + GENL_HDRLEN;
+	fz_attr(&b, RINGSTEER_SERVICE_A_PLACEMENT, &slots, 4);
+	fz_attr(&b, RINGSTEER_SERVICE_A_CAPACITY, &cap, 4);
+	fz_nest_end(&b, nest);
+	parse(&q, true);
+	ASSERT_GT(RINGSTEER_SERVICE_A_CAPACITY, 31);
+	EXPECT_EQ(0U, q.policy);
+	EXPECT_TRUE(!!(q.svc.present & B(RINGSTEER_SERVICE_A_CAPACITY)));
+	EXPECT_EQ(1024U, FZ_SET(&q.svc, CAPACITY));
+
+	/* Below the policy's minimum. */
+	cap = 1;
+	memcpy(b.p + b.len - 4, &cap, 4);
+	parse(&q, true);
+	EXPECT_EQ((uint32_t)FZ_POLICY, q.policy);
+
+	make_service_reply(0, RINGSTEER_SERVICE_A_CAPACITY);
+	EXPECT_EQ(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_SERVICE_GET, &r));
+	fz_attr(&b, RINGSTEER_SERVICE_A_CAPACITY, &cap, 4);	/* repeated */
+	((struct nlattr *)(b.p + NLMSG_HDRLEN + GENL_HDRLEN))->nla_len += 8;
+	fz_end(&b);
+	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_SERVICE_GET, &r));
+}
+
+/* A BACKEND_GET reply whose backend holds SLOTS (LEN bytes). */
+static void make_backend_reply(const uint16_t *slots, uint32_t len)
+{
+	uint64_t v64 = 0;
+	uint32_t v32 = 0, nest;
+	unsigned int i;
+
+	fz_begin(&b, FAMILY_ID, 0, 7, RINGSTEER_CMD_BACKEND_GET, RINGSTEER_GENL_VERSION);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	/* Reopen the backend's nest for the rest. */
+	nest = b.len;
+	be_nest();
+	for (i = 0; i < rc_nsettings; i++)
+		if (rc_settings[i].obj == RC_OBJ_BACKEND && rc_settings[i].parent == RC_NO_PARENT)
+			fz_attr(&b, rc_settings[i].attr, &v32, 4);
+	fz_attr(&b, RINGSTEER_BACKEND_A_FLOWS, &v64, 8);
+	fz_attr(&b, RINGSTEER_BACKEND_A_SHARE, &v64, 8);
+	if (slots)
+		fz_attr(&b, RINGSTEER_BACKEND_A_SLOTS, slots, len);
+	fz_nest_end(&b, nest);
+	fz_end(&b);
+}
+
+/*
+ * Slots: a request's are kept as they came, whatever their length (the
+ * kernel judges it with the backend's settings); a reply's are an even
+ * number of bytes, ascending.
+ */
+TEST(slots)
+{
+	uint16_t v[] = { 9, 3, 200, 7 };
+	struct fz_reply r;
+	struct fz_req q;
+	uint32_t nest;
+
+	begin(RINGSTEER_CMD_BACKEND_NEW, 0);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	be_nest();
+	parse(&q, true);
+	EXPECT_EQ(0U, q.policy);
+	EXPECT_FALSE(!!(q.be.present & B(RINGSTEER_BACKEND_A_SLOTS)));
+
+	begin(RINGSTEER_CMD_BACKEND_NEW, 0);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	nest = b.len;
+	be_nest();
+	fz_attr(&b, RINGSTEER_BACKEND_A_SLOTS, v, 5);
+	fz_nest_end(&b, nest);
+	parse(&q, true);
+	EXPECT_EQ(0U, q.policy);
+	EXPECT_TRUE(!!(q.be.present & B(RINGSTEER_BACKEND_A_SLOTS)));
+	EXPECT_EQ(5U, q.be.slots_len);
+	EXPECT_EQ(2U, fz_nslots(&q.be));
+	EXPECT_EQ(3, q.be.slots[1]);
+
+	/* Not a backend-del's. */
+	begin(RINGSTEER_CMD_BACKEND_DEL, 0);
+	svc_nest(RINGSTEER_A_SERVICE | NLA_F_NESTED, AF_INET, 4);
+	nest = b.len;
+	be_nest();
+	fz_attr(&b, RINGSTEER_BACKEND_A_SLOTS, v, 4);
+	fz_nest_end(&b, nest);
+	parse(&q, true);
+	EXPECT_EQ((uint32_t)FZ_POLICY, q.policy);
+
+	make_backend_reply(NULL, 0);
+	EXPECT_EQ(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+	EXPECT_FALSE(!!(r.be.present & B(RINGSTEER_BACKEND_A_SLOTS)));
+	v[0] = 1;
+	make_backend_reply(v, 6);
+	EXPECT_EQ(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+	EXPECT_EQ(3U, fz_nslots(&r.be));
+	EXPECT_EQ(200, r.be.slots[2]);
+	make_backend_reply(v, 2);
+	EXPECT_EQ(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+	make_backend_reply(v, 5);
+	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+	make_backend_reply(v, 0);
+	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+	make_backend_reply(v, 8);	/* 200 before 7 */
+	EXPECT_NE(NULL, fz_check_data((struct nlmsghdr *)b.p, RINGSTEER_CMD_BACKEND_GET, &r));
+}
+
 TEST_HARNESS_MAIN
