@@ -326,21 +326,21 @@ $(BUILD)/unit/%: selftests/unit/%.c selftests/unit/stderr_capture.h $(KSRC)/.sta
 
 # The fuzzer's messages (msg.c) for their unit test; the fuzzer itself
 # compiles all of selftests/fuzz/ at once.
-$(BUILD)/fuzz/%.o: selftests/fuzz/%.c $(USER_HDRS) $(FUZZ_SPEC)
+$(BUILD)/fuzz/%.o: selftests/fuzz/%.c selftests/fuzz/spec.h $(USER_HDRS) $(FUZZ_SPEC)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -I$(BUILD)/fuzz -c -o $@ $<
 
 $(BUILD)/unit/test_fuzz_msg: $(BUILD)/fuzz/msg.o
 # The settings table against the spec's request shapes.
-$(BUILD)/unit/test_settings: $(FUZZ_SPEC)
+$(BUILD)/unit/test_settings: $(FUZZ_SPEC) selftests/fuzz/spec.h
 
 $(BUILD)/selftests/%: selftests/%.c $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
 
-$(BUILD)/selftests/fuzz_netlink: $(FUZZ_SRCS) $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS) $(FUZZ_SPEC)
+$(BUILD)/selftests/fuzz_netlink: $(FUZZ_SRCS) $(wildcard selftests/fuzz/*.h) $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS) $(FUZZ_SPEC)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -D_GNU_SOURCE -Iselftests/fuzz -I$(BUILD)/fuzz -o $@ $(FUZZ_SRCS) $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)

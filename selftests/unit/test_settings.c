@@ -35,20 +35,11 @@
 
 /*
  * The requests' shapes as the spec gives them, the fuzzer's view of
- * kmod/uapi/ringsteer.yaml (selftests/fuzz/spec-gen.py), with the
- * definitions of msg.c it is written against.
+ * kmod/uapi/ringsteer.yaml (selftests/fuzz/spec-gen.py), through the
+ * header msg.c includes it by.
  */
 #pragma GCC diagnostic ignored "-Wunused-const-variable"
-#define B(x) (1ULL << (x))
-#define FZ_ANY (~0ULL)
-struct fz_cmd_spec {
-	uint64_t top, top_tol;
-	uint64_t svc, svc_tol;
-	uint64_t be, be_tol;
-};
-enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_U64, K_BE16, K_ADDR, K_KEY, K_NEST };
-enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD, R_NEST };
-#include "fuzz-spec-gen.h"
+#include "../fuzz/spec.h"
 
 /* A value of R other than its default: its last word, or a number. */
 static uint32_t other_value(const struct rc_setting *r)
