@@ -565,6 +565,17 @@ static void json_sampled(struct json *j, const char *key, const struct sim_sampl
 	json_obj_end(j);
 }
 
+/* A change counted on the sampled flows. */
+static void json_sampled_diff(struct json *j, const char *key,
+			      const struct sim_sampled_diff *sd)
+{
+	json_obj_begin(j, key);
+	json_u64(j, "flows", sd->flows);
+	json_u64(j, "moved", sd->moved);
+	json_u64(j, "collateral", sd->collateral);
+	json_obj_end(j);
+}
+
 static void json_slots(struct json *j, const struct sim *s, const struct sim_report *p)
 {
 	const struct sim_slots *sl = &p->sl;
@@ -624,11 +635,7 @@ static void json_slots_change(struct json *j, const struct sim *s, const struct 
 	json_double(j, "moved", sl->moved);
 	json_double(j, "ideal", p->ideal);
 	json_double(j, "collateral", sl->collateral);
-	json_obj_begin(j, "sampled");
-	json_u64(j, "flows", sl->sd.flows);
-	json_u64(j, "moved", sl->sd.moved);
-	json_u64(j, "collateral", sl->sd.collateral);
-	json_obj_end(j);
+	json_sampled_diff(j, "sampled", &sl->sd);
 	json_sampled(j, "sampled_after", &sl->smp2);
 	if (change_grows(s, p))
 		json_moves(j, "from", sl->st.ring, sl->from, &s->cm);
@@ -660,11 +667,7 @@ static void json_slots_sweep(struct json *j, const struct sim *s, const struct s
 		json_sampled(j, "sampled", &rw->smp);
 		if (s->change != CH_NONE) {
 			json_double(j, "moved", rw->moved);
-			json_obj_begin(j, "sampled_change");
-			json_u64(j, "flows", rw->sd.flows);
-			json_u64(j, "moved", rw->sd.moved);
-			json_u64(j, "collateral", rw->sd.collateral);
-			json_obj_end(j);
+			json_sampled_diff(j, "sampled_change", &rw->sd);
 		}
 		json_obj_end(j);
 	}
@@ -689,11 +692,7 @@ static void json_compare(struct json *j, const struct sim *s, const struct sim_r
 		json_sampled(j, "sampled", &pl->smp);
 		if (s->change != CH_NONE) {
 			json_double(j, "moved", pl->moved);
-			json_obj_begin(j, "sampled_change");
-			json_u64(j, "flows", pl->sd.flows);
-			json_u64(j, "moved", pl->sd.moved);
-			json_u64(j, "collateral", pl->sd.collateral);
-			json_obj_end(j);
+			json_sampled_diff(j, "sampled_change", &pl->sd);
 		}
 		json_obj_end(j);
 	}
