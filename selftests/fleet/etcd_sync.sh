@@ -119,6 +119,17 @@ put_config()	# TEXT on stdin: prints its revision
 }
 
 fstatus() { lbn 1 "$RINGCTL" fleet status "$W/admin.conf" "$@"; }
+# fstatus_disagrees WHAT [ARG...]: fleet status ARGS into $out, shown;
+# dies unless it exits 2 (the fleet disagrees) WHAT.
+fstatus_disagrees() {
+	local what=$1 rc
+	shift
+	set +e
+	out=$(fstatus "$@" 2>&1); rc=$?
+	set -e
+	echo "$out" | sed 's/^/# /'
+	[ "$rc" = 2 ] || die "fleet status exit $rc $what: $out"
+}
 # refused_all REV: every LB's status names REV as the one it refused.
 refused_all() { local n; for n in $(seq 1 "$NLB"); do
 	[ "$(ectl get /rs/status/lb$n --print-value-only | jq -r .error.revision)" = "$1" ] || return 1; done; }
@@ -169,10 +180,7 @@ saves >"$W/before"
 bad=$(printf 'service %s:%s proto tcp forward tunnel\n\tbackend %s:%s weight 0x\n' \
 	"$VIP4" "$VPORT" "$(be_addr 2)" "$VPORT" | put_config) || die "put the bad revision"
 wait_for 20 "every LB refuses $bad" refused_all "$bad"
-set +e
-out=$(fstatus 2>&1); rc=$?
-set -e
-[ "$rc" = 2 ] || die "fleet status exit $rc on a bad revision: $out"
+fstatus_disagrees "on a bad revision"
 echo "$out" | grep -q "weight '0x'" || die "fleet status does not name the error: $out"
 saves >"$W/after"
 cmp -s "$W/before" "$W/after" || die "an LB changed on a bad revision: $(diff "$W/before" "$W/after" | head -5)"
@@ -195,11 +203,7 @@ t0=$(now)
 } >"$W/c_part"
 bad=$(put_config <"$W/c_part") || die "put the revision the kernel refuses"
 wait_for 20 "every LB refuses $bad" refused_all "$bad"
-set +e
-out=$(fstatus 2>&1); rc=$?
-set -e
-echo "$out" | sed 's/^/# /'
-[ "$rc" = 2 ] || die "fleet status exit $rc on a revision the kernels refuse: $out"
+fstatus_disagrees "on a revision the kernels refuse"
 echo "$out" | grep -q "revision $bad: valid" || die "the configuration is not valid as a file: $out"
 for n in $(seq 1 "$NLB"); do
 	echo "$out" | grep -E "^lb$n +error" | grep "held by another backend" | grep -q "rolled back" ||
@@ -251,11 +255,7 @@ t0=$(now)
 rev=$(tunnel_services 1:draining 2 3 4 | put_config) || die "put the same configuration again"
 wait_for 30 "rtr's route without lb2" routes_are "rtr-lb1 rtr-lb3"
 took=$(elapsed "$t0")
-set +e
-out=$(fstatus 2>&1); rc=$?
-set -e
-echo "$out" | sed 's/^/# /'
-[ "$rc" = 2 ] || die "fleet status exit $rc with lb2 cut off"
+fstatus_disagrees "with lb2 cut off"
 echo "$out" | grep -Eq '^lb2 +(stale|missing)' || die "lb2 not stale: $out"
 echo "$out" | grep -Eq "^lb1 +ok +$rev" || die "lb1 not at $rev: $out"
 settle "lb2 withdrawn"
@@ -270,11 +270,7 @@ pass "lb2 cut off from etcd, revision $rev: lb2 stale, on-stale withdrew its VIP
 # -- Negative control: lb3 with another local key.
 agent_stop 3
 agent_start 3 "$W/otherkey"
-set +e
-out=$(fstatus wait 10s 2>&1); rc=$?
-set -e
-echo "$out" | sed 's/^/# /'
-[ "$rc" = 2 ] || die "fleet status exit $rc with lb3 on another key"
+fstatus_disagrees "with lb3 on another key" wait 10s
 echo "$out" | grep -Eq '^lb3 .*(differ|another key)' || die "fleet status does not name lb3: $out"
 echo "$out" | grep -Eq '^lb1 +ok' || die "lb1 not ok: $out"
 agent_stop 3
