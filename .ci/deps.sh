@@ -5,7 +5,8 @@
 # itself: the target kernels (image + headers), QEMU, the busybox used for
 # the VM initramfs, libraries and network tools. Idempotent: when all is
 # already there it returns without touching apt. --list prints the list,
-# --mirror the Debian mirror URI the machine's apt sources use.
+# --mirror the Debian mirror URI the machine's apt sources use,
+# --security-mirror the URI they use for this release's security suite.
 #
 # On Debian 12 (bookworm) the targets are its 6.1 and bookworm-backports'
 # 6.12; that apt source is built from the mirror URI this machine is already
@@ -66,11 +67,12 @@ all_installed()
 	[ "$(grep -c '^ii' <<<"$status")" -eq "${#PACKAGES[@]}" ] && have_backports_kernel
 }
 
-# The first "deb" URI serving this release's suite, from deb822 or one-line
-# sources. Security mirrors are skipped: backports live on the main archive.
+# The first "deb" URI serving this release's suite (or the suite given),
+# from deb822 or one-line sources. Security mirrors are skipped: backports
+# live on the main archive.
 debian_mirror_uri()
 {
-	local f uri
+	local f uri suite=${1:-$suite}
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -e "$f" ] && [ "$f" != "$BACKPORTS_LIST" ] || continue
 		uri=$(awk -v suite=$suite '
@@ -128,6 +130,11 @@ if [ "${1:-}" = --list ]; then
 fi
 if [ "${1:-}" = --mirror ]; then
 	debian_mirror_uri || { echo "deps: no $suite apt source found" >&2; exit 1; }
+	exit 0
+fi
+if [ "${1:-}" = --security-mirror ]; then
+	debian_mirror_uri "$suite-security" ||
+		{ echo "deps: no $suite-security apt source found" >&2; exit 1; }
 	exit 0
 fi
 

@@ -5,8 +5,10 @@
 # (trixie) build root, making it first if it is not cached. Debian 13's
 # kernels are built with gcc-14 against glibc 2.41, which a Debian 12 host
 # has neither of: their module builds, sparse and dkms run chrooted in this
-# root (selftests/vm/in-root.sh). The kernels are trixie's own 6.12 and the
-# newest one trixie-backports offers (7.x).
+# root (selftests/vm/in-root.sh). The kernels are trixie's own 6.12 (the
+# newest of trixie and trixie-security: a Debian 13 machine has its security
+# suite from the installer on, and runs that kernel, not the point
+# release's) and the newest one trixie-backports offers (7.x).
 #
 # The directory holds
 #   root/          debootstrap --variant=minbase trixie, plus gcc-14, make,
@@ -18,12 +20,15 @@
 # and each kernels/KVER is linked as $RINGSTEER_CACHE/kernels/KVER, where
 # selftests/vm/run.sh looks for kernels that are not installed here.
 #
-# The packages come from the mirror this machine's apt sources use
-# (.ci/deps.sh --mirror): the repository names no mirror itself. The cache
+# The packages come from the mirrors this machine's apt sources use
+# (.ci/deps.sh --mirror and --security-mirror): the repository names no
+# mirror itself; a host without a security source makes a root without
+# trixie-security, and says so. The cache
 # (RINGSTEER_CACHE, /var/cache/ringsteer, outside the clone) is keyed by the
-# hash of this script and that mirror, so a fresh clone reuses it and a
+# hash of this script and those mirrors, so a fresh clone reuses it and a
 # change to the recipe makes a new one; RS_TRIXIE_REBUILD=1 makes a new one
-# anyway (a newer kernel in the archive). About 4 minutes and 1.2 GiB.
+# anyway (a newer kernel in the archive). About 17 minutes (11 of them
+# debootstrap) and 1.2 GiB.
 # --dir prints the directory without making it; --kvers prints the kernel
 # releases of a made root (nothing if there is none).
 
@@ -34,7 +39,8 @@ cache_root=${RINGSTEER_CACHE:-/var/cache/ringsteer}
 export DEBIAN_FRONTEND=noninteractive
 
 uri=$(bash "$repo/.ci/deps.sh" --mirror 2>/dev/null) || uri=
-key=$( { cat "$0"; echo "$uri"; } | sha256sum | cut -c1-16)
+sec_uri=$(bash "$repo/.ci/deps.sh" --security-mirror 2>/dev/null) || sec_uri=
+key=$( { cat "$0"; echo "$uri"; echo "$sec_uri"; } | sha256sum | cut -c1-16)
 dir=$cache_root/trixie-root-$key
 
 case "${1:-}" in
@@ -65,7 +71,7 @@ chmod 0755 "$tmp"
 trap 'rm -rf --one-file-system "$tmp"' EXIT
 root=$tmp/root
 log=$tmp/build.log
-echo "trixie-root: making $dir (log $log), about 4 min" >&2
+echo "trixie-root: making $dir (log $log), about 17 min" >&2
 start=$SECONDS
 
 # in_root CMD...: CMD chrooted, with /proc and /dev, in a mount namespace
@@ -91,8 +97,8 @@ fail()
 unshare --mount --propagation private \
 	debootstrap --variant=minbase trixie "$root" "$uri" >>"$log" 2>&1 ||
 	fail "debootstrap failed"
-# Stable, its point-release updates and backports, as a Debian 13 machine
-# that took a backports kernel has them.
+# Stable, its point-release updates, security and backports, as a Debian
+# 13 machine that took a backports kernel has them.
 rm -f "$root/etc/apt/sources.list"
 cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
 Types: deb
@@ -101,6 +107,18 @@ Suites: trixie trixie-updates trixie-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
+if [ -n "$sec_uri" ]; then
+	cat >>"$root/etc/apt/sources.list.d/debian.sources" <<EOF
+
+Types: deb
+URIs: $sec_uri
+Suites: trixie-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+else
+	echo "trixie-root: no security source on this host: the root has no trixie-security" >&2
+fi
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 in_root apt-get update -qq >>"$log" 2>&1 || fail "apt-get update failed"
 
@@ -111,7 +129,8 @@ newest_kernel()
 	in_root apt-cache show "linux-image-amd64/$1" 2>>"$log" | sed -n 's/^Depends: //p' |
 		grep -o 'linux-image-[0-9][^ ,]*-amd64' | sed 's/^linux-image-//' | sort -V | tail -n1
 }
-k_stable=$(newest_kernel trixie)
+k_stable=$( { newest_kernel trixie; [ -z "$sec_uri" ] || newest_kernel trixie-security; } |
+	sort -V | tail -n1)
 k_bpo=$(newest_kernel trixie-backports)
 case "$k_stable" in 6.12.*) ;; *) fail "trixie's kernel is '$k_stable', not a 6.12" ;; esac
 [ -n "$k_bpo" ] || fail "trixie-backports has no kernel"
