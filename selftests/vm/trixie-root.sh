@@ -143,6 +143,23 @@ in_root apt-get install -y -qq --no-install-recommends \
 	"linux-headers-$k_stable" "linux-headers-$k_bpo/trixie-backports" >>"$log" 2>&1 ||
 	fail "apt-get install failed"
 
+# 7.x's headers use __typeof_unqual__ under sparse too, which sparse parses
+# from 0.6.5 on; trixie's is 0.6.4 (it errs in every file) and has no
+# backport. sid's sparse binary checks the 7.x builds: unpacked, not
+# installed (it needs only libc; its package pulls in gcc-16 for cgcc), as
+# /usr/local/bin/sparse-sid. apt reads sid's list from a directory of
+# its own, so that the root's apt state stays trixie's; sid's Release is
+# valid a week, so a mirror's copy may have expired: its signature is
+# checked, its age not.
+in_root sh -c 'u=$1 f=/tmp/sid
+	mkdir -p $f/lists/partial $f/archives/partial $f/dl &&
+	echo "deb $u sid main" >$f/sources.list &&
+	set -- -o Dir::Etc::sourcelist=$f/sources.list -o Dir::Etc::sourceparts=$f/none \
+		-o Dir::State::lists=$f/lists -o Dir::Cache=$f -o Acquire::Check-Valid-Until=false &&
+	apt-get "$@" update -qq && cd $f/dl && apt-get "$@" download sparse &&
+	dpkg-deb -x sparse_*.deb x && install -m 0755 x/usr/bin/sparse /usr/local/bin/sparse-sid &&
+	rm -rf $f' sh "$uri" >>"$log" 2>&1 || fail "cannot unpack sid's sparse"
+
 # image_packages KVER: the image package and the packages of the same
 # release it depends on (7.x splits the image into -binary, -modules, ...).
 image_packages()
