@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-debug-kernel.sh: print the directory of a 6.1 debug kernel built
-# from Debian's linux-source-6.1 with selftests/vm/debug.config (KASAN,
-# lockdep, PROVE_RCU, kmemleak, UBSAN, DEBUG_PREEMPT), building it first if
-# it is not cached. The cache lives outside the clone, keyed by the hash of
-# the fragment, this script and the source package version, so a fresh clone
-# reuses it and any change to the recipe rebuilds.
+# build-debug-kernel.sh: print the directory of a debug kernel built from
+# the kernel source the machine's Debian release has with
+# selftests/vm/debug.config (KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN,
+# DEBUG_PREEMPT), building it first if it is not cached: Debian 12's
+# linux-source-6.1, Debian 13's linux-source-6.12 (it has no 6.1; the
+# lifetimes checked are then those of the kernel its users run). The cache
+# lives outside the clone, keyed by the hash of the fragment, this script,
+# the source package and its version and the compiler (the module for it is
+# built with the same), so a fresh clone reuses it and any change to the
+# recipe rebuilds.
 #
 # The directory holds bzImage, the configured build tree (build/, for
 # out-of-tree modules) and lib/modules/KVER (modules.builtin, so that
@@ -15,12 +19,18 @@
 
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-tarball=/usr/src/linux-source-6.1.tar.xz
 cache_root=${RINGSTEER_CACHE:-/var/cache/ringsteer}
+# The source .ci/deps.sh installs: anything but trixie is taken as bookworm.
+case "$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")" in
+trixie) srcpkg=linux-source-6.12 ;;
+*) srcpkg=linux-source-6.1 ;;
+esac
+tarball=/usr/src/$srcpkg.tar.xz
 
 [ -r "$tarball" ] || { echo "build-debug-kernel: $tarball missing: run 'make deps'" >&2; exit 1; }
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-key=$( { cat "$here/debug.config" "$0"; echo "$srcver"; } | sha256sum | cut -c1-16)
+srcver=$(dpkg-query -W -f='${Version}' "$srcpkg")
+key=$( { cat "$here/debug.config" "$0"; echo "$srcpkg $srcver"; gcc --version | head -n1; } |
+	sha256sum | cut -c1-16)
 dir=$cache_root/debug-kernel-$key
 
 if [ -s "$dir/bzImage" ] && [ -e "$dir/done" ]; then

@@ -162,8 +162,9 @@ summary()
 # The fuzzer sends 100,000 messages on the stock kernels (about 70 s);
 # make check-debug sends 1,000,000 on the debug kernel.
 #
-# The 6.1 debug kernel (KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN,
-# DEBUG_PREEMPT): any report fails the run. It is built once (25 to 45
+# The debug kernel, 6.1 (Debian 13's 6.12 there: build-debug-kernel.sh),
+# with KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN and DEBUG_PREEMPT: any
+# report fails the run. It is built once (25 to 45
 # minutes on 2 cores) and cached outside the clone. Under KASAN and TCG
 # it boots in about 7 minutes and a scenario takes 1 to 10, so make check
 # runs only the ones that exercise lifetimes: module load/unload, rmmod
@@ -183,7 +184,7 @@ if [ "${RS_DEBUG_TESTS:-}" = all ]; then
 	# freed memory would show (KASAN, slub_debug).
 	debug_env=(-e RS_FUZZ_MESSAGES=1000000 -e RS_RMMOD_ROUNDS=300 -e RS_PKT_COUNT=100000)
 fi
-phase 5 "the 6.1 debug kernel: its build, started with phase 2 (first time 25 to 45 min, then cached), the module for it"
+phase 5 "the debug kernel: its build, started with phase 2 (first time 25 to 45 min, then cached), the module for it"
 echo "# build debug kernel"
 if wait "$debug_build" && dbg=$(cat "$logdir/debug-kernel.dir") && [ -n "$dbg" ]; then
 	record ok "build debug kernel"
@@ -219,7 +220,7 @@ parts=${RS_VM_PARTS:-3}
 # On the newest kernel only, unless RS_VM_EVERY_KERNEL=1: scenarios of
 # ringctl's checker and restore, whose kernel side (a backend's health
 # set, a dump, a diff's requests) every other scenario and the fuzzer
-# drive on every kernel, and health_conns runs on the 6.1 debug kernel.
+# drive on every kernel, and health_conns runs on the debug kernel.
 # They are 8 of the 6.1 run's 45 minutes, which make check cannot spare.
 newest_only=" health_basic.sh health_guard.sh health_systemd.sh health_conns.sh restore_diff.sh ops_live.sh "
 [ "${RS_VM_EVERY_KERNEL:-}" != 1 ] || newest_only=

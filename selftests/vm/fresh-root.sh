@@ -27,7 +27,10 @@
 # not spend 25 to 45 minutes building it again. Before a full Debian 12 run
 # starts, this waits for a debug kernel build in progress and builds it
 # here if it is not cached. A Debian 13 root has no linux-source-6.1: its
-# make check builds its debug kernel from 6.12 itself, the first time.
+# make check builds its debug kernel from linux-source-6.12 with gcc-14
+# itself, the first time (build-debug-kernel.sh), into the same cache,
+# where later runs find it; the host's 6.1 one is for Debian 12's make
+# check, built by another compiler from another kernel.
 #
 # Prints each command's last lines, its exit status and how long it took
 # (and each of its phases), and keeps the logs in build/fresh/full/ or
