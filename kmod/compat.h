@@ -12,6 +12,7 @@
 #define _RINGSTEER_COMPAT_H
 
 #include <net/dst.h>
+#include <net/netlink.h>
 
 /*
  * dst_dev() (6.16, backported to 6.1.y and 6.12.y): a route's device is
@@ -23,6 +24,24 @@ static inline struct net_device *dst_dev(const struct dst_entry *dst)
 {
 	return READ_ONCE(dst->dev);
 }
+#endif
+
+/*
+ * An extack message with a value in it, NL_SET_ERR_MSG_FMT_MOD() (6.3 on).
+ * 6.1's extack holds static strings only: there the message is @plain,
+ * which names the fault without the value. Every argument is used in both
+ * forms (newer checkpatch warns of one that is not).
+ */
+#ifdef NL_SET_ERR_MSG_FMT_MOD
+#define RS_ERR_MSG_FMT(extack, plain, fmt, ...) do {			\
+		(void)(plain);						\
+		NL_SET_ERR_MSG_FMT_MOD(extack, fmt, __VA_ARGS__);	\
+	} while (0)
+#else
+#define RS_ERR_MSG_FMT(extack, plain, fmt, ...) do {			\
+		(void)(fmt);						\
+		NL_SET_ERR_MSG_MOD(extack, plain);			\
+	} while (0)
 #endif
 
 #endif /* _RINGSTEER_COMPAT_H */

@@ -12,18 +12,8 @@
 #include <linux/sort.h>
 #include <net/netlink.h>
 
+#include "compat.h"
 #include "placement.h"
-
-/*
- * The message names the slot where the kernel can format one (6.3 on);
- * 6.1's extack holds static strings only, so there it names the kind of
- * fault and the attribute.
- */
-#ifdef NL_SET_ERR_MSG_FMT_MOD
-#define SLOT_MSG(extack, slot, fmt, plain) NL_SET_ERR_MSG_FMT_MOD(extack, fmt, slot)
-#else
-#define SLOT_MSG(extack, slot, fmt, plain) NL_SET_ERR_MSG_MOD(extack, plain)
-#endif
 
 static int cmp_u16(const void *a, const void *b)
 {
@@ -38,13 +28,13 @@ static int check_own(const u16 *s, u32 n, u32 cap, unsigned long *map,
 
 	for (i = 0; i < n; i++) {
 		if (s[i] >= cap) {
-			SLOT_MSG(extack, s[i], "slot %u is beyond the service's capacity",
-				 "a slot is beyond the service's capacity");
+			RS_ERR_MSG_FMT(extack, "a slot is beyond the service's capacity",
+				       "slot %u is beyond the service's capacity", s[i]);
 			return -ERANGE;
 		}
 		if (i && s[i] == s[i - 1]) {
-			SLOT_MSG(extack, s[i], "slot %u is given twice",
-				 "a slot is given twice");
+			RS_ERR_MSG_FMT(extack, "a slot is given twice",
+				       "slot %u is given twice", s[i]);
 			return -EEXIST;
 		}
 		__set_bit(s[i], map);
@@ -65,9 +55,10 @@ static int check_others(const struct rs_service *svc, const struct rs_backend *b
 			continue;
 		for (i = 0; i < o->nslots; i++) {
 			if (o->slots[i] < cap && test_bit(o->slots[i], map)) {
-				SLOT_MSG(extack, o->slots[i],
-					 "slot %u is held by another backend of the service",
-					 "a slot is held by another backend of the service");
+				RS_ERR_MSG_FMT(extack,
+					       "a slot is held by another backend of the service",
+					       "slot %u is held by another backend of the service",
+					       o->slots[i]);
 				return -EEXIST;
 			}
 		}
@@ -154,9 +145,10 @@ int rs_slots_check_capacity(const struct rs_service *svc,
 	/* Sorted: the last is the highest. */
 	list_for_each_entry(b, &svc->backends, node) {
 		if (b->nslots && b->slots[b->nslots - 1] >= conf->capacity) {
-			SLOT_MSG(extack, b->slots[b->nslots - 1],
-				 "slot %u is beyond the new capacity: move it first",
-				 "a backend holds a slot beyond the new capacity: move it first");
+			RS_ERR_MSG_FMT(extack,
+				       "a backend holds a slot beyond the new capacity: move it first",
+				       "slot %u is beyond the new capacity: move it first",
+				       b->slots[b->nslots - 1]);
 			return -ERANGE;
 		}
 	}
