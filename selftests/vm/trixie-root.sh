@@ -27,8 +27,8 @@
 # (RINGSTEER_CACHE, /var/cache/ringsteer, outside the clone) is keyed by the
 # hash of this script and those mirrors, so a fresh clone reuses it and a
 # change to the recipe makes a new one; RS_TRIXIE_REBUILD=1 makes a new one
-# anyway (a newer kernel in the archive). About 17 minutes (11 of them
-# debootstrap) and 1.2 GiB.
+# anyway (a newer kernel in the archive). 2 to 17 minutes (3 measured on
+# a lightly loaded 2-core machine, 17 with load 8 to 10) and 1.2 GiB.
 # --dir prints the directory without making it; --kvers prints the kernel
 # releases of a made root (nothing if there is none).
 
@@ -71,7 +71,7 @@ chmod 0755 "$tmp"
 trap 'rm -rf --one-file-system "$tmp"' EXIT
 root=$tmp/root
 log=$tmp/build.log
-echo "trixie-root: making $dir (log $log), about 17 min" >&2
+echo "trixie-root: making $dir (log $log), 2 to 17 min" >&2
 start=$SECONDS
 
 # in_root CMD...: CMD chrooted, with /proc and /dev, in a mount namespace
