@@ -157,6 +157,10 @@ KSRC_TARBALL := /usr/src/linux-source-$(KSRC_VER).tar.xz
 KSFT_CFLAGS := $(if $(filter 6.12,$(KSRC_VER)),-Wno-clobbered)
 KSRC := $(BUILD)/ksrc
 CHECKPATCH := $(KSRC)/scripts/checkpatch.pl
+# Debian 12 runs 6.12's checkpatch too: it has checks 6.1's lacks
+# (MACRO_ARG_UNUSED), and it is the one a Debian 13 machine runs.
+KSRC612 := $(BUILD)/ksrc-6.12
+CHECKPATCHES := $(CHECKPATCH) $(if $(filter 6.1,$(KSRC_VER)),$(KSRC612)/scripts/checkpatch.pl)
 KSFT := $(KSRC)/tools/testing/selftests
 # The netlink uapi enums and the kernel's policies and ops table are
 # generated from the YNL spec by the kernel's own ynl-gen-c.py, taken from
@@ -258,6 +262,15 @@ $(KSRC)/.stamp: $(KSRC_TARBALL)
 		linux-source-$(KSRC_VER)/scripts/const_structs.checkpatch \
 		linux-source-$(KSRC_VER)/tools/testing/selftests/kselftest_harness.h \
 		linux-source-$(KSRC_VER)/tools/testing/selftests/kselftest.h
+	$(Q)touch $@
+
+$(KSRC612)/.stamp: $(YNL_TARBALL)
+	$(quiet) EXTRACT $(notdir $<) checkpatch
+	$(Q)mkdir -p $(KSRC612)
+	$(Q)tar -xJf $< -C $(KSRC612) --strip-components=1 \
+		linux-source-6.12/scripts/checkpatch.pl \
+		linux-source-6.12/scripts/spelling.txt \
+		linux-source-6.12/scripts/const_structs.checkpatch
 	$(Q)touch $@
 
 $(sort $(KSRC_TARBALL) $(YNL_TARBALL)):
@@ -376,9 +389,11 @@ check-etcd: userspace/ringctl $(BUILD)/etcd/test_etcd_client
 unit: $(UNIT_BINS)
 	$(Q)rc=0; for t in $(UNIT_BINS); do $$t || rc=1; done; exit $$rc
 
-style: $(KSRC)/.stamp
-	$(Q)perl $(CHECKPATCH) --no-tree --strict --quiet --show-types \
-		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $(filter-out %Kbuild,$(KERNEL_SRCS))
+style: $(KSRC)/.stamp $(if $(filter 6.1,$(KSRC_VER)),$(KSRC612)/.stamp)
+	$(Q)for cp in $(CHECKPATCHES); do \
+		perl $$cp --no-tree --strict --quiet --show-types \
+			--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $(filter-out %Kbuild,$(KERNEL_SRCS)) || exit 1; \
+	done
 	@echo "checkpatch --strict: clean"
 
 # Kbuild turns the checker off, with one line and no error, when 7.x's
