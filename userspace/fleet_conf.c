@@ -10,7 +10,7 @@
  *	key-file /etc/ringsteer/siphash.key	# the SipHash key, mode 0600
  *	timeout 2s				# of one etcd request
  *	lease-ttl 10s				# of the status key's lease
- *	stale-timeout 30s			# without etcd: run on-stale
+ *	stale-timeout 30s			# cut off from etcd: run on-stale
  *	status-interval 5s			# the kernel re-read for the status
  *	on-stale birdc disable vip_www
  *	on-fresh birdc enable vip_www

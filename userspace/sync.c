@@ -8,8 +8,13 @@
  * PREFIX/members/HOST, so that a dead agent shows as missing. What it
  * never does: flush, or change the kernel when etcd is away. Without
  * etcd it keeps the last configuration and retries with back-off; after
- * stale-timeout without etcd it runs on-stale, and on-fresh once it has
- * resynced. A compacted revision means a full read; several writers are
+ * stale-timeout without etcd it is stale, and when no etcd host has
+ * answered for that long either (this host is cut off, while the others
+ * may go on) it runs on-stale, and on-fresh once it has resynced. When
+ * every etcd host answers but none serves (stopped, no leader), etcd is
+ * down for every LB alike: all keep the same revision and still agree,
+ * and withdrawing them all would be an outage bought with nothing, so
+ * on-stale is held. A compacted revision means a full read; several writers are
  * ordered by etcd's revision, and the agent applies the newest.
  *
  * With health-quorum it also watches PREFIX/health/, the checkers' votes,
@@ -54,8 +59,9 @@ struct sync {
 	size_t pending_len;
 	int64_t pending_rev;
 	int64_t lease;
-	bool connected, stale, ready, dirty;
+	bool connected, stale, withdrawn, said_held, ready, dirty;
 	uint64_t contact;		/* last answer from etcd */
+	uint64_t reached;		/* last round every etcd host answered, if not served */
 	uint64_t next_retry, backoff, next_keepalive, next_status, next_watchdog;
 	/* Fleet health: PREFIX/health/'s votes and live keys, after the prefix. */
 	struct etcd_watch hw;
@@ -380,8 +386,9 @@ static int resync(struct sync *s)
 	s->next_keepalive = s->contact + s->c->lease_ttl_ms / 3;
 	sy_log("in sync with %s at revision %lld", s->e.conf->endpoints[s->e.cur],
 	       (long long)rev);
-	if (s->stale) {
-		s->stale = false;
+	s->stale = s->said_held = false;
+	if (s->withdrawn) {
+		s->withdrawn = false;
 		run_command(s->c->on_fresh, "fresh");
 	}
 	return 0;
@@ -394,6 +401,8 @@ static void disconnect(struct sync *s, int err, const char *what)
 	if (s->connected)
 		sy_log("%s: %s: %s; the kernel keeps revision %lld", what, strerror(-err), s->e.err,
 		       (long long)s->applied);
+	if (!s->e.silent)
+		s->reached = now_ms();
 	if (s->watching)
 		etcd_watch_stop(&s->w);
 	if (s->hwatching)
@@ -475,7 +484,9 @@ static void notify_status(struct sync *s)
 	char msg[FL_ERROR_LEN + 128], text[FL_ERROR_LEN + 100];
 
 	snprintf(text, sizeof(text), "revision %lld, etcd %s%s%s%s", (long long)s->applied,
-		 s->connected ? "connected" : "unreachable", s->stale ? " (stale)" : "",
+		 s->connected ? "connected" : "unreachable",
+		 s->withdrawn ? " (stale, cut off: on-stale ran)" :
+		 s->stale ? " (stale, etcd down everywhere: on-stale held)" : "",
 		 s->err_rev ? ", refused: " : "", s->err_rev ? s->err : "");
 	hc_notify_status(msg, sizeof(msg), text);
 	hc_notify_send(&s->n, msg);
@@ -490,6 +501,32 @@ static uint64_t next_deadline(const struct sync *s)
 	if (s->n.watchdog_ms && s->next_watchdog < d)
 		d = s->next_watchdog;
 	return d;
+}
+
+/*
+ * Only answers to requests count: a watch stream can stay open to a dead
+ * peer. Stale after stale-timeout without etcd; cut off (on-stale) only
+ * when no round of requests reached every etcd host in that time either.
+ */
+static void stale_check(struct sync *s, uint64_t now)
+{
+	uint64_t heard = s->reached > s->contact ? s->reached : s->contact;
+
+	if (!s->stale && now > s->contact && now - s->contact >= s->c->stale_ms) {
+		s->stale = true;
+		sy_log("no etcd for %u ms: stale", s->c->stale_ms);
+	}
+	if (!s->stale || s->withdrawn)
+		return;
+	if (now > heard && now - heard >= s->c->stale_ms) {
+		s->withdrawn = true;
+		sy_log("no etcd host answered for %u ms: cut off from the fleet", s->c->stale_ms);
+		run_command(s->c->on_stale, "stale");
+	} else if (!s->said_held) {
+		s->said_held = true;
+		sy_log("every etcd host answers and none serves (%s): etcd is down for every LB, which all keep revision %lld; on-stale held",
+		       s->e.err, (long long)s->applied);
+	}
 }
 
 static void timers(struct sync *s, uint64_t now)
@@ -511,12 +548,7 @@ static void timers(struct sync *s, uint64_t now)
 			disconnect(s, -EIO, "status");
 		notify_status(s);
 	}
-	/* Only answers to requests count: a watch stream can stay open to a dead peer. */
-	if (!s->stale && now > s->contact && now - s->contact >= s->c->stale_ms) {
-		s->stale = true;
-		sy_log("no etcd for %u ms: stale", s->c->stale_ms);
-		run_command(s->c->on_stale, "stale");
-	}
+	stale_check(s, now);
 	watchdog(s);
 }
 

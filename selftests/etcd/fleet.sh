@@ -334,16 +334,27 @@ t_sync_writers()
 		fail "not at the newest, $rev"
 }
 
-# etcd stopped: nothing changes, on-stale runs; restarted: resync, on-fresh.
+# etcd stopped, every endpoint refusing: etcd is down for every LB alike,
+# nothing changes, stale but on-stale held; then the agents cut off (their
+# packets to etcd's port dropped: silence, not refusals): on-stale; etcd
+# back and reachable: resync, on-fresh.
 t_sync_etcd_down()
 {
 	local before rev
 	before=$(wc -l <"$T/lb1.out")
 	etcd_stop
-	wait_for 8 grep -qx stale "$T/lb1.events" || fail "no on-stale" || return 1
-	sleep 1
+	wait_for 8 grep -q 'on-stale held' "$T/lb1.err" || fail "not held: $(tail -3 "$T/lb1.err")" || return 1
+	sleep 2
+	! grep -qx stale "$T/lb1.events" 2>/dev/null || fail "on-stale ran with etcd down everywhere" || return 1
 	[ "$(wc -l <"$T/lb1.out")" = "$before" ] || fail "requests without etcd" || return 1
 	kill -0 "$PID_lb1" || fail "lb1 died" || return 1
+	nft -f - <<-EOF || fail "nft" || return 1
+	table ip cut { chain out { type filter hook output priority 0; tcp dport 2379 drop; }; }
+	EOF
+	wait_for 8 grep -qx stale "$T/lb1.events" || fail "no on-stale when cut off: $(tail -3 "$T/lb1.err")" ||
+		return 1
+	grep -q 'cut off from the fleet' "$T/lb1.err" || fail "the log does not say cut off" || return 1
+	nft delete table ip cut
 	etcd_start || return 1
 	wait_for 40 grep -qx fresh "$T/lb1.events" || fail "no on-fresh: $(tail -5 "$T/lb1.err")" || return 1
 	rev=$(put_config "$CFG1") || return 1
@@ -596,7 +607,7 @@ case_ "sync: two agents converge, fleet status agrees" t_sync_converge
 case_ "sync: a new revision sends only the difference" t_sync_diff
 case_ "sync: a bad revision is refused whole, the status says why" t_sync_refuse
 case_ "sync: of two writers the newest revision wins" t_sync_writers
-case_ "sync: etcd stopped, nothing changes, on-stale; restarted, resync and on-fresh" t_sync_etcd_down
+case_ "sync: etcd down everywhere, nothing changes, on-stale held; cut off, on-stale; back, resync and on-fresh" t_sync_etcd_down
 case_ "sync: killed, missing; restarted, resynced; SIGTERM revokes" t_sync_kill
 case_ "sync under a service manager: READY, WATCHDOG, STATUS, STOPPING" t_notify
 case_ "fleet health: below quorum nothing; at quorum the same down everywhere at one revision" t_health_quorum

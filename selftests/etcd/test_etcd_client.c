@@ -5,7 +5,8 @@
  * range and prefix range, put and its revision, leases (grant, put under
  * one, keep-alive, revoke takes the key), a watch from a past revision
  * (events in order, deletes), a compacted revision (-ESTALE and the oldest
- * revision left), and an endpoint that refuses passed over for the next.
+ * revision left), and an endpoint that refuses passed over for the next,
+ * with the silent ones (no sign of life: no route) counted apart.
  * Each test works under its own key prefix.
  */
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
@@ -255,6 +256,21 @@ TEST(endpoint_failover)
 	conf.endpoints[1] = "http://127.0.0.1:9";
 	ASSERT_EQ(-ECONNREFUSED, etcd_range(&e, "/t6", false, &kvs));
 	ASSERT_NE(NULL, strstr(e.err, "127.0.0.1:9"));
+	/* Both refused: their hosts answered, etcd is down, not this host cut off. */
+	ASSERT_EQ(0, e.silent);
+	/*
+	 * An address this namespace has no route to (it has only lo): silence,
+	 * which cannot be told from a partition.
+	 */
+	conf.endpoints[0] = "http://192.0.2.1:2379";
+	ASSERT_NE(0, etcd_range(&e, "/t6", false, &kvs));
+	ASSERT_EQ(1, e.silent);
+	/* One that serves: no silence counted, whatever came before it. */
+	conf.endpoints[1] = getenv("RS_ETCD_ENDPOINT");
+	e.cur = 0;
+	ASSERT_EQ(0, etcd_range(&e, "/t6", false, &kvs));
+	ASSERT_EQ(0, e.silent);
+	etcd_kvs_free(&kvs);
 	etcd_close(&e);
 }
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The fleet from etcd (doc/fleet.md): an etcd in a namespace of its own,
+# The fleet from etcd (doc/fleet.md): a three-member etcd cluster,
 # "ringctl sync run" on each LB applying PREFIX/config to its kernel, 100
 # TCP connections and 10 UDP flows through the VIP all along:
 #   - the configuration written once: every LB reports its revision, and
@@ -14,8 +14,12 @@
 #     service whose second backend takes a slot the first holds): every
 #     LB rolls back what it had applied of it, nothing changes, fleet
 #     status names the kernel's refusal;
-#   - etcd stopped and started: no LB changes anything;
-#   - lb2 cut off from etcd: stale, its on-stale withdraws its VIP from
+#   - etcd's leader stopped: a new revision reaches every LB, no
+#     connection broken;
+#   - etcd down for every LB (no quorum, then stopped) past stale-timeout:
+#     every LB stale, on-stale held (no LB is cut off: withdrawing all
+#     would be an outage), nothing changes; started: agreement again;
+#   - lb2 cut off from etcd (silence): stale, its on-stale withdraws its VIP from
 #     BIRD, the router stops sending to it, no connection broken;
 #   - one LB with another local key: fleet status exits 2 and names it;
 #   - fleet health: be3 killed (and started again) FLEET_HEALTH_ROUNDS
@@ -29,7 +33,7 @@
 #  fe-cli ---- fe-rtr ==ECMP== fe-lb1..3 (ringsteer tunnel, ringctl sync,
 #                |                        health run, monitor)
 #                |     ------  fe-be1..4 (ringsteer-backend up)
-#                +------------ fe-etcd   (etcd 10.4.0.2:2379)
+#                +------------ fe-etcd1..3 (etcd 10.4.0-2.2:2379)
 
 set -e
 P=fe
@@ -46,26 +50,51 @@ for n in $(seq 1 "$NLB"); do
 	lbn "$n" sh -c "echo 1 >/sys/class/net/eth0/queues/rx-0/rps_cpus" || die "lb$n: rps_cpus"
 done
 
-ETCD_EP=http://10.4.0.2:2379
-etn() { ip netns exec "$P-etcd" "$@"; }
-ectl() { ETCDCTL_API=3 etn timeout 20 etcdctl --endpoints http://127.0.0.1:2379 --dial-timeout=3s --command-timeout=10s "$@"; }
+# A three-member etcd cluster, each member in a namespace of its own
+# behind rtr: the agents know all three, as a fleet file would.
+NETCD=3
+etcd_addr() { echo "10.4.$(($1 - 1)).2"; }
+ETCD_EP=$(for m in $(seq 1 $NETCD); do printf 'http://%s:2379 ' "$(etcd_addr "$m")"; done)
+ETCD_CLUSTER=$(for m in $(seq 1 $NETCD); do printf 'e%s=http://%s:2380,' "$m" "$(etcd_addr "$m")"; done)
+etn() { ip netns exec "$P-etcd1" "$@"; }
+ectl() { ETCDCTL_API=3 etn timeout 20 etcdctl --endpoints "$(echo $ETCD_EP | tr ' ' ,)" --dial-timeout=3s --command-timeout=10s "$@"; }
+declare -A ETCD_PID=()
 
+# etcd_start M...: members M (again: a restarted member reads its data
+# directory and rejoins). Slower heartbeats than etcd's defaults (100 ms,
+# 1 s): under TCG the defaults make elections of their own.
 etcd_start()
 {
-	etn etcd --name e --data-dir "$W/etcd" \
-		--listen-client-urls "$ETCD_EP,http://127.0.0.1:2379" --advertise-client-urls "$ETCD_EP" \
-		--listen-peer-urls http://127.0.0.1:2380 --initial-advertise-peer-urls http://127.0.0.1:2380 \
-		--initial-cluster e=http://127.0.0.1:2380 >>"$W/etcd.log" 2>&1 &
-	ETCD_PID=$!
-	wait_for 60 "etcd answers" ectl endpoint health
+	local m a
+	for m in "$@"; do
+		a=$(etcd_addr "$m")
+		ip netns exec "$P-etcd$m" etcd --name "e$m" --data-dir "$W/etcd$m" \
+			--listen-client-urls "http://$a:2379,http://127.0.0.1:2379" \
+			--advertise-client-urls "http://$a:2379" \
+			--listen-peer-urls "http://$a:2380" --initial-advertise-peer-urls "http://$a:2380" \
+			--initial-cluster "${ETCD_CLUSTER%,}" --initial-cluster-state new \
+			--heartbeat-interval 250 --election-timeout 2500 >>"$W/etcd$m.log" 2>&1 &
+		ETCD_PID[$m]=$!
+	done
+	wait_for 90 "etcd answers" ectl endpoint health --cluster
 }
 
-etcd_stop() { kill "$ETCD_PID"; wait "$ETCD_PID" 2>/dev/null || true; }
+etcd_stop() { local m; for m in "$@"; do kill "${ETCD_PID[$m]}"; wait "${ETCD_PID[$m]}" 2>/dev/null || true; done; }
 
-newns "$P-etcd"
-fleet_link "$P-rtr" rtr-etcd 10.4.0.1 "$P-etcd" eth0 10.4.0.2 24 200
-ip -n "$P-etcd" route add default via 10.4.0.1
-etcd_start
+# etcd_leader: the member number of the leader (etcdctl's simple
+# format: endpoint, id, version, size, is leader, ...).
+etcd_leader()
+{
+	ectl endpoint status -w simple |
+		awk -F', ' '$5 == "true" { split($1, a, "."); print a[3] + 1 }'
+}
+
+for m in $(seq 1 $NETCD); do
+	newns "$P-etcd$m"
+	fleet_link "$P-rtr" "rtr-etcd$m" "10.4.$((m - 1)).1" "$P-etcd$m" eth0 "$(etcd_addr "$m")" 24 $((199 + m))
+	ip -n "$P-etcd$m" route add default via "10.4.$((m - 1)).1"
+done
+etcd_start $(seq 1 $NETCD)
 
 (umask 077; echo "$KEY" >"$W/key"; echo 0f0e0d0c0b0a09080706050403020100 >"$W/otherkey")
 # fleet_file HOST KEYFILE: the fleet file of HOST.
@@ -76,10 +105,12 @@ fleet_file()
 	prefix /rs
 	host $1
 	key-file $2
-	timeout 1s
+	timeout 2s
 	lease-ttl 4s
 	stale-timeout 15s
 	status-interval 500ms
+	on-stale echo stale >>$W/events.$1
+	on-fresh echo fresh >>$W/events.$1
 	EOF
 }
 fleet_file admin "$W/key" >"$W/admin.conf"
@@ -220,20 +251,47 @@ rev=$(tunnel_services 1:draining 2 3 4 | put_config) || die "put the good revisi
 fstatus wait 30s >/dev/null || die "no recovery at $rev"
 pass "revision $bad refused by the kernel at its third request: every LB rolled back (the monitors saw the service come and go), nothing changed, 0 connections broken, fleet status 2 naming the refusal; $rev recovered"
 
-# -- etcd stopped, then started: no LB changes anything.
+# -- etcd's leader stopped under load: the others elect one, and a new
+# revision (the same text: no ring moves) reaches every LB through them.
+leader=$(etcd_leader)
+[ -n "$leader" ] || die "no etcd leader"
+etcd_stop "$leader"
+t0=$(now)
+rev=$(tunnel_services 1:draining 2 3 4 | put_config) || die "put with e$leader stopped"
+out=$(fstatus wait 30s) || die "no agreement on $rev with e$leader stopped: $out"
+took=$(elapsed "$t0")
+for n in $(seq 1 "$NLB"); do
+	echo "$out" | grep -Eq "^lb$n +ok +$rev +agree +match" || die "lb$n not ok at $rev: $out"
+done
+etcd_start "$leader"
+settle "e$leader stopped"
+[ "$(resets)" = 0 ] || die "$(resets) connections reset with etcd's leader stopped"
+pass "etcd's leader e$leader stopped: revision $rev on every LB ${took}s after the write, fleet status 0, 0 of $CONNS connections broken; e$leader rejoined"
+
+# -- etcd down for every LB: two members stopped (no quorum: the third
+# takes requests and cannot serve them), past stale-timeout, then the
+# third too, then all started. Every LB is stale and knows it is not cut
+# off (every etcd host answers): on-stale held, VIPs kept, no change.
 saves >"$W/before"
-etcd_stop
-sleep 6
+survivor=$(( $(etcd_leader) % NETCD + 1 ))
+etcd_stop $(seq 1 $NETCD | grep -vx "$survivor")
+sleep 2
+all_held() { local n; for n in $(seq 1 "$NLB"); do grep -q 'on-stale held' "$W/sync$n.out" || return 1; done; }
+wait_for 40 "every LB stale, on-stale held" all_held
+etcd_stop "$survivor"
+sleep 4
 saves >"$W/during"
 cmp -s "$W/before" "$W/during" || die "an LB changed without etcd"
-etcd_start
+! cat "$W"/events.lb* 2>/dev/null | grep -q stale || die "on-stale ran with etcd down everywhere: $(grep -H . "$W"/events.lb*)"
+routes_are "rtr-lb1 rtr-lb2 rtr-lb3" || die "a VIP withdrawn with etcd down everywhere"
+etcd_start $(seq 1 $NETCD)
 out=$(fstatus wait 60s) || die "no agreement after etcd came back: $out"
 saves >"$W/after"
 cmp -s "$W/before" "$W/after" || die "an LB changed when etcd came back"
 settle "etcd restarted"
 [ "$(resets)" = 0 ] || die "$(resets) connections reset while etcd was away"
 client_stop
-pass "etcd stopped for 6 s and started: no LB changed anything, fleet status 0 again, 0 of $CONNS connections broken"
+pass "etcd without quorum, then stopped, past stale-timeout: every LB stale, on-stale held, VIPs kept, nothing changed; started: fleet status 0, 0 of $CONNS connections broken"
 
 # -- lb2 cut off from etcd, then a new revision (the same text: its ring
 # does not move): lb2 stale, its on-stale withdraws its VIP, the router
@@ -243,13 +301,14 @@ pass "etcd stopped for 6 s and started: no LB changed anything, fleet status 0 a
 # is fleet/ring_tunnel.sh's matter, not the agent's.
 client_start cut || die "the flows did not start for the cut"
 agent_stop 2
-fleet_file lb2 "$W/key" | sed 's/^stale-timeout .*/stale-timeout 3s/' >"$W/lb2.conf"
-echo "on-stale birdc -s $W/$P-lb2.ctl disable vip" >>"$W/lb2.conf"
-echo "on-fresh birdc -s $W/$P-lb2.ctl enable vip" >>"$W/lb2.conf"
+fleet_file lb2 "$W/key" | sed -e 's/^stale-timeout .*/stale-timeout 3s/' \
+	-e "s|^on-stale .*|on-stale birdc -s $W/$P-lb2.ctl disable vip|" \
+	-e "s|^on-fresh .*|on-fresh birdc -s $W/$P-lb2.ctl enable vip|" >"$W/lb2.conf"
+grep -q '^on-stale birdc' "$W/lb2.conf" || die "lb2.conf: no on-stale"
 ip netns exec "$P-lb2" "$RINGCTL" sync run "$W/lb2.conf" >>"$W/sync2.out" 2>&1 &
 AGENT[2]=$!
 fstatus wait 30s >/dev/null || die "lb2 did not come back with on-stale"
-echo "table ip cut { chain out { type filter hook output priority -400; policy accept; ip daddr 10.4.0.2 drop; }; }" |
+echo "table ip cut { chain out { type filter hook output priority -400; policy accept; ip daddr 10.4.0.0/16 drop; }; }" |
 	lbn 2 nft -f - || die "lb2: nft cut"
 t0=$(now)
 rev=$(tunnel_services 1:draining 2 3 4 | put_config) || die "put the same configuration again"

@@ -20,6 +20,7 @@
 #define GRPC_NOT_FOUND		5
 #define GRPC_PERMISSION_DENIED	7
 #define GRPC_OUT_OF_RANGE	11
+#define GRPC_UNAVAILABLE	14
 #define GRPC_UNAUTHENTICATED	16
 
 struct buf {
@@ -185,6 +186,8 @@ static int grpc_error(struct etcd *e, json_object *o)
 		return -EACCES;
 	case GRPC_OUT_OF_RANGE:
 		return -ESTALE;
+	case GRPC_UNAVAILABLE:
+		return -EAGAIN;
 	}
 	return -EINVAL;
 }
@@ -231,6 +234,28 @@ static struct curl_slist *setup(struct etcd *e, CURL *c, const char *path,
 	return h;
 }
 
+/*
+ * Whether a failed transfer still heard from the endpoint's host: it
+ * refused the connection (its host is up, its etcd is not) or completed
+ * the handshake (its etcd took the request and did not answer in time).
+ * A timeout before the handshake, or no route, is silence: from here it
+ * cannot be told from a partition.
+ */
+static bool host_answered(CURL *c)
+{
+	curl_off_t connect_us = 0;
+	long os_errno = 0, connects = 0;
+
+	if (curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno) == CURLE_OK &&
+	    os_errno == ECONNREFUSED)
+		return true;
+	/* A kept connection proves nothing of now: only a handshake of this transfer. */
+	return curl_easy_getinfo(c, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK &&
+	       connects > 0 &&
+	       curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connect_us) == CURLE_OK &&
+	       connect_us > 0;
+}
+
 /* POST BODY to PATH at the current endpoint; the answer's JSON in *OUT. */
 static int post_once(struct etcd *e, const char *path, const char *body, json_object **out)
 {
@@ -242,6 +267,9 @@ static int post_once(struct etcd *e, const char *path, const char *body, json_ob
 
 	curl_easy_reset(c);
 	h = setup(e, c, path, body);
+	if (e->fresh)
+		curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, 1L);
+	e->fresh = false;
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)e->conf->timeout_ms);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
@@ -251,6 +279,10 @@ static int post_once(struct etcd *e, const char *path, const char *body, json_ob
 		snprintf(e->err, sizeof(e->err), "%s: %s", e->conf->endpoints[e->cur],
 			 curl_easy_strerror(rc));
 		free(b.p);
+		if (!host_answered(c))
+			e->silent++;
+		/* The next try here starts from a handshake, which tells silence apart. */
+		e->fresh = true;
 		return curl_errno(rc);
 	}
 	*out = b.p ? json_tokener_parse(b.p) : NULL;
@@ -269,18 +301,25 @@ static int post_once(struct etcd *e, const char *path, const char *body, json_ob
 	return err;
 }
 
-/* Transport errors move on to the next endpoint, once round all of them. */
+/*
+ * Transport errors, and a member that cannot serve (no leader), move on
+ * to the next endpoint, once round all of them.
+ */
 static int post_any(struct etcd *e, const char *path, const char *body, json_object **out)
 {
 	unsigned int tries;
 	int err = -ECONNREFUSED;
 
+	e->silent = 0;
 	for (tries = 0; tries < e->conf->nendpoints; tries++) {
 		err = post_once(e, path, body, out);
-		if (err != -ECONNREFUSED && err != -ETIMEDOUT && err != -EIO)
-			return err;
+		if (err != -ECONNREFUSED && err != -ETIMEDOUT && err != -EIO && err != -EAGAIN)
+			break;
 		e->cur = (e->cur + 1) % e->conf->nendpoints;
 	}
+	/* Someone served, even with an error: etcd is there. */
+	if (err != -ECONNREFUSED && err != -ETIMEDOUT && err != -EIO && err != -EAGAIN)
+		e->silent = 0;
 	return err;
 }
 

@@ -9,6 +9,7 @@
  * returns 0 or -errno, with etcd's or curl's message in e->err:
  *
  *   -ECONNREFUSED, -ETIMEDOUT, -EIO  no endpoint answered (transport)
+ *   -EAGAIN   every endpoint that answered is unavailable (no leader)
  *   -EACCES   authentication or permission refused
  *   -ENOENT   no such lease
  *   -ESTALE   the revision asked for was compacted
@@ -39,6 +40,15 @@ struct etcd {
 	const struct etcd_conf *conf;
 	void *curl;			/* CURL *, reused between requests */
 	unsigned int cur;		/* the endpoint that answered last */
+	/*
+	 * Of the endpoints the last request tried, how many gave no sign of
+	 * life: no answer, no refused connection, no handshake (a timeout, no
+	 * route). 0 after a failed request means every endpoint's host was
+	 * reached and none served: etcd is down for every client alike, this
+	 * host is not cut off from it. 0 after a request that succeeded.
+	 */
+	unsigned int silent;
+	bool fresh;			/* a transfer failed: no kept connection next */
 	char *token;			/* from authenticate, or NULL */
 	char err[ETCD_ERR_LEN];
 };
