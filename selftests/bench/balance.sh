@@ -71,6 +71,7 @@ sim_field()
 balance()
 {
 	local k n kind st b3 b9 base ex
+	balance100
 	b3=$(be 3)
 	b9=$(be 9)
 	base="backends 8 $(be 1):8080"
@@ -122,5 +123,54 @@ balance()
 		lb_flush "$n" "$kind" udp
 		lb_setup "$n" "$kind" udp 8
 		lbx "bx-$n" nft delete table ip rec
+	done
+}
+
+# sim_place KIND: simulate's words for contender KIND's placement now (its
+# state files), empty for a contender simulate does not model.
+sim_place()
+{
+	case $1 in
+	rs*) echo "vnodes ${1#rs}" ;;
+	tunipip) echo "vnodes 256" ;;
+	slots | slhalf | tunslots) slots_settings "$1" "$1" ;;
+	esac
+}
+
+# Placement slots against the ring and IPVS mh at 100 backends, NAT and
+# tunnel (BAL100_KINDS), on the flows of the rest of the phase; then a
+# 101st backend joins. A tunnel's flow table would keep every flow seen
+# where it was, so a tunnel service is rebuilt with the 101 instead: the
+# same set, and the ring and the slots depend on nothing else.
+balance100()
+{
+	local kind port sim ex b
+	b=$(be 101)
+	for kind in "${BAL100_KINDS[@]}"; do
+		port=8080
+		! tun_kind "$kind" || port=80
+		recorder "$kind" || die "nft recorder ($kind)"
+		lb_flush "$kind" "$kind" udp
+		lb_setup "$kind" "$kind" udp 100
+		lb_reset "$kind" "$kind"
+		sim=$(sim_place "$kind")
+		bal_run "$kind" "$kind" "$W/H"
+		ex=-
+		[ -z "$sim" ] || ex=$(sim_field peak_mean $sim backends 100 "$(be 1):$port")
+		bal_report "$kind" 100 "$W/H" "$ex"
+
+		if tun_kind "$kind"; then
+			lb_flush "$kind" "$kind" udp
+			lb_setup "$kind" "$kind" udp 101
+		else
+			lb_change "$kind" "$kind" udp join "$b"
+		fi
+		bal_run "$kind" "$kind" "$W/HJ"
+		[ -z "$sim" ] || ex=$(sim_field moved $sim backends 100 "$(be 1):$port" add "$b:$port")
+		disr_report "$kind" join100 "$b" "$W/H" "$W/HJ" "$ex" 0.009901
+
+		lb_flush "$kind" "$kind" udp
+		lb_setup "$kind" "$kind" udp 8
+		lbx "bx-$kind" nft delete table ip rec
 	done
 }
