@@ -5,7 +5,8 @@
 # bench-check" in the benchmark's boot: no slab debugging, two TCG
 # threads): the benchmark's balance and order phases (datapath.sh) for the
 # slots contenders, NAT and tunnel ipip, and the ring's for the order, then
-# their BENCH lines checked:
+# their BENCH lines checked (the ring's and IPVS mh's on the same flows,
+# NAT and tunnel, are printed beside):
 #
 # - 100 backends, SLOTS_FLOWS (200,000) distinct UDP flows: every
 #   backend's count within mean * (1 +- 6 sqrt(N/F)). Each count is
@@ -34,11 +35,14 @@ F=${SLOTS_FLOWS:-200000}
 OUT=$(mktemp /tmp/slots_check.XXXXXX)
 trap 'rm -f "$OUT"' EXIT
 
-BENCH_PHASES="balance order" BENCH_CASES="slots tunslots rs256 mh" BENCH_SCALE= \
-	BENCH_BAL_KINDS= BENCH_BAL100_KINDS="slots tunslots" BENCH_FLOWS=$F \
+BENCH_PHASES="balance order" BENCH_CASES="slots tunslots rs256 mh tunipip mhipip" BENCH_SCALE='' \
+	BENCH_BAL_KINDS='' BENCH_BAL100_KINDS="slots rs256 mh tunslots tunipip mhipip" BENCH_FLOWS=$F \
 	BENCH_ORDER_FLOWS=${SLOTS_ORDER_FLOWS:-100000} bash "$here/datapath.sh" | tee "$OUT"
 [ "${PIPESTATUS[0]}" = 0 ] || die "datapath.sh failed"
 grep -q '^BENCH done' "$OUT" || die "datapath.sh did not finish"
+
+# peers NAME: the ring and IPVS mh of the same forwarding, printed beside.
+peers() { if [ "$1" = slots ]; then echo rs256 mh; else echo tunipip mhipip; fi; }
 
 # bal NAME: the "BENCH bal" line of NAME at 100 backends.
 bal() { awk -v n="$1" '$1 == "BENCH" && $2 == "bal" && $3 == n && $4 == 100' "$OUT"; }
@@ -59,6 +63,9 @@ for n in slots tunslots; do
 	}' <<<"$counts")
 	[ "${verdict%% *}" = ok ] || die "$n: counts beyond the bound: ${verdict#* }"
 	pass "$n: 100 backends, $f flows: ${verdict#* }"
+	for p in $(peers "$n"); do
+		echo "# on the same flows, $p: peak/mean $(bal "$p" | cut -d' ' -f6)"
+	done
 
 	# BENCH disr NAME join100 FLOWS MOVED INVOLVED COLLATERAL EXACT IDEAL lost L
 	read -r _ _ _ _ f moved _ col _ _ _ lost <<<"$(awk -v n="$n" \
