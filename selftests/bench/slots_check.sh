@@ -50,8 +50,8 @@ bal() { awk -v n="$1" '$1 == "BENCH" && $2 == "bal" && $3 == n && $4 == 100' "$O
 for n in slots tunslots; do
 	line=$(bal "$n")
 	[ -n "$line" ] || die "$n: no balance line"
-	# BENCH bal NAME NB FLOWS PEAK_MEAN MAX_MIN EXACT counts C1..CN
-	read -r _ _ _ nb f pm _ _ _ counts <<<"$line"
+	# BENCH bal NAME NB FLOWS PEAK_MEAN MAX_MIN EXACT counts C1..CN: the counts
+	read -r _ _ _ nb f _ _ _ _ counts <<<"$line"
 	[ "$f" -ge $((F * 95 / 100)) ] || die "$n: $f of $F flows recorded"
 	verdict=$(awk -v nb="$nb" -v f="$f" '{
 		m = f / nb; d = sqrt(nb / f); hi = lo = $1
