@@ -137,6 +137,22 @@ sim_place()
 	esac
 }
 
+# sim_agree NAME PORT FILE SIMULATE_ARGS...: how many of the flows of
+# FILE ("SADDR:SPORT BACKEND", as seen) the kernel sent elsewhere than
+# ringctl simulate (the kernel's ring and slots code, offline) computes;
+# prints "BENCH simdiff NAME FLOWS DIFFERING" and the first three.
+sim_agree()
+{
+	local n=$1 port=$2 f=$3
+	shift 3
+	awk -v vip="$VIP:80" '{ print $1, vip, "udp" }' "$f" >"$W/sim.in"
+	"$RINGCTL" simulate key "$KEY" "$@" flows "$W/sim.in" | awk '{ print $1, $4 }' >"$W/sim.out" ||
+		die "simulate flows ($n)"
+	paste -d' ' "$f" "$W/sim.out" | awk -v n="$n" -v p=":$port" '
+		{ f++; if ($1 != $3 || $2 p != $4) { d++; if (d <= 3) ex = ex " " $1 "/" $2 "/" $4 } }
+		END { printf "BENCH simdiff %s %d %d%s\n", n, f, d, ex }'
+}
+
 # Placement slots against the ring and IPVS mh at 100 backends, NAT and
 # tunnel (BAL100_KINDS), on the flows of the rest of the phase; then a
 # 101st backend joins. A tunnel's flow table would keep every flow seen
@@ -158,6 +174,7 @@ balance100()
 		ex=-
 		[ -z "$sim" ] || ex=$(sim_field peak_mean $sim backends 100 "$(be 1):$port")
 		bal_report "$kind" 100 "$W/H" "$ex"
+		[ -z "$sim" ] || sim_agree "$kind" "$port" "$W/H" $sim backends 100 "$(be 1):$port"
 
 		if tun_kind "$kind"; then
 			lb_flush "$kind" "$kind" udp

@@ -50,7 +50,7 @@ TUNNEL_PAIRS = [
 def parse(path):
     d = {"env": {}, "rate": [], "tcp": [], "bal": [], "disr": [], "cp": [],
          "prof": {}, "profsym": defaultdict(list), "mem": [], "walk": [], "ftmem": [],
-         "order": [], "slmem": [], "svcmem": []}
+         "order": [], "slmem": [], "svcmem": [], "simdiff": []}
     for line in open(path, errors="replace"):
         w = line.split()
         if len(w) < 2 or w[0] != "BENCH":
@@ -90,6 +90,8 @@ def parse(path):
         elif k == "order":
             d["order"].append(dict(name=a[0], flows=int(a[1]), differ=int(a[2]),
                                    fraction=float(a[3]), fp_a=a[4], fp_b=a[5], lost=int(a[7])))
+        elif k == "simdiff":
+            d["simdiff"].append(dict(name=a[0], flows=int(a[1]), differ=int(a[2]), first=a[3:]))
         elif k == "slmem":
             d["slmem"].append(dict(backends=int(a[0]), capacity=int(a[1]), bytes=int(a[2]),
                                    probes_mean=float(a[3]), probes_max=int(a[4])))
@@ -194,6 +196,7 @@ def build(d):
     res["slots_balance"] = slots_balance(d["bal"], d["disr"])
     res["flatness"] = {k: flatness(m) for k, m in res["scaling"].items()}
     res["order"] = d["order"]
+    res["kernel_vs_simulate"] = d["simdiff"]
     res["slots_memory"] = d["slmem"]
     res["service_memory"] = d["svcmem"]
     res["disruption"] = d["disr"]
@@ -335,6 +338,9 @@ def table(res):
             if "join_moved" in e:
                 p(f"    a 101st joins: moved {e['join_moved']:.4f} (rule {e['join_exact']}), "
                   f"collateral {e['join_collateral']:.6f}")
+    for x in res["kernel_vs_simulate"]:
+        p(f"  {NAMES.get(x['name'], x['name']):38} kernel vs ringctl simulate on the same flows: "
+          f"{x['differ']} of {x['flows']} differ {' '.join(x['first'])}")
     if res["order"]:
         p("")
         p("Order: in order, then reverse order with one deleted and added again: flows that differ")

@@ -18,6 +18,8 @@
 #   (with these it is deterministic). The ring's 256 vnodes (1.158 on these
 #   backends) fail it. The floor 1 + 3 sqrt(N/F) (1.067) is printed, not
 #   asserted: the largest of 100 such counts passes it 87% of the time.
+# - Every flow goes where ringctl simulate puts it (the kernel's ring and
+#   slots code, offline), NAT and tunnel.
 # - A 101st backend joins: every flow that moves goes to it (collateral 0),
 #   and about 1/101 of them move.
 # - Order: 100,000 flows through 100 backends added in order, then through
@@ -74,6 +76,14 @@ for n in slots tunslots; do
 	awk -v c="$col" -v m="$moved" 'BEGIN { exit !(c == 0 && m > 0.0099 * 0.85 && m < 0.0099 * 1.15) }' ||
 		die "$n: a 101st joining moved $moved, collateral $col (lost $lost)"
 	pass "$n: a 101st joins: $moved of $f flows move, all to it"
+done
+
+# Every flow where ringctl simulate (the kernel's code, offline) puts it.
+for n in slots tunslots rs256 tunipip; do
+	read -r _ _ _ f d ex <<<"$(awk -v n="$n" '$2 == "simdiff" && $3 == n' "$OUT")"
+	[ -n "${d:-}" ] || die "$n: no simdiff line"
+	[ "$d" = 0 ] || die "$n: $d of $f flows not where ringctl simulate puts them (flow/kernel/simulate:$ex)"
+	pass "$n: all $f flows where ringctl simulate puts them"
 done
 
 for n in slots rs256 mh; do
