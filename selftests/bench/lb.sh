@@ -163,12 +163,21 @@ state() { echo "$W/state.$1.$2"; }
 # lb_setup NAME KIND PROTO N: service VIP:80/PROTO with backends 1..N.
 lb_setup()
 {
-	local n=$1 kind=$2 proto=$3 nb=$4 ns=bx-$1 i st
+	local n=$1 kind=$2 proto=$3 nb=$4 i st
 	st=$(state "$n" "$proto")
 	: >"$st"
 	for i in $(seq 1 "$nb"); do
 		echo "$(be "$i" "$proto") 1" >>"$st"
 	done
+	lb_setup_state "$n" "$kind" "$proto"
+}
+
+# lb_setup_state NAME KIND PROTO: the service as its state file says, in
+# the file's order.
+lb_setup_state()
+{
+	local n=$1 kind=$2 proto=$3 ns=bx-$1 st
+	st=$(state "$n" "$proto")
 	case $kind in
 	plain) ;;
 	fixed)

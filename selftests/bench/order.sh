@@ -10,7 +10,9 @@
 # fingerprints must agree. IPVS mh fills its table in the order the
 # destinations were added: the fraction of flows that differ is printed.
 # One line per contender:
-#   BENCH order NAME FLOWS DIFFERING FRACTION FINGERPRINT_A FINGERPRINT_B
+#   BENCH order NAME FLOWS DIFFERING FRACTION FINGERPRINT_A FINGERPRINT_B lost L
+# and for ringsteer the kernel's lookups of all the flows, none lost:
+#   BENCH orderlk NAME FLOWS DIFFERING FINGERPRINT_A FINGERPRINT_B
 
 ORDER_NB=100
 ORDER_AGAIN=50
@@ -46,30 +48,44 @@ order_fp()
 	esac
 }
 
-# order_reverse NAME KIND: the service again, empty, then backends
-# ORDER_NB down to 1, then backend ORDER_AGAIN deleted and added again.
+# order_reverse NAME KIND: the service deleted, then made again from its
+# configuration with the backends in reverse order (ringctl restore,
+# ipvsadm-restore: one command each, where a hundred took minutes under
+# emulation), then backend ORDER_AGAIN deleted and added again.
 order_reverse()
 {
-	local n=$1 kind=$2 i place
-	# Before lb_flush removes the state file it reads.
-	[ "$kind" != slots ] || place=$(slots_settings "$kind" "$n")
+	local n=$1 kind=$2
+	tac "$(state "$n" udp)" >"$W/rev"
 	lb_flush "$n" "$kind" udp
-	case $kind in
-	rs*) lbx "bx-$n" "$RINGCTL" service add "$VIP:80" proto udp vnodes "${kind#rs}" ;;
-	slots) lbx "bx-$n" "$RINGCTL" service add "$VIP:80" proto udp $place ;;
-	mh) lbx "bx-$n" ipvsadm -A -u "$VIP:80" -s mh ;;
-	esac >/dev/null || die "order: service add ($n)"
-	for i in $(seq "$ORDER_NB" -1 1); do
-		order_add "$n" "$kind" "$(be "$i")"
-	done
+	mv "$W/rev" "$(state "$n" udp)"
+	lb_setup_state "$n" "$kind" udp
 	order_del "$n" "$kind" "$(be "$ORDER_AGAIN")"
 	order_add "$n" "$kind" "$(be "$ORDER_AGAIN")"
+}
+
+# order_lookup NAME KIND FILE: the kernel's backend of every flow of
+# $W/order.flows (ringctl lookup batch: the pick both hooks make), no
+# traffic, so none is lost; nothing for IPVS.
+order_lookup()
+{
+	case $2 in
+	mh) : >"$3" ;;
+	*) lbx "bx-$1" "$RINGCTL" lookup "$VIP:80" batch "$W/order.flows" proto udp >"$3" ||
+		die "order: lookup batch ($1)" ;;
+	esac
 }
 
 order()
 {
 	local kind fa fb saved=$FLOWS
 	FLOWS=$ORDER_FLOWS
+	# The flows pktgen sends (traffic.sh, pg_config flows), for lookups.
+	awk -v n="$FLOWS" -v np="$([ "$FLOWS" -le 150000 ] && echo 3 || echo 7)" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			a = 1 + i % 50000
+			printf "10.1.%d.%d:%d\n", int(a / 256), a % 256, 40000 + i % np
+		}
+	}' >"$W/order.flows"
 	for kind in "${ORDER_KINDS[@]}"; do
 		has_case "$kind" || continue
 		recorder "$kind" || die "nft recorder ($kind)"
@@ -77,12 +93,17 @@ order()
 		lb_setup "$kind" "$kind" udp "$ORDER_NB"
 		lb_reset "$kind" "$kind"
 		fa=$(order_fp "$kind" "$kind")
+		order_lookup "$kind" "$kind" "$W/LA"
 		bal_run "$kind" "$kind" "$W/OA"
 
 		order_reverse "$kind" "$kind"
 		lb_reset "$kind" "$kind"
 		fb=$(order_fp "$kind" "$kind")
+		order_lookup "$kind" "$kind" "$W/LB"
 		bal_run "$kind" "$kind" "$W/OB"
+		[ "$kind" = mh ] || paste -d' ' "$W/LA" "$W/LB" | awk -v n="$kind" -v fa="$fa" -v fb="$fb" '
+			{ f++; if ($1 != $3 || $2 != $4) d++ }
+			END { printf "BENCH orderlk %s %d %d %s %s\n", n, f, d, fa, fb }'
 		join "$W/OA" "$W/OB" | awk -v n="$kind" -v fa="$fa" -v fb="$fb" \
 			-v a="$(wc -l <"$W/OA")" -v b="$(wc -l <"$W/OB")" '
 			{ f++; if ($2 != $3) d++ }

@@ -50,7 +50,7 @@ TUNNEL_PAIRS = [
 def parse(path):
     d = {"env": {}, "rate": [], "tcp": [], "bal": [], "disr": [], "cp": [],
          "prof": {}, "profsym": defaultdict(list), "mem": [], "walk": [], "ftmem": [],
-         "order": [], "slmem": [], "svcmem": [], "simdiff": []}
+         "order": [], "orderlk": [], "slmem": [], "svcmem": [], "simdiff": []}
     for line in open(path, errors="replace"):
         w = line.split()
         if len(w) < 2 or w[0] != "BENCH":
@@ -90,6 +90,9 @@ def parse(path):
         elif k == "order":
             d["order"].append(dict(name=a[0], flows=int(a[1]), differ=int(a[2]),
                                    fraction=float(a[3]), fp_a=a[4], fp_b=a[5], lost=int(a[7])))
+        elif k == "orderlk":
+            d["orderlk"].append(dict(name=a[0], flows=int(a[1]), differ=int(a[2]),
+                                     fp_a=a[3], fp_b=a[4]))
         elif k == "simdiff":
             d["simdiff"].append(dict(name=a[0], flows=int(a[1]), differ=int(a[2]), first=a[3:]))
         elif k == "slmem":
@@ -196,6 +199,7 @@ def build(d):
     res["slots_balance"] = slots_balance(d["bal"], d["disr"])
     res["flatness"] = {k: flatness(m) for k, m in res["scaling"].items()}
     res["order"] = d["order"]
+    res["order_lookups"] = d["orderlk"]
     res["kernel_vs_simulate"] = d["simdiff"]
     res["slots_memory"] = d["slmem"]
     res["service_memory"] = d["svcmem"]
@@ -349,6 +353,9 @@ def table(res):
                 f", fingerprints {'equal' if o['fp_a'] == o['fp_b'] else 'DIFFER'} ({o['fp_a']})")
             p(f"  {NAMES.get(o['name'], o['name']):38} {o['differ']} of {o['flows']} "
               f"({o['fraction']:.4%}){fp}{'  lost %d' % o['lost'] if o['lost'] else ''}")
+        for o in res["order_lookups"]:
+            p(f"  {NAMES.get(o['name'], o['name']):38} kernel lookups: {o['differ']} of {o['flows']} differ, "
+              f"fingerprints {'equal' if o['fp_a'] == o['fp_b'] else 'DIFFER'}")
     if res["slots_memory"]:
         p("")
         p("Placement slots per service (ringctl simulate): bytes, probes a lookup")

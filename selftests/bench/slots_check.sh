@@ -24,13 +24,13 @@
 #   and about 1/101 of them move.
 # - Order: 100,000 flows through 100 backends added in order, then through
 #   the same service built again in reverse order with one backend deleted
-#   and added again: slots and ring steer every flow alike and print the
-#   same fingerprint; IPVS mh's difference is printed.
+#   and added again: slots and ring steer every flow alike (all 100,000 by
+#   the kernel's lookups, and those the LB did not drop through it) and
+#   print the same fingerprint; IPVS mh's difference is printed.
 #
 # Environment: SLOTS_FLOWS (200000), SLOTS_ORDER_FLOWS (100000), SLOTS_PPS
-# (5000 flows a second: at the benchmark's 20000 a NAT LB sharing a busy
-# host dropped up to 43% of a run's flows, and the order's comparison
-# needs 95% of them).
+# (10000 flows a second: at the benchmark's 20000 a NAT LB sharing a busy
+# host dropped up to 60% of an order run's flows).
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,7 +42,7 @@ trap 'rm -f "$OUT"' EXIT
 
 BENCH_PHASES="balance order" BENCH_CASES="slots tunslots rs256 mh tunipip mhipip" BENCH_SCALE='' \
 	BENCH_BAL_KINDS='' BENCH_BAL100_KINDS="slots rs256 mh tunslots tunipip mhipip" BENCH_FLOWS=$F \
-	BENCH_ORDER_FLOWS=${SLOTS_ORDER_FLOWS:-100000} BENCH_PPS=${SLOTS_PPS:-5000} \
+	BENCH_ORDER_FLOWS=${SLOTS_ORDER_FLOWS:-100000} BENCH_PPS=${SLOTS_PPS:-10000} \
 	bash "$here/datapath.sh" | tee "$OUT"
 [ "${PIPESTATUS[0]}" = 0 ] || die "datapath.sh failed"
 grep -q '^BENCH done' "$OUT" || die "datapath.sh did not finish"
@@ -58,7 +58,9 @@ for n in slots tunslots; do
 	[ -n "$line" ] || die "$n: no balance line"
 	# BENCH bal NAME NB FLOWS PEAK_MEAN MAX_MIN EXACT counts C1..CN: the counts
 	read -r _ _ _ nb f _ _ _ _ counts <<<"$line"
-	[ "$f" -ge $((F * 95 / 100)) ] || die "$n: $f of $F flows recorded"
+	# The LB of a busy host drops some (by time, not by flow): the bound
+	# is computed on the flows seen.
+	[ "$f" -ge $((F / 2)) ] || die "$n: $f of $F flows recorded"
 	verdict=$(awk -v nb="$nb" -v f="$f" '{
 		m = f / nb; d = sqrt(nb / f); hi = lo = $1
 		for (i = 1; i <= NF; i++) { if ($i > hi) hi = $i; if ($i < lo) lo = $i }
@@ -90,16 +92,24 @@ for n in slots tunslots rs256 tunipip; do
 	pass "$n: all $f flows where ringctl simulate puts them"
 done
 
+OF=${SLOTS_ORDER_FLOWS:-100000}
+for n in slots rs256; do
+	# BENCH orderlk NAME FLOWS DIFFERING FP_A FP_B: every flow looked up.
+	read -r _ _ _ f d fa fb <<<"$(awk -v n="$n" '$2 == "orderlk" && $3 == n' "$OUT")"
+	[ "${f:-}" = "$OF" ] || die "$n: order looked up ${f:-no} flows, not $OF"
+	[ "$d" = 0 ] || die "$n: $d of $f flows steered differently after another order and history"
+	[ "$fa" = "$fb" ] && [ -n "$fa" ] || die "$n: fingerprints differ: '$fa' / '$fb'"
+	pass "$n: reverse order, one deleted and added again: all $f flows alike (lookups), fingerprint $fa"
+done
 for n in slots rs256 mh; do
-	# BENCH order NAME FLOWS DIFFERING FRACTION FP_A FP_B lost L
-	read -r _ _ _ f d frac fa fb _ lost <<<"$(awk -v n="$n" '$2 == "order" && $3 == n' "$OUT")"
+	# BENCH order NAME FLOWS DIFFERING FRACTION FP_A FP_B lost L: traffic.
+	read -r _ _ _ f d frac _ _ _ lost <<<"$(awk -v n="$n" '$2 == "order" && $3 == n' "$OUT")"
 	[ -n "${lost:-}" ] || die "$n: no order line"
-	[ "$f" -ge $((${SLOTS_ORDER_FLOWS:-100000} * 95 / 100)) ] || die "$n: order on $f flows"
+	[ "$f" -ge $((OF / 2)) ] || die "$n: order's traffic: $f flows seen in both runs"
 	if [ "$n" = mh ]; then
 		pass "IPVS mh, reverse order and one deleted and added again: $d of $f flows differ ($frac)"
 		continue
 	fi
-	[ "$d" = 0 ] || die "$n: $d of $f flows steered differently after another order"
-	[ "$fa" = "$fb" ] || die "$n: fingerprints differ: $fa / $fb"
-	pass "$n: reverse order, one deleted and added again: all $f flows alike, fingerprint $fa"
+	[ "$d" = 0 ] || die "$n: $d of $f flows through the kernel steered differently after another order"
+	pass "$n: the same through the kernel: $f flows seen in both runs ($lost not), all alike"
 done
