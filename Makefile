@@ -30,6 +30,7 @@
 #                    fleet/ring_tunnel.sh
 # make bench-ring    ring lookup/build benchmark
 # make bench         datapath benchmark against IPVS and nftables (BENCH_KVERS)
+# make bench-check   placement slots on real flows: balance, collateral, order
 # make install       ringctl, ringsteer-backend, man page, bash completion, systemd units under
 #                    $(DESTDIR)$(PREFIX), module via modules_install; make uninstall
 # make dkms-install  module source to /usr/src/ringsteer-VERSION, dkms add/build/install
@@ -83,7 +84,7 @@ in_root_of = $(if $(wildcard /lib/modules/$(1)/build),,$(if $(filter $(1),$(TRIX
 # and `make check` see no kernel until their deps has installed one, so their
 # real work is a second make (demo-vm, check-kernels). Every goal that needs
 # a kernel stops here with a hint rather than go on with an empty name.
-NEEDS_KVER := modules-all vm-test demo-vm check-kernels check-host-kernels bench check-fleet
+NEEDS_KVER := modules-all vm-test demo-vm check-kernels check-host-kernels bench bench-check check-fleet
 NEEDS_KDIR := all module sparse install
 GOALS := $(or $(MAKECMDGOALS),all)
 ifeq ($(KVER),)
@@ -177,7 +178,7 @@ FUZZ_SPEC := $(BUILD)/fuzz/fuzz-spec-gen.h
 # The generated files are checkpatch --strict clean as they come.
 KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
 
-.PHONY: all module ringctl deps check demo style sparse unit vm-test check-fleet bench-ring bench \
+.PHONY: all module ringctl deps check demo style sparse unit vm-test check-fleet bench-ring bench bench-check \
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
 	dkms-install dkms-check systemd-check completion-check install-check \
 	check-kernels demo-vm check-debug gen gen-check check-host check-host-kernels \
@@ -544,6 +545,18 @@ bench: $(foreach k,$(BENCH_KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) \
 		test $${PIPESTATUS[0]} = 0 || exit 1; \
 		$(BENCH_PY) selftests/bench/report.py $(BUILD)/bench/raw-$$k.txt $(BUILD)/bench/$$k || exit 1; \
 	done
+
+# placement slots on real flows through the kernel, pass/fail, in the
+# benchmark's boot (selftests/bench/slots_check.sh: 200,000 flows, a few
+# minutes a kernel, too long for make check); SLOTS_ENV passes its settings.
+SLOTS_ENV ?=
+bench-check: $(foreach k,$(BENCH_KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) userspace/ringctl
+	$(Q)rc=0; for k in $(BENCH_KVERS); do \
+		echo "==> bench-check on $$k"; \
+		RINGSTEER_SLAB_DEBUG=0 RINGSTEER_TCG_THREAD=$(BENCH_TCG_THREAD) bash selftests/vm/run.sh -t 3600 -k $$k \
+			-m $(BUILD)/kernel/$$k/kmod/ringsteer.ko $(foreach e,$(SLOTS_ENV),-e $(e)) -- \
+			bash selftests/bench/slots_check.sh || rc=1; \
+	done; exit $$rc
 
 install: all install-files
 	$(MAKE) -C $(KDIR) M=$(SRC) INSTALL_MOD_PATH=$(DESTDIR) modules_install

@@ -71,6 +71,7 @@ sim_field()
 balance()
 {
 	local k n kind st b3 b9 base ex
+	balance100
 	b3=$(be 3)
 	b9=$(be 9)
 	base="backends 8 $(be 1):8080"
@@ -122,5 +123,71 @@ balance()
 		lb_flush "$n" "$kind" udp
 		lb_setup "$n" "$kind" udp 8
 		lbx "bx-$n" nft delete table ip rec
+	done
+}
+
+# sim_place KIND: simulate's words for contender KIND's placement now (its
+# state files), empty for a contender simulate does not model.
+sim_place()
+{
+	case $1 in
+	rs*) echo "vnodes ${1#rs}" ;;
+	tunipip) echo "vnodes 256" ;;
+	slots | slhalf | tunslots) slots_settings "$1" "$1" ;;
+	esac
+}
+
+# sim_agree NAME PORT FILE SIMULATE_ARGS...: how many of the flows of
+# FILE ("SADDR:SPORT BACKEND", as seen) the kernel sent elsewhere than
+# ringctl simulate (the kernel's ring and slots code, offline) computes;
+# prints "BENCH simdiff NAME FLOWS DIFFERING" and the first three.
+sim_agree()
+{
+	local n=$1 port=$2 f=$3
+	shift 3
+	awk -v vip="$VIP:80" '{ print $1, vip, "udp" }' "$f" >"$W/sim.in"
+	"$RINGCTL" simulate key "$KEY" "$@" flows "$W/sim.in" | awk '{ print $1, $4 }' >"$W/sim.out" ||
+		die "simulate flows ($n)"
+	paste -d' ' "$f" "$W/sim.out" | awk -v n="$n" -v p=":$port" '
+		{ f++; if ($1 != $3 || $2 p != $4) { d++; if (d <= 3) ex = ex " " $1 "/" $2 "/" $4 } }
+		END { printf "BENCH simdiff %s %d %d%s\n", n, f, d, ex }'
+}
+
+# Placement slots against the ring and IPVS mh at 100 backends, NAT and
+# tunnel (BAL100_KINDS), on the flows of the rest of the phase; then a
+# 101st backend joins. A tunnel's flow table would keep every flow seen
+# where it was, so a tunnel service is rebuilt with the 101 instead: the
+# same set, and the ring and the slots depend on nothing else.
+balance100()
+{
+	local kind port sim ex b
+	b=$(be 101)
+	for kind in "${BAL100_KINDS[@]}"; do
+		port=8080
+		! tun_kind "$kind" || port=80
+		recorder "$kind" || die "nft recorder ($kind)"
+		lb_flush "$kind" "$kind" udp
+		lb_setup "$kind" "$kind" udp 100
+		lb_reset "$kind" "$kind"
+		sim=$(sim_place "$kind")
+		bal_run "$kind" "$kind" "$W/H"
+		ex=-
+		[ -z "$sim" ] || ex=$(sim_field peak_mean $sim backends 100 "$(be 1):$port")
+		bal_report "$kind" 100 "$W/H" "$ex"
+		[ -z "$sim" ] || sim_agree "$kind" "$port" "$W/H" $sim backends 100 "$(be 1):$port"
+
+		if tun_kind "$kind"; then
+			lb_flush "$kind" "$kind" udp
+			lb_setup "$kind" "$kind" udp 101
+		else
+			lb_change "$kind" "$kind" udp join "$b"
+		fi
+		bal_run "$kind" "$kind" "$W/HJ"
+		[ -z "$sim" ] || ex=$(sim_field moved $sim backends 100 "$(be 1):$port" add "$b:$port")
+		disr_report "$kind" join100 "$b" "$W/H" "$W/HJ" "$ex" 0.009901
+
+		lb_flush "$kind" "$kind" udp
+		lb_setup "$kind" "$kind" udp 8
+		lbx "bx-$kind" nft delete table ip rec
 	done
 }

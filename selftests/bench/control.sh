@@ -146,7 +146,7 @@ profile()
 # kernel's ring code).
 memory()
 {
-	local nb v out
+	local nb v out c
 	for nb in 8 10 100 1000 4000; do
 		for v in 256 "$DENSE"; do
 			# A ring holds at most 1048576 points (ringctl refuses more).
@@ -157,4 +157,18 @@ memory()
 				"$(grep -o '"peak_mean":[0-9.]*' <<<"$out" | head -n1 | cut -d: -f2)"
 		done
 	done
+	# Placement slots, the slot space full and half held: bytes (table
+	# and ring) and probes a lookup on a million sampled flows:
+	# "BENCH slmem BACKENDS CAPACITY BYTES PROBES_MEAN PROBES_MAX".
+	for c in 16 128 1024 4096; do
+		for nb in "$c" $((c / 2)); do
+			out=$("$RINGCTL" simulate -j key "$KEY" placement slots capacity "$c" \
+				backends "$nb" "$(be 1):8080")
+			echo "BENCH slmem $nb $c $(sim_json "$out" bytes) $(sim_json "$out" probes_mean)" \
+				"$(sim_json "$out" probes_max)"
+		done
+	done
 }
+
+# sim_json JSON FIELD: the first number named FIELD.
+sim_json() { grep -o "\"$2\":[0-9.e+-]*" <<<"$1" | head -n1 | cut -d: -f2; }

@@ -10,10 +10,12 @@
 # Environment: BENCH_ROUNDS (5), BENCH_SECS (2, per measurement),
 # BENCH_WARMUP (0.5), BENCH_FLOWS (100000, balance and disruption),
 # BENCH_PPS (flows per second while measuring those, 20000),
-# BENCH_PHASES (all of: rates tcp balance control profile memory walk),
-# BENCH_WALK (conntrack sizes of the walk phase, "10000 100000 1000000"),
-# BENCH_SCALE (backend counts of the scaling cases, "10 100 1000 4000"),
-# BENCH_CASES (only these contenders); lists may use commas.
+# BENCH_PHASES (all of: rates tcp balance order control profile memory
+# walk), BENCH_WALK (conntrack sizes of the walk phase, "10000 100000
+# 1000000"), BENCH_SCALE (backend counts of the scaling cases, "10 100
+# 1000 4000"), BENCH_CASES (only these contenders), BENCH_BAL_KINDS and
+# BENCH_BAL100_KINDS (the balance phase's, below), BENCH_ORDER_FLOWS
+# (100000, the order phase's flows); lists may use commas.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +28,7 @@ BENCH_SECS=${BENCH_SECS:-2}
 BENCH_WARMUP=${BENCH_WARMUP:-0.5}
 FLOWS=${BENCH_FLOWS:-100000}
 BAL_PPS=${BENCH_PPS:-20000}
-PHASES=${BENCH_PHASES:-rates tcp balance control profile memory walk}
+PHASES=${BENCH_PHASES:-rates tcp balance order control profile memory walk}
 PHASES=${PHASES//,/ }
 SCALE=${BENCH_SCALE-10 100 1000 4000}
 SCALE=${SCALE//,/ }
@@ -38,17 +40,18 @@ CASES=(
 	"plain plain 8" "fixed fixed 8" "jhash jhash 8" "rs256 rs256 8"
 	"rs$DENSE rs$DENSE 8" "mh mh 8" "mhct mhct 8" "mhport mhport 8" "sh sh 8"
 	"tunipip tunipip 8" "tungue tungue 8" "tunnoft tunnoft 8" "tunct tunct 8"
-	"mhipip mhipip 8" "mhgue mhgue 8"
+	"mhipip mhipip 8" "mhgue mhgue 8" "slots slots 8" "tunslots tunslots 8"
 )
-for k in rs256 jhash mh tunipip; do
+for k in rs256 jhash mh tunipip slots tunslots; do
 	for nb in $SCALE; do
 		CASES+=("${k%256}-$nb $k $nb")
 	done
 done
 # The largest scaling case again with a quarter of the ring (64 vnodes):
-# what the ring's size costs, apart from the number of backends.
+# what the ring's size costs, apart from the number of backends; and as a
+# slots service with its slot space half held (twice the probes).
 for nb in $SCALE; do :; done
-[ -z "$SCALE" ] || CASES+=("rs64-$nb rs64 $nb")
+[ -z "$SCALE" ] || CASES+=("rs64-$nb rs64 $nb" "slhalf-$nb slhalf $nb")
 # BENCH_CASES, if set, keeps only the contenders it names (a quick look).
 if [ -n "${BENCH_CASES:-}" ]; then
 	keep=()
@@ -57,8 +60,16 @@ if [ -n "${BENCH_CASES:-}" ]; then
 	done
 	CASES=("${keep[@]}")
 fi
-# Contenders of the balance and disruption runs.
-BAL_KINDS=(rs256 "rs$DENSE" jhash mh mhport sh)
+# Contenders of the balance and disruption runs from 8 backends, and of
+# the runs at 100 backends with one joining (placement slots against the
+# ring and IPVS mh, NAT and tunnel); every one must be a contender of
+# CASES. The order phase's: ringsteer's placements and IPVS mh.
+BAL_KINDS=(${BENCH_BAL_KINDS-rs256 rs$DENSE jhash mh mhport sh})
+BAL_KINDS=(${BAL_KINDS[@]//,/ })
+BAL100_KINDS=(${BENCH_BAL100_KINDS-slots tunslots tunipip mhipip})
+BAL100_KINDS=(${BAL100_KINDS[@]//,/ })
+ORDER_KINDS=(slots rs256 mh)
+ORDER_FLOWS=${BENCH_ORDER_FLOWS:-100000}
 
 has_phase() { [[ " $PHASES " == *" $1 "* ]]; }
 
@@ -185,6 +196,7 @@ tcp()
 }
 
 . "$here/balance.sh"
+. "$here/order.sh"
 . "$here/control.sh"
 . "$here/walk.sh"
 
@@ -196,6 +208,7 @@ for ph in $PHASES; do
 	rates) rates ;;
 	tcp) tcp ;;
 	balance) balance ;;
+	order) order ;;
 	control) control ;;
 	profile) profile ;;
 	memory) memory ;;

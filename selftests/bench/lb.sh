@@ -31,7 +31,11 @@
 # other rules use conntrack), mhipip, mhgue (IPVS mh, -i --tun-type). A
 # tunnel's outer packet goes to the backend's address like a NATed one, so
 # dummy0 counts both; tunnel backends have the VIP's port (80), which DSR
-# cannot change.
+# cannot change. Placement slots (issue 28): slots (NAT) and tunslots
+# (tunnel ipip), a slot space of the smallest power of two above the
+# backends (room for one to join), and slhalf, NAT with twice that space
+# (half of it held); backend 10.2.X.Y holds slot 256 * X + Y - 1 whatever
+# the order it is added in, as an operator's saved configuration would.
 
 VIP=10.0.0.100
 KEY=000102030405060708090a0b0c0d0e0f
@@ -159,12 +163,21 @@ state() { echo "$W/state.$1.$2"; }
 # lb_setup NAME KIND PROTO N: service VIP:80/PROTO with backends 1..N.
 lb_setup()
 {
-	local n=$1 kind=$2 proto=$3 nb=$4 ns=bx-$1 i st
+	local n=$1 kind=$2 proto=$3 nb=$4 i st
 	st=$(state "$n" "$proto")
 	: >"$st"
 	for i in $(seq 1 "$nb"); do
 		echo "$(be "$i" "$proto") 1" >>"$st"
 	done
+	lb_setup_state "$n" "$kind" "$proto"
+}
+
+# lb_setup_state NAME KIND PROTO: the service as its state file says, in
+# the file's order.
+lb_setup_state()
+{
+	local n=$1 kind=$2 proto=$3 ns=bx-$1 st
+	st=$(state "$n" "$proto")
 	case $kind in
 	plain) ;;
 	fixed)
@@ -179,6 +192,7 @@ lb_setup()
 		;;
 	jhash) jhash_write "$ns" "$proto" "$st" ;;
 	rs*) rs_restore "$n" "${kind#rs}" ;;
+	slots | slhalf) rs_restore "$n" "$(slots_settings "$kind" "$n")" ;;
 	tun*) tun_restore "$n" "$kind" ;;
 	mh*) ipvs_restore "$n" "$kind" ;;
 	sh) ipvs_restore "$n" "$kind" ;;
@@ -197,7 +211,7 @@ lb_flush()
 	case $kind in
 	fixed) lbx "$ns" nft delete table ip "fx_$proto" ;;
 	jhash) lbx "$ns" nft delete table ip "jh_$proto" ;;
-	rs* | tun*) lbx "$ns" "$RINGCTL" service del "$VIP:80" proto "$proto" >/dev/null ;;
+	rs* | sl* | tun*) lbx "$ns" "$RINGCTL" service del "$VIP:80" proto "$proto" >/dev/null ;;
 	mh* | sh) lbx "$ns" ipvsadm -D "$(ipvs_flag "$proto")" "$VIP:80" ;;
 	esac
 }
@@ -223,10 +237,11 @@ jhash_write()
 
 # rs_conf NAME PORT SETTINGS...: $W/rs.conf for "ringctl restore", which
 # replaces the whole configuration, so it is given every service of the
-# contender, each with SETTINGS, its backends on PORT.
+# contender, each with SETTINGS, its backends on PORT (and, placement
+# slots, each the slot of its address).
 rs_conf()
 {
-	local n=$1 port=$2 proto a w st
+	local n=$1 port=$2 proto a w st sl
 	shift 2
 	{
 		echo "key $KEY"
@@ -235,20 +250,54 @@ rs_conf()
 			[ -e "$st" ] || continue
 			echo "service $VIP:80 proto $proto $*"
 			while read -r a w; do
-				echo "backend $a:$port weight $w"
+				sl=
+				[[ " $* " != *" placement slots "* ]] || sl=" slots $(slot_of "$a" "$w")"
+				echo "backend $a:$port weight $w$sl"
 			done <"$st"
 		done
 	} >"$W/rs.conf"
 }
 
-# rs_restore NAME VNODES
-rs_restore()
+# slot_of ADDR WEIGHT: the slot backend ADDR holds (weight 1 only).
+slot_of()
 {
-	rs_conf "$1" 8080 vnodes "$2"
-	lbx "bx-$1" "$RINGCTL" restore "$W/rs.conf" >/dev/null || die "ringctl restore ($1)"
+	local o
+	[ "$2" = 1 ] || die "slot_of $1: weight $2, the bench's slots backends have weight 1"
+	IFS=. read -ra o <<<"$1"
+	echo $((o[2] * 256 + o[3] - 1))
 }
 
-# tun_restore NAME KIND: a forward tunnel service of 256 vnodes. The flow
+# slots_settings KIND NAME: the placement of slots contender NAME: the
+# smallest power of two above its largest service's backends (a join
+# fits), twice that for slhalf.
+slots_settings()
+{
+	local c=2 nb
+	nb=$(awk '{ c[FILENAME]++ } END { m = 0; for (f in c) if (c[f] > m) m = c[f]; print m }' "$W"/state."$2".*)
+	while [ "$c" -le "$nb" ]; do
+		c=$((c * 2))
+	done
+	[ "$1" != slhalf ] || c=$((c * 2))
+	echo "placement slots capacity $c"
+}
+
+# rs_restore NAME VNODES|PLACEMENT: a scaling case's (NAME KIND-N, one
+# service) also prints what the kernel kept for it, charged to the
+# restore: "BENCH svcmem NAME BACKENDS BYTES".
+rs_restore()
+{
+	case $2 in
+	placement*) rs_conf "$1" 8080 $2 ;;
+	*) rs_conf "$1" 8080 vnodes "$2" ;;
+	esac
+	"$RINGCTL" version >/dev/null
+	charged "$W/charged" ip netns exec "bx-$1" "$RINGCTL" restore "$W/rs.conf" >/dev/null ||
+		die "ringctl restore ($1)"
+	[[ $1 != *-* ]] || echo "BENCH svcmem $1 $(wc -l <"$(state "$1" udp)") $(<"$W/charged")"
+}
+
+# tun_restore NAME KIND: a forward tunnel service of 256 vnodes (tunslots:
+# placement slots, as slots_settings gives for its backends). The flow
 # table is taken when the namespace's first tunnel service is added, so
 # tunnoft's is made with flow_table_entries at 0. tunct's namespace has a
 # stateful nft rule: conntrack is on there for everything the tunnel hook
@@ -256,9 +305,10 @@ rs_restore()
 tun_restore()
 {
 	local n=$1 kind=$2 encap=ipip ft=/sys/module/ringsteer/parameters/flow_table_entries
-	local param entries
+	local param entries place="vnodes 256"
 	[ "$kind" != tungue ] || encap="gue port 6080"
-	rs_conf "$n" 80 vnodes 256 forward tunnel encap "$encap"
+	[ "$kind" != tunslots ] || place=$(slots_settings "$kind" "$n")
+	rs_conf "$n" 80 $place forward tunnel encap "$encap"
 	if [ "$kind" = tunct ]; then
 		lbx "bx-$n" nft -f - <<-EOF || die "nft conntrack rules ($n)"
 		table inet ctuse {
@@ -280,8 +330,10 @@ tun_restore()
 	# The first service of a tunipip namespace takes its flow table, one
 	# per possible CPU: what it costs in all (with the service's ring and
 	# backends), against 48 bytes an entry. The entries are the kernel's
-	# (the parameter, rounded up to fill the block).
-	[ "$kind" != tunipip ] || {
+	# (the parameter, rounded up to fill the block). Once per contender:
+	# the balance phase restores tunipip again.
+	[ "$kind" != tunipip ] || [[ " ${FTMEM_DONE:-} " == *" $n "* ]] || {
+		FTMEM_DONE+=" $n"
 		entries=$(ip netns exec "bx-$n" "$RINGCTL" show -j | jq .flow_table_entries)
 		echo "BENCH ftmem $n $(wc -l <"$(state "$n" udp)") $entries $(<"$W/charged")" \
 			"$(awk -F- '{ print $NF + 1 }' /sys/devices/system/cpu/possible) $((48 * entries))"
@@ -355,17 +407,17 @@ lb_change()
 	esac
 	case $kind in
 	jhash) jhash_write "$ns" "$proto" "$st" ;;
-	rs*)
+	rs* | slots | slhalf)
 		case $op in
-		join) lbx "$ns" "$RINGCTL" backend add "$VIP:80" "$a:8080" proto "$proto" ;;
+		join) lbx "$ns" "$RINGCTL" backend add "$VIP:80" "$a:8080" proto "$proto" >/dev/null ;;
 		leave) lbx "$ns" "$RINGCTL" backend del "$VIP:80" "$a:8080" proto "$proto" >/dev/null ;;
 		drain) lbx "$ns" "$RINGCTL" backend drain "$VIP:80" "$a:8080" proto "$proto" ;;
 		weight) lbx "$ns" "$RINGCTL" backend set "$VIP:80" "$a:8080" proto "$proto" weight "$w" ;;
 		esac
 		;;
 	tun* | mhipip | mhgue)
-		# Not in BAL_KINDS: balance and disruption are the ring's, measured
-		# on the NAT contenders; tunnel ones are in the rates phase only.
+		# A tunnel's flow table would keep the flows seen before the
+		# change where they were: balance.sh rebuilds the service instead.
 		die "lb_change: not for tunnel contender $n"
 		;;
 	mh | mhct | mhport | sh)

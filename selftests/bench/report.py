@@ -31,7 +31,12 @@ NAMES = {
     "tunct": "ringsteer tunnel ipip, conntrack on",
     "mhipip": "IPVS mh tun ipip",
     "mhgue": "IPVS mh tun gue",
+    "slots": "ringsteer placement slots",
+    "tunslots": "ringsteer tunnel ipip, slots",
 }
+# Placement slots against the ring and IPVS mh at 100 backends, on the
+# same flows: (slots, ring, mh) for NAT and for the tunnel.
+SLOTS_PEERS = [("NAT", "slots", "rs256", "mh"), ("tunnel ipip", "tunslots", "tunipip", "mhipip")]
 ORDER = list(NAMES)
 # Issue 18's targets: NAME over PEER, per round, at least TARGET (None: no
 # target, the ratio is the finding).
@@ -44,7 +49,8 @@ TUNNEL_PAIRS = [
 
 def parse(path):
     d = {"env": {}, "rate": [], "tcp": [], "bal": [], "disr": [], "cp": [],
-         "prof": {}, "profsym": defaultdict(list), "mem": [], "walk": [], "ftmem": []}
+         "prof": {}, "profsym": defaultdict(list), "mem": [], "walk": [], "ftmem": [],
+         "order": [], "orderlk": [], "slmem": [], "svcmem": [], "simdiff": []}
     for line in open(path, errors="replace"):
         w = line.split()
         if len(w) < 2 or w[0] != "BENCH":
@@ -81,6 +87,19 @@ def parse(path):
         elif k == "ftmem":
             d["ftmem"].append(dict(name=a[0], backends=int(a[1]), entries=int(a[2]),
                                    charged=int(a[3]), cpus=int(a[4]), entry_bytes=int(a[5])))
+        elif k == "order":
+            d["order"].append(dict(name=a[0], flows=int(a[1]), differ=int(a[2]),
+                                   fraction=float(a[3]), fp_a=a[4], fp_b=a[5], lost=int(a[7])))
+        elif k == "orderlk":
+            d["orderlk"].append(dict(name=a[0], flows=int(a[1]), differ=int(a[2]),
+                                     fp_a=a[3], fp_b=a[4]))
+        elif k == "simdiff":
+            d["simdiff"].append(dict(name=a[0], flows=int(a[1]), differ=int(a[2]), first=a[3:]))
+        elif k == "slmem":
+            d["slmem"].append(dict(backends=int(a[0]), capacity=int(a[1]), bytes=int(a[2]),
+                                   probes_mean=float(a[3]), probes_max=int(a[4])))
+        elif k == "svcmem":
+            d["svcmem"].append(dict(name=a[0], backends=int(a[1]), charged=int(a[2])))
         elif k == "walk":
             d["walk"].append(dict(size=int(a[0]), entries=int(a[1]), round=int(a[2]),
                                   ms=float(a[3])))
@@ -177,6 +196,13 @@ def build(d):
                     met=None if target is None else statistics.median(v) >= target)
     res["flow_table_memory"] = d["ftmem"]
     res["balance"] = d["bal"]
+    res["slots_balance"] = slots_balance(d["bal"], d["disr"])
+    res["flatness"] = {k: flatness(m) for k, m in res["scaling"].items()}
+    res["order"] = d["order"]
+    res["order_lookups"] = d["orderlk"]
+    res["kernel_vs_simulate"] = d["simdiff"]
+    res["slots_memory"] = d["slmem"]
+    res["service_memory"] = d["svcmem"]
     res["disruption"] = d["disr"]
     cp = defaultdict(list)
     for r in d["cp"]:
@@ -187,6 +213,40 @@ def build(d):
     res["memory"] = d["mem"]
     res["walk"] = walk_costs(d["walk"])
     return res
+
+
+def slots_balance(bal, disr):
+    """At 100 backends: each placement's peak/mean on the same flows, the
+    floor 1 + 3 sqrt(N/F), slots over the ring and over IPVS mh, and the
+    collateral of the 101st joining."""
+    out = []
+    for what, sl, ring, mh in SLOTS_PEERS:
+        b = {x["name"]: x for x in bal if x["backends"] == 100 and x["name"] in (sl, ring, mh)}
+        if sl not in b:
+            continue
+        f = b[sl]["flows"]
+        e = dict(what=what, slots=sl, flows=f, floor=1 + 3 * (100 / f) ** 0.5,
+                 peak_mean={n: b[n]["peak_mean"] for n in b},
+                 max_min={n: b[n]["max_min"] for n in b})
+        for peer in (ring, mh):
+            if peer in b:
+                e[f"slots_over_{peer}"] = b[sl]["peak_mean"] / b[peer]["peak_mean"]
+        j = [x for x in disr if x["name"] == sl and x["change"] == "join100"]
+        if j:
+            e["join_moved"], e["join_collateral"] = j[0]["moved"], j[0]["collateral"]
+            e["join_exact"] = j[0]["exact"]
+        out.append(e)
+    return out
+
+
+def flatness(m):
+    """New flows at the most backends over the fewest, per round's ratio
+    to fixed dnat's median: how flat the rate is."""
+    ks = sorted(m, key=int)
+    lo, hi = m[ks[0]].get("vs_fixed"), m[ks[-1]].get("vs_fixed")
+    if len(ks) < 2 or not lo or not hi:
+        return None
+    return dict(low=int(ks[0]), high=int(ks[-1]), ratio=hi["median"] / lo["median"])
 
 
 def fmt_sum(s, f="{:.2f}"):
@@ -220,10 +280,14 @@ def table(res):
             p(f"  {NAMES[n]:38} {fmt_sum(e['cps'], '{:.0f}'):>16} {fmt_sum(e['vs_fixed']):>22}  failed {e['failed']}")
     if res["scaling"]:
         p("")
-        p("Scaling: new flows/s by backend count, ratio to fixed dnat")
+        p("Scaling: new flows/s by backend count, ratio to fixed dnat; most over fewest backends")
         for kind, m in res["scaling"].items():
+            fl = res["flatness"].get(kind)
             p(f"  {kind:8} " + "  ".join(
-                f"{nb}: {fmt_sum(e['vs_fixed'])}" for nb, e in sorted(m.items(), key=lambda x: int(x[0]))))
+                f"{nb}: {fmt_sum(e['vs_fixed'])}" for nb, e in sorted(m.items(), key=lambda x: int(x[0])))
+              + (f"  {fl['high']}/{fl['low']}: {fl['ratio']:.3f}" if fl else ""))
+    for m in res["service_memory"]:
+        p(f"  {m['name']:12} {m['backends']:5} backends: {m['charged'] / 1024:9.1f} KiB charged to its restore")
     if res["tunnel"]:
         p("")
         p("Forward tunnel: per-round ratio NAME/PEER on UDP, median (min-max), issue 18's target")
@@ -264,6 +328,40 @@ def table(res):
             p(f"  {NAMES.get(x['name'], x['name']):38} {x['change']:7} moved {x['moved']:.4f} = "
               f"{x['involved']:.4f} + collateral {x['collateral']:.4f}  ideal {x['ideal']:.4f}{ex}"
               f"{'  lost %d' % x['lost'] if x['lost'] else ''}")
+    if res["slots_balance"]:
+        p("")
+        p("Placement slots against the ring and IPVS mh, 100 backends, the same flows: peak/mean")
+        for e in res["slots_balance"]:
+            pm = e["peak_mean"]
+            p(f"  {e['what']:12} {e['flows']} flows: " + ", ".join(
+                f"{NAMES.get(n, n)} {v:.3f}" for n, v in pm.items())
+              + f"; floor 1 + 3 sqrt(N/F) = {e['floor']:.3f}: slots "
+              + ("within" if pm[e["slots"]] <= e["floor"] else "ABOVE"))
+            p("    slots over " + ", ".join(f"{k[11:]} {v:.3f}" for k, v in e.items()
+                                            if k.startswith("slots_over_")))
+            if "join_moved" in e:
+                p(f"    a 101st joins: moved {e['join_moved']:.4f} (rule {e['join_exact']}), "
+                  f"collateral {e['join_collateral']:.6f}")
+    for x in res["kernel_vs_simulate"]:
+        p(f"  {NAMES.get(x['name'], x['name']):38} kernel vs ringctl simulate on the same flows: "
+          f"{x['differ']} of {x['flows']} differ {' '.join(x['first'])}")
+    if res["order"]:
+        p("")
+        p("Order: in order, then reverse order with one deleted and added again: flows that differ")
+        for o in res["order"]:
+            fp = "" if o["fp_a"] == "-" else (
+                f", fingerprints {'equal' if o['fp_a'] == o['fp_b'] else 'DIFFER'} ({o['fp_a']})")
+            p(f"  {NAMES.get(o['name'], o['name']):38} {o['differ']} of {o['flows']} "
+              f"({o['fraction']:.4%}){fp}{'  lost %d' % o['lost'] if o['lost'] else ''}")
+        for o in res["order_lookups"]:
+            p(f"  {NAMES.get(o['name'], o['name']):38} kernel lookups: {o['differ']} of {o['flows']} differ, "
+              f"fingerprints {'equal' if o['fp_a'] == o['fp_b'] else 'DIFFER'}")
+    if res["slots_memory"]:
+        p("")
+        p("Placement slots per service (ringctl simulate): bytes, probes a lookup")
+        for m in res["slots_memory"]:
+            p(f"  {m['backends']:5} of {m['capacity']:5} slots: {m['bytes']:8} bytes, "
+              f"probes {m['probes_mean']:.3f} mean, {m['probes_max']} max")
     if res["control_ms"]:
         p("")
         p("Control plane, ms per command (process start included; 'exec' is /bin/true)")

@@ -22,7 +22,9 @@ pgset()
 #   est  64 flows (ports 1000-1063 of one address), sent round robin
 #   flows COUNT distinct flows at BAL_PPS packets/s, one packet each:
 #        addresses 10.1.0.1 up (50000 of them) by ports 40000-40002, both
-#        counting up, so the first 150000 packets are distinct flows
+#        counting up, so the first 150000 packets are distinct flows;
+#        for more than that, ports 40000-40006 (the periods must be
+#        coprime: 50000 by 4 ports would be 50000 flows), 350000
 # pktgen's udp_src_max is exclusive (its addresses' maximum is not): with
 # 40002 the ports took two values, and 100000 packets were 50000 flows.
 pg_config()
@@ -55,7 +57,12 @@ pg_config()
 		pgset "$dev" "src_min 10.1.0.1"
 		pgset "$dev" "src_max 10.1.195.80"
 		pgset "$dev" "udp_src_min 40000"
-		pgset "$dev" "udp_src_max 40003"
+		[ "$count" -le 350000 ] || die "pg_config: at most 350000 distinct flows"
+		if [ "$count" -le 150000 ]; then
+			pgset "$dev" "udp_src_max 40003"
+		else
+			pgset "$dev" "udp_src_max 40007"
+		fi
 		pgset "$dev" "ratep $BAL_PPS"
 		;;
 	esac
@@ -134,30 +141,57 @@ send_flows()
 	echo start >"$PG/pgctrl"
 }
 
-# recorder NAME: an nft set in the LB's postrouting that notes, for every
+# recorder NAME [KIND]: an nft set in the LB's postrouting that notes, for every
 # packet, source address, source port and (NATed) destination address.
 # Plain filtering needs no conntrack, so it changes no contender's path.
+# A tunnel contender's packets are ipip: the outer destination is the
+# backend, the inner header's source address and port (raw payload after
+# the outer header, so the set has integer keys) name the flow.
 recorder()
 {
+	local key="ip saddr . udp sport . ip daddr" type="type ipv4_addr . inet_service . ipv4_addr"
+	local match=
+	if tun_kind "${2:-$1}"; then
+		key="@th,96,32 . @th,160,16 . ip daddr"
+		type="typeof $key"
+		match="ip protocol 4"
+	fi
 	lbx "bx-$1" nft -f - <<-EOF
 	table ip rec {
 		set seen {
-			type ipv4_addr . inet_service . ipv4_addr
+			$type
 			size 1048576
 			flags dynamic
 		}
 		chain post {
 			type filter hook postrouting priority 300;
-			ip daddr 10.2.0.0/16 update @seen { ip saddr . udp sport . ip daddr }
+			ip daddr 10.2.0.0/16 $match update @seen { $key }
 		}
 	}
 	EOF
 }
 
-# seen NAME: "SADDR:SPORT BACKEND" per flow recorded, sorted; empties the set.
+# seen NAME: "SADDR:SPORT BACKEND" per flow recorded, sorted; empties the
+# set. A tunnel's set lists the inner address and port in hex.
 seen()
 {
 	lbx "bx-$1" nft list set ip rec seen |
-		tr ',{}' '\n\n\n' | awk '$2 == "." && $4 == "." { print $1 ":" $3, $5 }' | sort
+		tr ',{}' '\n\n\n' | awk '
+		function hex(s,  v, i) {
+			s = tolower(substr(s, 3)); v = 0
+			for (i = 1; i <= length(s); i++)
+				v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v
+		}
+		$2 == "." && $4 == "." {
+			a = $1; p = $3
+			if (a ~ /^0x/) {
+				v = hex(a)
+				a = sprintf("%d.%d.%d.%d", int(v / 16777216), int(v / 65536) % 256,
+					    int(v / 256) % 256, v % 256)
+				p = hex(p)
+			}
+			print a ":" p, $5
+		}' | sort
 	lbx "bx-$1" nft flush set ip rec seen
 }
