@@ -422,6 +422,7 @@ vm-test: $(foreach k,$(KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) selftest-b
 # Long, and sensitive to a busy host (BFD's timers): its own target.
 # FLEET_TESTS picks scenarios; FLEET_ENV passes VAR=VAL settings (lib/fleet.sh).
 FLEET_TESTS ?= fleet/failover.sh fleet/failover_tunnel.sh fleet/failover_nat.sh fleet/ring_tunnel.sh \
+	fleet/slots_tunnel.sh \
 	fleet/etcd_sync.sh
 check-fleet: modules-all selftest-bins
 	$(Q)bash selftests/vm/run.sh -t 10800 -k '$(KVER)' -m '$(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko' \
