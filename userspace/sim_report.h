@@ -2,7 +2,7 @@
 /*
  * What "ringctl simulate" hands from its compute half to its print half:
  * simulate.c parses the command line and computes (prefix sim_) into
- * these, simulate_print.c prints them (prefix print_sim_).
+ * these, simulate_print*.c print them (prefix print_sim_).
  */
 #ifndef RINGCTL_SIM_REPORT_H
 #define RINGCTL_SIM_REPORT_H
@@ -145,7 +145,7 @@ void sim_slots_free(struct sim_report *p);
 /* The positions of the sampled flows, once. */
 int sim_positions(const struct sim *s, struct sim_report *p);
 
-/* The print half (simulate_print.c). */
+/* The print half (simulate_print*.c). */
 struct rs_ring;
 
 /*
@@ -158,8 +158,19 @@ void print_sim_flows_text(const struct sim *s, const struct rs_ring *r,
 void print_sim_flows_json(const struct sim *s, const struct rs_ring *r,
 			  const struct rs_ring *r2, const struct rc_steer *st,
 			  const struct rc_steer *st2);
-/* The report of "ringctl simulate". */
+/* The report of "ringctl simulate": simulate_print_text.c, _json.c. */
 void print_sim_text(const struct sim *s, const struct sim_report *p);
 void print_sim_json(const struct sim *s, const struct sim_report *p);
+
+/* What both forms of the report read it by (simulate_print.c). */
+#define PRINT_SIM_TOP	10	/* per-backend moves listed in text mode */
+/*
+ * The members of R by FRAC, largest first; only the first PRINT_SIM_TOP
+ * sorted unless ALL. Returns the order (caller frees) or NULL.
+ */
+u32 *print_sim_by_fraction(const struct rs_ring *r, const double *frac, bool all);
+/* Whether the change gives the changed backend more of the ring. */
+bool print_sim_change_grows(const struct sim *s, const struct sim_report *p);
+const char *print_sim_hash_name(const struct sim *s);
 
 #endif /* RINGCTL_SIM_REPORT_H */
