@@ -60,7 +60,7 @@ slots_restore()
 	for n in $(seq 1 "$NLB"); do
 		lbn "$n" "$RINGCTL" flush || die "lb$n: flush"
 		lbn "$n" "$RINGCTL" restore "$W/slots.conf" >/dev/null || die "lb$n: restore"
-		lbn "$n" "$RINGCTL" save | grep -q "backend $(be_addr 4):$VPORT weight 2 state active slots ${SLOTS[4]}$" ||
+		lbn "$n" "$RINGCTL" save | grep -q "backend $(be_addr 4)\(:$VPORT\)\? weight 2 state active slots ${SLOTS[4]}$" ||
 			die "lb$n does not hold the file's slots: $(lbn "$n" "$RINGCTL" save)"
 	done
 	fingerprints_agree
