@@ -20,6 +20,16 @@
 /* The Maglev table simulate compares with: Katran's size. */
 #define SIM_MAGLEV_SIZE	MAGLEV_SIZE_KATRAN
 
+/* Slot numbers given on the command line ("slots N[,N...]"), ascending. */
+struct sim_given {
+	uint16_t *slots;
+	uint16_t n;			/* 0: none given, picked */
+};
+
+/* What "slots" follows while parsing: a backend of all[], the change, or nothing. */
+#define SIM_SLOTS_NONE		(-1)
+#define SIM_SLOTS_CHANGE	(-2)
+
 struct sim {
 	u8 key[RINGSTEER_KEY_LEN];
 	u32 vnodes;
@@ -29,6 +39,10 @@ struct sim {
 	bool capacity_given;
 	struct rs_member *all;		/* backends, in the order given */
 	u32 nall;
+	struct sim_given *given;	/* [nall]: placement slots' numbers */
+	struct sim_given cm_given;	/* the change's (add, weight) */
+	int slots_for;			/* parsing: SIM_SLOTS_* or an index of all[] */
+	bool slots_weight;		/* parsing: that backend's @WEIGHT was given */
 	u32 ndraining;			/* of them, spread evenly: off the ring */
 	bool *draining;			/* [nall] */
 	struct rs_member *m;		/* the active ones, in the order given */
@@ -57,6 +71,8 @@ struct sim {
 struct sim_slots {
 	struct rc_service svc, svc2;	/* before and after the change */
 	struct rc_steer st, st2;
+	/* By ring member of st and st2: its backend in svc and svc2 (its slots). */
+	const struct rc_backend **holder, **holder2;
 	u32 held;			/* slots held, live or not */
 	double *share;			/* by rule, by ring member */
 	struct sim_stats rule;		/* of those shares against the weights */
@@ -136,9 +152,24 @@ struct sim_report {
  * 0 or -errno, printed.
  */
 int sim_check_words(struct sim *s);
+/*
+ * Their words' parsers, as simulate.c's: the words from the keyword on,
+ * how many they used or -errno, printed. "slots N[,N...]" follows
+ * "backend ADDR", "add ADDR" or "weight ADDR W".
+ */
+int sim_kw_placement(struct sim *s, int argc, char **argv);
+int sim_kw_capacity(struct sim *s, int argc, char **argv);
+int sim_kw_draining(struct sim *s, int argc, char **argv);
+int sim_kw_samples(struct sim *s, int argc, char **argv);
+int sim_kw_slots(struct sim *s, int argc, char **argv);
 int sim_split_draining(struct sim *s);
 int sim_slots_build(struct sim *s, struct sim_report *p);
 int sim_slots_compute(struct sim *s, struct sim_report *p);
+/* Shares by rule against the weights, as sim_shares() does for arcs. */
+void sim_slots_rule_stats(const struct rs_ring *r, const double *share, struct sim_stats *st);
+/* The slots table of ST, as the sampling reads it. */
+struct sim_table sim_slots_table(const struct rc_steer *st);
+/* simulate_compare.c: "compare", into p->cmp. */
 int sim_compare(struct sim *s, struct sim_report *p);
 int sim_slots_sweep(struct sim *s, struct sim_report *p);
 void sim_slots_free(struct sim_report *p);
@@ -172,5 +203,7 @@ u32 *print_sim_by_fraction(const struct rs_ring *r, const double *frac, bool all
 /* Whether the change gives the changed backend more of the ring. */
 bool print_sim_change_grows(const struct sim *s, const struct sim_report *p);
 const char *print_sim_hash_name(const struct sim *s);
+/* A slots service's added or reweighted backend after the change, or NULL. */
+const struct rc_backend *print_sim_changed(const struct sim *s, const struct sim_report *p);
 
 #endif /* RINGCTL_SIM_REPORT_H */

@@ -134,3 +134,13 @@ const char *print_sim_hash_name(const struct sim *s)
 {
 	return s->mode == RINGSTEER_HASH_FLOW ? "flow" : "source";
 }
+
+const struct rc_backend *print_sim_changed(const struct sim *s, const struct sim_report *p)
+{
+	int i;
+
+	if (!p->slots || (s->change != CH_ADD && s->change != CH_WEIGHT))
+		return NULL;
+	i = rs_ring_find_member(p->sl.st2.ring, &s->cm);
+	return i < 0 ? NULL : p->sl.holder2[i];
+}

@@ -178,7 +178,20 @@ static void json_sampled_diff(struct json *j, const char *key,
 	json_obj_end(j);
 }
 
-static void json_slots(struct json *j, const struct sim *s, const struct sim_report *p)
+/* A backend's slots, given or picked, if it is known. */
+static void json_slots(struct json *j, const struct rc_backend *b)
+{
+	u32 i;
+
+	if (!b)
+		return;
+	json_arr_begin(j, "slots");
+	for (i = 0; i < b->nslots; i++)
+		json_u64(j, NULL, b->slots[i]);
+	json_arr_end(j);
+}
+
+static void json_slots_report(struct json *j, const struct sim *s, const struct sim_report *p)
 {
 	const struct sim_slots *sl = &p->sl;
 	const struct rs_ring *r = sl->st.ring;
@@ -215,6 +228,7 @@ static void json_slots(struct json *j, const struct sim *s, const struct sim_rep
 		json_obj_begin(j, NULL);
 		json_str(j, "backend", buf);
 		json_u64(j, "weight", r->members[i].weight);
+		json_slots(j, sl->holder[i]);
 		json_double(j, "share", sl->share[i]);
 		json_double(j, "expected", want);
 		json_u64(j, "sampled", sl->count[i]);
@@ -234,6 +248,7 @@ static void json_slots_change(struct json *j, const struct sim *s, const struct 
 	json_str(j, "backend", buf);
 	if (s->change == CH_ADD || s->change == CH_WEIGHT)
 		json_u64(j, "weight", s->cm.weight);
+	json_slots(j, print_sim_changed(s, p));
 	json_double(j, "moved", sl->moved);
 	json_double(j, "ideal", p->ideal);
 	json_double(j, "collateral", sl->collateral);
@@ -308,7 +323,7 @@ void print_sim_json(const struct sim *s, const struct sim_report *p)
 	json_init(&j, stdout);
 	json_obj_begin(&j, NULL);
 	if (p->slots) {
-		json_slots(&j, s, p);
+		json_slots_report(&j, s, p);
 		if (s->change != CH_NONE)
 			json_slots_change(&j, s, p);
 		if (s->sweep)

@@ -160,14 +160,18 @@ static void text_slots(const struct sim *s, const struct sim_report *p)
 	for (i = 0; i < r->nmembers; i++) {
 		want = (double)r->members[i].weight / w;
 		sim_member_format(buf, &r->members[i]);
-		printf("  %-24s %6u %9.4f%% %9.4f%% %8.3f\n", buf, r->members[i].weight,
+		printf("  %-24s %6u %9.4f%% %9.4f%% %8.3f", buf, r->members[i].weight,
 		       100 * sl->share[i], 100 * want,
 		       sl->count[i] / (want * (sl->smp.flows - sl->smp.unowned)));
+		if (sl->holder[i])
+			print_slots_text(stdout, sl->holder[i]);
+		printf("\n");
 	}
 }
 
 static void text_slots_change(const struct sim *s, const struct sim_report *p)
 {
+	const struct rc_backend *b = print_sim_changed(s, p);
 	const struct sim_slots *sl = &p->sl;
 	bool grow = print_sim_change_grows(s, p);
 	char buf[RC_ENDPOINT_LEN];
@@ -176,6 +180,9 @@ static void text_slots_change(const struct sim *s, const struct sim_report *p)
 	printf("\nchange: %s %s", sim_change_names[s->change], buf);
 	if (s->change == CH_ADD || s->change == CH_WEIGHT)
 		printf(" weight %u", s->cm.weight);
+	/* Those given, or those the real command would pick. */
+	if (b)
+		print_slots_text(stdout, b);
 	printf("\n  moved:       %9.4f%% of the flows by rule (ideal %.4f%%), %.4f%% sampled (%u of %u)\n",
 	       100 * sl->moved, 100 * p->ideal, 100.0 * sl->sd.moved / sl->sd.flows,
 	       sl->sd.moved, sl->sd.flows);
