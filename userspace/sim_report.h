@@ -30,6 +30,12 @@ struct sim_given {
 #define SIM_SLOTS_NONE		(-1)
 #define SIM_SLOTS_CHANGE	(-2)
 
+/* Words given on the command line, which a file's service does not override. */
+#define SIM_SET_KEY		(1U << 0)
+#define SIM_SET_VNODES		(1U << 1)
+#define SIM_SET_HASH		(1U << 2)
+#define SIM_SET_PLACEMENT	(1U << 3)
+
 struct sim {
 	u8 key[RINGSTEER_KEY_LEN];
 	u32 vnodes;
@@ -43,6 +49,12 @@ struct sim {
 	struct sim_given cm_given;	/* the change's (add, weight) */
 	int slots_for;			/* parsing: SIM_SLOTS_* or an index of all[] */
 	bool slots_weight;		/* parsing: that backend's @WEIGHT was given */
+	unsigned int set;		/* SIM_SET_* */
+	const char *file;		/* "file FILE": its service's backends */
+	struct rc_endpoint file_vip;	/* "service VIP:PORT" in it */
+	bool file_vip_given;
+	u8 file_proto;			/* "proto P" in it, 0: any */
+	bool *off;			/* [nall] the file's: off the ring, or NULL */
 	u32 ndraining;			/* of them, spread evenly: off the ring */
 	bool *draining;			/* [nall] */
 	struct rs_member *m;		/* the active ones, in the order given */
@@ -167,6 +179,14 @@ int sim_slots_build(struct sim *s, struct sim_report *p);
 int sim_slots_compute(struct sim *s, struct sim_report *p);
 /* Shares by rule against the weights, as sim_shares() does for arcs. */
 void sim_slots_rule_stats(const struct rs_ring *r, const double *share, struct sim_stats *st);
+/*
+ * simulate_file.c: "file FILE [service VIP:PORT] [proto P]", read once
+ * the words are parsed (those given win over the file's).
+ */
+int sim_kw_file(struct sim *s, int argc, char **argv);
+int sim_kw_service(struct sim *s, int argc, char **argv);
+int sim_kw_proto(struct sim *s, int argc, char **argv);
+int sim_file_load(struct sim *s);
 /* The slots table of ST, as the sampling reads it. */
 struct sim_table sim_slots_table(const struct rc_steer *st);
 /* simulate_compare.c: "compare", into p->cmp. */

@@ -27,9 +27,10 @@ void cmd_simulate_usage(FILE *f)
 	fprintf(f,
 "Usage: ringctl simulate [-j] [key HEX32] [vnodes N] [hash flow|source]\n"
 "           [placement ring|slots [capacity N]]\n"
-"           { backends COUNT [FIRST] |\n"
-"             backend ADDR:PORT[@WEIGHT] [slots N[,N...]] }...\n"
-"           [draining COUNT]\n"
+"           { { backends COUNT [FIRST] |\n"
+"               backend ADDR:PORT[@WEIGHT] [slots N[,N...]] }...\n"
+"             [draining COUNT] |\n"
+"             file FILE|- [service VIP:PORT] [proto P] }\n"
 "           [add ADDR:PORT[@WEIGHT] [slots N[,N...]] | remove ADDR:PORT |\n"
 "            drain ADDR:PORT | weight ADDR:PORT WEIGHT [slots N[,N...]]]\n"
 "           [shares] [sweep [V,V,...]] [need-vnodes PEAK_MEAN] [flows FILE|-]\n"
@@ -49,6 +50,10 @@ void cmd_simulate_usage(FILE *f)
 "                     10.0.0.1:80), addresses counting up\n"
 "  draining COUNT     COUNT of the backends, spread evenly, draining: off\n"
 "                     the ring, their slots kept but not live\n"
+"  file FILE          a service of a configuration file (save's format):\n"
+"                     its key, vnodes, hash, placement, capacity and\n"
+"                     backends with their weights, slots and states (the\n"
+"                     words given win); service and proto pick the service\n"
 "  add/remove/drain/weight\n"
 "                     one change: exact hash space moved, from where to\n"
 "                     where, between uninvolved backends (always 0), and\n"
@@ -129,6 +134,7 @@ static int kw_key(struct sim *s, int argc, char **argv)
 {
 	if (argc < 2 || parse_key(argv[1], s->key))
 		return bad("key (32 hex digits)", argv[1], -EINVAL);
+	s->set |= SIM_SET_KEY;
 	return 2;
 }
 
@@ -136,6 +142,7 @@ static int kw_vnodes(struct sim *s, int argc, char **argv)
 {
 	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], 1, RINGSTEER_MAX_VNODES, &s->vnodes);
 
+	s->set |= SIM_SET_VNODES;
 	return err ? bad("vnodes", argv[1], err) : 2;
 }
 
@@ -146,6 +153,7 @@ static int kw_hash(struct sim *s, int argc, char **argv)
 	if (argc < 2 || rc_enum_parse(&rc_enum_hash_mode, argv[1], &mode))
 		return bad("hash mode", argv[1], -EINVAL);
 	s->mode = mode;
+	s->set |= SIM_SET_HASH;
 	return 2;
 }
 
@@ -289,6 +297,7 @@ static const struct {
 	{ "placement", sim_kw_placement }, { "capacity", sim_kw_capacity },
 	{ "draining", sim_kw_draining }, { "samples", sim_kw_samples },
 	{ "compare", kw_compare }, { "slots", sim_kw_slots },
+	{ "file", sim_kw_file }, { "service", sim_kw_service }, { "proto", sim_kw_proto },
 };
 
 static int parse(struct sim *s, int argc, char **argv)
@@ -309,6 +318,9 @@ static int parse(struct sim *s, int argc, char **argv)
 		if (used < 0)
 			return used;
 	}
+	err = sim_file_load(s);
+	if (err)
+		return err;
 	if (!s->nall)
 		return cli_error(CTX ": no backends (" TRY ")");
 	err = sim_check_words(s) ?: sim_split_draining(s);
@@ -660,6 +672,7 @@ int cmd_simulate(int argc, char **argv)
 	free(s.given);
 	free(s.cm_given.slots);
 	free(s.all);
+	free(s.off);
 	free(s.draining);
 	free(s.m);
 	free(s.after);

@@ -39,7 +39,9 @@ int sim_split_draining(struct sim *s)
 	if (!s->draining || !s->m)
 		return cli_error(CTX ": out of memory");
 	for (i = 0; i < s->nall; i++) {
-		s->draining[i] = (u64)(i + 1) * s->ndraining / s->nall !=
+		/* A file's states, or COUNT spread over the order given. */
+		s->draining[i] = s->off ? s->off[i] :
+				 (u64)(i + 1) * s->ndraining / s->nall !=
 				 (u64)i * s->ndraining / s->nall;
 		if (!s->draining[i])
 			s->m[s->n++] = s->all[i];
@@ -106,6 +108,7 @@ int sim_kw_placement(struct sim *s, int argc, char **argv)
 	if (argc < 2 || rc_enum_parse(&rc_enum_placement, argv[1], &v))
 		return bad("placement (ring or slots)", argv[1], -EINVAL);
 	s->placement = v;
+	s->set |= SIM_SET_PLACEMENT;
 	return 2;
 }
 

@@ -643,4 +643,88 @@ TEST(slots_given_bad_input_prints_nothing)
 	}
 }
 
+/* A configuration file (the format of save) with TEXT; its path in PATH. */
+static void conf_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * "file FILE": the service's key, placement, capacity, weights, slots and
+ * states are the file's, and the report is the one of the same words.
+ */
+TEST(slots_from_a_saved_file)
+{
+	static const char conf[] =
+		"key 0f0e0d0c0b0a09080706050403020100\n"
+		"service 10.9.9.9:80 proto udp\n"
+		"\tbackend 10.0.0.7:80\n"
+		"service 10.9.9.9:80 proto tcp placement slots capacity 64\n"
+		"\tbackend 10.0.0.1:80 weight 2 slots 0,17\n"
+		"\tbackend 10.0.0.2:80 weight 2 state active slots 3,40\n"
+		"\tbackend 10.0.0.3:80 state draining slots 1\n"
+		"\tbackend 10.0.0.4:80 state draining slots 9\n";
+	char path[] = "/tmp/rs_confXXXXXX", words[512], *a;
+
+	conf_file(path, conf);
+	snprintf(words, sizeof(words), "file %s service 10.9.9.9:80 proto tcp shares add 10.0.0.9:80 slots 5",
+		 path);
+	a = sim_json(words);
+	ASSERT_NE(NULL, a);
+	/* Off the ring: .3 and .4 draining (not "draining 2", every second). */
+	EXPECT_NE(NULL, strstr(a, "\"capacity\":64,\"backends\":4,\"draining\":2,\"slots_held\":6,"))
+		TH_LOG("%s", a);
+	EXPECT_NE(NULL, strstr(a, "\"key\":\"0f0e0d0c0b0a09080706050403020100\""));
+	EXPECT_NE(NULL, strstr(a, "\"backend\":\"10.0.0.2:80\",\"weight\":2,\"slots\":[3,40],"));
+	EXPECT_EQ(NULL, strstr(a, "\"backend\":\"10.0.0.3:80\"")) TH_LOG("draining .3 has a share");
+	EXPECT_EQ(NULL, strstr(a, "\"backend\":\"10.0.0.4:80\"")) TH_LOG("draining .4 has a share");
+	EXPECT_NE(NULL, strstr(a, "\"type\":\"add\",\"backend\":\"10.0.0.9:80\",\"weight\":1,\"slots\":[5],"));
+	EXPECT_EQ(0, num(a, "\"change\"", "collateral"));
+	free(a);
+	/* The words given win over the file's: the same backends as a ring. */
+	snprintf(words, sizeof(words), "file %s service 10.9.9.9:80 proto tcp placement ring vnodes 64",
+		 path);
+	a = sim_json(words);
+	ASSERT_NE(NULL, a);
+	EXPECT_NE(NULL, strstr(a, "\"vnodes\":64,\"backends\":2,")) TH_LOG("%s", a);
+	free(a);
+	unlink(path);
+}
+
+TEST(file_bad_input_prints_nothing)
+{
+	static const char conf[] =
+		"service 10.9.9.9:80 proto udp\n"
+		"\tbackend 10.0.0.7:80\n"
+		"service 10.9.9.9:80 proto tcp\n"
+		"\tbackend 10.0.0.1:80\n";
+	char path[] = "/tmp/rs_confXXXXXX";
+	const char *bad[][12] = {
+		/* Two services: name one. */
+		{ "simulate", "file", path, NULL },
+		{ "simulate", "file", path, "service", "10.9.9.8:80", NULL },
+		{ "simulate", "file", path, "service", "10.9.9.9:80", "backends", "3", NULL },
+		{ "simulate", "file", path, "service", "10.9.9.9:80", "proto", "udp",
+		  "draining", "1", NULL },
+		{ "simulate", "backends", "3", "service", "10.9.9.9:80", NULL },
+		{ "simulate", "file", "/nonexistent/x.conf", NULL },
+	};
+	char *out, *err;
+	unsigned int i;
+
+	conf_file(path, conf);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_GT(0, run2(&out, &err, bad[i])) TH_LOG("case %u", i);
+		EXPECT_STREQ("", out) TH_LOG("case %u", i);
+		EXPECT_EQ(0, strncmp(err, "ringctl: simulate: ", 19)) TH_LOG("case %u: %s", i, err);
+		free(out);
+		free(err);
+	}
+	unlink(path);
+}
+
 TEST_HARNESS_MAIN
