@@ -25,7 +25,8 @@
 #                    KVERS (default: KVER if given, else both target kernels)
 # make check-fleet   the ECMP fleet scenarios (selftests/fleet/: BIRD, three
 #                    LBs failing under load; IPVS, ringsteer tunnel, NAT;
-#                    ring changes; the fleet from etcd, fleet/etcd_sync.sh)
+#                    ring changes; a backend down and up with placement
+#                    slots; the fleet from etcd, fleet/etcd_sync.sh)
 #                    on KVER, 8 min on a quiet host; make check runs only
 #                    fleet/ring_tunnel.sh
 # make bench-ring    ring lookup/build benchmark
