@@ -156,7 +156,8 @@ client_stop
 echo 16384 >"$PARAM"
 for p in tcp udp; do
 	on_backend "$p" "$DOWN" >"$W/want.$p"
-	[ -s "$W/want.$p" ] || die "no $p flow was on be$DOWN: nothing is tested"
+	# Of 10 UDP flows none is be2's one run in 18 (0.75^10): then none may break.
+	[ -s "$W/want.$p" ] || [ "$p" = udp ] || die "no $p flow was on be$DOWN: nothing is tested"
 	broke "$p" >"$W/got.$p"
 	cmp -s "$W/want.$p" "$W/got.$p" ||
 		die "without the table, $p: $(wc -l <"$W/want.$p") on be$DOWN, $(wc -l <"$W/got.$p") broke; differing: $(comm -3 "$W/want.$p" "$W/got.$p" | tr -d '\t' | tr '\n' ' ')"
