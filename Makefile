@@ -25,7 +25,8 @@
 #                    KVERS (default: KVER if given, else both target kernels)
 # make check-fleet   the ECMP fleet scenarios (selftests/fleet/: BIRD, three
 #                    LBs failing under load; IPVS, ringsteer tunnel, NAT;
-#                    ring changes; the fleet from etcd, fleet/etcd_sync.sh)
+#                    ring changes; a backend down and up with placement
+#                    slots; the fleet from etcd, fleet/etcd_sync.sh)
 #                    on KVER, 8 min on a quiet host; make check runs only
 #                    fleet/ring_tunnel.sh
 # make bench-ring    ring lookup/build benchmark
@@ -441,6 +442,7 @@ vm-test: $(foreach k,$(KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) selftest-b
 # Long, and sensitive to a busy host (BFD's timers): its own target.
 # FLEET_TESTS picks scenarios; FLEET_ENV passes VAR=VAL settings (lib/fleet.sh).
 FLEET_TESTS ?= fleet/failover.sh fleet/failover_tunnel.sh fleet/failover_nat.sh fleet/ring_tunnel.sh \
+	fleet/slots_tunnel.sh \
 	fleet/etcd_sync.sh
 check-fleet: modules-all selftest-bins
 	$(Q)bash selftests/vm/run.sh -t 10800 -k '$(KVER)' -m '$(BUILD)/kernel/$(KVER)/kmod/ringsteer.ko' \

@@ -3,7 +3,10 @@
 #
 # Change notifications: "ringctl monitor" sees every successful change of
 # its own namespace, in order, as the command that makes it; rejected
-# requests and other namespaces' changes announce nothing.
+# requests and other namespaces' changes announce nothing. A placement
+# slots service's lines carry its placement and capacity and a backend's
+# slots (those ringctl picked too), and replayed they make the same
+# service.
 #
 #   mon-a                          mon-b
 #  +----------------------------+  +--------------------------+
@@ -25,6 +28,7 @@ cleanup()
 	done
 	ip netns del mon-a 2>/dev/null || true
 	ip netns del mon-b 2>/dev/null || true
+	ip netns del mon-c 2>/dev/null || true
 	rm -rf "$W"
 }
 trap cleanup EXIT
@@ -65,6 +69,15 @@ cmd_ok a service set 10.0.0.1:80 vnodes 64 hash source
 cmd_ok a service add [2001:db8::1]:443 proto udp
 cmd_ok a service add 10.0.0.2:80 proto udp forward tunnel encap gue port 6080
 cmd_ok a service add [2001:db8::2]:80 forward tunnel
+cmd_ok a service add 10.0.0.3:80 placement slots capacity 64
+cmd_ok a backend add 10.0.0.3:80 10.1.0.3:8080 weight 2
+cmd_ok a backend add 10.0.0.3:80 10.1.0.4:8080 slots 17
+cmd_fail a backend add 10.0.0.3:80 10.1.0.5:8080 slots 17
+cmd_ok a backend set 10.0.0.3:80 10.1.0.3:8080 weight 3
+cmd_fail a service set 10.0.0.3:80 placement slots capacity 16
+cmd_ok a service set 10.0.0.3:80 placement slots capacity 128
+cmd_ok a backend add 10.0.0.3:80 10.1.0.5:8080 slots 100,5
+cmd_ok a backend del 10.0.0.3:80 10.1.0.4:8080
 cmd_ok a service del 10.0.0.1:80
 cmd_ok a flush
 
@@ -77,6 +90,13 @@ service set 10.0.0.1:80 proto tcp vnodes 64 hash source on-down keep
 service add [2001:db8::1]:443 proto udp vnodes 256 hash flow on-down keep
 service add 10.0.0.2:80 proto udp vnodes 256 hash flow on-down keep forward tunnel encap gue port 6080
 service add [2001:db8::2]:80 proto tcp vnodes 256 hash flow on-down keep forward tunnel encap ipip
+service add 10.0.0.3:80 proto tcp vnodes 256 hash flow on-down keep placement slots capacity 64
+backend add 10.0.0.3:80 10.1.0.3:8080 proto tcp weight 2 state active slots 0,1
+backend add 10.0.0.3:80 10.1.0.4:8080 proto tcp weight 1 state active slots 17
+backend set 10.0.0.3:80 10.1.0.3:8080 proto tcp weight 3 state active health up on-down service slots 0,1,2
+service set 10.0.0.3:80 proto tcp vnodes 256 hash flow on-down keep placement slots capacity 128
+backend add 10.0.0.3:80 10.1.0.5:8080 proto tcp weight 2 state active slots 5,100
+backend del 10.0.0.3:80 10.1.0.4:8080 proto tcp
 service del 10.0.0.1:80 proto tcp vnodes 64 hash source on-down keep
 flush
 EOF
@@ -94,6 +114,22 @@ if ! diff -u "$W/want" "$W/a.changes"; then
 fi
 pass "every change announced once, in order; rejections announce nothing"
 
+# The slots service's lines, replayed elsewhere, make the same service:
+# the slots ringctl picked for "weight 2" and "weight 3" are in them.
+ip netns add mon-c
+grep ' 10\.0\.0\.3:80 ' "$W/want" | while read -r line; do
+	# shellcheck disable=SC2086 # a line is the command's words
+	ip netns exec mon-c "$RINGCTL" $line >/dev/null || die "replaying: $line"
+done
+ip netns exec mon-c "$RINGCTL" save >"$W/c.save" || die "save in mon-c"
+ip netns del mon-c
+grep -q '^service 10.0.0.3:80 .*placement slots capacity 128' "$W/c.save" &&
+	grep -q 'backend 10.1.0.3:8080 weight 3 state active slots 0,1,2$' "$W/c.save" &&
+	grep -q 'backend 10.1.0.5:8080 weight 2 state active slots 5,100$' "$W/c.save" &&
+	! grep -q '10.1.0.4' "$W/c.save" ||
+	die "monitor's slots lines replayed make another service: $(cat "$W/c.save")"
+pass "a slots service's lines replay to the same slots"
+
 # Namespaces are separate: mon-b saw none of the above.
 [ ! -s "$W/b" ] || die "mon-b saw mon-a's changes: $(head -n 3 "$W/b")"
 cmd_ok b key set random
@@ -106,7 +142,9 @@ pass "events stay in their namespace; the key is never announced"
 start_monitor mon-a "$W/j" -j
 cmd_ok a service add 10.0.0.9:53 proto udp hash source
 cmd_ok a service add 10.0.0.10:53 proto udp forward tunnel encap gue port 6080
-wait_lines "$W/j" 2
+cmd_ok a service add 10.0.0.11:53 proto udp placement slots capacity 32
+cmd_ok a backend add 10.0.0.11:53 10.1.0.11:53 proto udp weight 2
+wait_lines "$W/j" 4
 python3 -c '
 import json, sys
 e = json.loads(open(sys.argv[1]).readline())
@@ -117,6 +155,13 @@ assert s["forward"] == "nat" and "encap" not in s, s
 e = json.loads(open(sys.argv[1]).readlines()[1])
 s = e["service"]
 assert (s["vip"], s["forward"], s["encap"], s["encap_port"]) == ("10.0.0.10", "tunnel", "gue", 6080), s
+e = json.loads(open(sys.argv[1]).readlines()[2])
+s = e["service"]
+assert (s["vip"], s["placement"], s["capacity"]) == ("10.0.0.11", "slots", 32), s
+e = json.loads(open(sys.argv[1]).readlines()[3])
+assert e["event"] == "backend-add", e
+b = e["backend"]
+assert (b["addr"], b["weight"], b["slots"]) == ("10.1.0.11", 2, [0, 1]), b
 ' "$W/j" || die "monitor -j: unexpected output: $(cat "$W/j")"
 pass "monitor -j"
 

@@ -160,8 +160,12 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	struct rc_event ev;
 	int ret;
 
-	if (nl_event_parse(nlh, &ev) || ev.cmd >= sizeof(verbs) / sizeof(verbs[0]) ||
-	    !verbs[ev.cmd]) {
+	ret = nl_event_parse(nlh, &ev);
+	if (!ret && (ev.cmd >= sizeof(verbs) / sizeof(verbs[0]) || !verbs[ev.cmd])) {
+		nl_event_free(&ev);
+		ret = -EPROTO;
+	}
+	if (ret) {
 		cli_error("monitor: ignoring a notification this ringctl does not understand");
 		return MNL_CB_OK;
 	}
@@ -169,6 +173,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	ret = printed(m);
 	if (ret == MNL_CB_OK)
 		m->err = cmd_drainwatch_event(&m->watch, &ev, drained_cb, m);
+	nl_event_free(&ev);
 	return m->err ? MNL_CB_ERROR : m->stop ? MNL_CB_STOP : ret;
 }
 

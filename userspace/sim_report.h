@@ -2,7 +2,7 @@
 /*
  * What "ringctl simulate" hands from its compute half to its print half:
  * simulate.c parses the command line and computes (prefix sim_) into
- * these, simulate_print.c prints them (prefix print_sim_).
+ * these, simulate_print*.c print them (prefix print_sim_).
  */
 #ifndef RINGCTL_SIM_REPORT_H
 #define RINGCTL_SIM_REPORT_H
@@ -20,6 +20,22 @@
 /* The Maglev table simulate compares with: Katran's size. */
 #define SIM_MAGLEV_SIZE	MAGLEV_SIZE_KATRAN
 
+/* Slot numbers given on the command line ("slots N[,N...]"), ascending. */
+struct sim_given {
+	uint16_t *slots;
+	uint16_t n;			/* 0: none given, picked */
+};
+
+/* What "slots" follows while parsing: a backend of all[], the change, or nothing. */
+#define SIM_SLOTS_NONE		(-1)
+#define SIM_SLOTS_CHANGE	(-2)
+
+/* Words given on the command line, which a file's service does not override. */
+#define SIM_SET_KEY		(1U << 0)
+#define SIM_SET_VNODES		(1U << 1)
+#define SIM_SET_HASH		(1U << 2)
+#define SIM_SET_PLACEMENT	(1U << 3)
+
 struct sim {
 	u8 key[RINGSTEER_KEY_LEN];
 	u32 vnodes;
@@ -29,6 +45,16 @@ struct sim {
 	bool capacity_given;
 	struct rs_member *all;		/* backends, in the order given */
 	u32 nall;
+	struct sim_given *given;	/* [nall]: placement slots' numbers */
+	struct sim_given cm_given;	/* the change's (add, weight) */
+	int slots_for;			/* parsing: SIM_SLOTS_* or an index of all[] */
+	bool slots_weight;		/* parsing: that backend's @WEIGHT was given */
+	unsigned int set;		/* SIM_SET_* */
+	const char *file;		/* "file FILE": its service's backends */
+	struct rc_endpoint file_vip;	/* "service VIP:PORT" in it */
+	bool file_vip_given;
+	u8 file_proto;			/* "proto P" in it, 0: any */
+	bool *off;			/* [nall] the file's: off the ring, or NULL */
 	u32 ndraining;			/* of them, spread evenly: off the ring */
 	bool *draining;			/* [nall] */
 	struct rs_member *m;		/* the active ones, in the order given */
@@ -57,6 +83,8 @@ struct sim {
 struct sim_slots {
 	struct rc_service svc, svc2;	/* before and after the change */
 	struct rc_steer st, st2;
+	/* By ring member of st and st2: its backend in svc and svc2 (its slots). */
+	const struct rc_backend **holder, **holder2;
 	u32 held;			/* slots held, live or not */
 	double *share;			/* by rule, by ring member */
 	struct sim_stats rule;		/* of those shares against the weights */
@@ -136,16 +164,39 @@ struct sim_report {
  * 0 or -errno, printed.
  */
 int sim_check_words(struct sim *s);
+/*
+ * Their words' parsers, as simulate.c's: the words from the keyword on,
+ * how many they used or -errno, printed. "slots N[,N...]" follows
+ * "backend ADDR", "add ADDR" or "weight ADDR W".
+ */
+int sim_kw_placement(struct sim *s, int argc, char **argv);
+int sim_kw_capacity(struct sim *s, int argc, char **argv);
+int sim_kw_draining(struct sim *s, int argc, char **argv);
+int sim_kw_samples(struct sim *s, int argc, char **argv);
+int sim_kw_slots(struct sim *s, int argc, char **argv);
 int sim_split_draining(struct sim *s);
 int sim_slots_build(struct sim *s, struct sim_report *p);
 int sim_slots_compute(struct sim *s, struct sim_report *p);
+/* Shares by rule against the weights, as sim_shares() does for arcs. */
+void sim_slots_rule_stats(const struct rs_ring *r, const double *share, struct sim_stats *st);
+/*
+ * simulate_file.c: "file FILE [service VIP:PORT] [proto P]", read once
+ * the words are parsed (those given win over the file's).
+ */
+int sim_kw_file(struct sim *s, int argc, char **argv);
+int sim_kw_service(struct sim *s, int argc, char **argv);
+int sim_kw_proto(struct sim *s, int argc, char **argv);
+int sim_file_load(struct sim *s);
+/* The slots table of ST, as the sampling reads it. */
+struct sim_table sim_slots_table(const struct rc_steer *st);
+/* simulate_compare.c: "compare", into p->cmp. */
 int sim_compare(struct sim *s, struct sim_report *p);
 int sim_slots_sweep(struct sim *s, struct sim_report *p);
 void sim_slots_free(struct sim_report *p);
 /* The positions of the sampled flows, once. */
 int sim_positions(const struct sim *s, struct sim_report *p);
 
-/* The print half (simulate_print.c). */
+/* The print half (simulate_print*.c). */
 struct rs_ring;
 
 /*
@@ -158,8 +209,21 @@ void print_sim_flows_text(const struct sim *s, const struct rs_ring *r,
 void print_sim_flows_json(const struct sim *s, const struct rs_ring *r,
 			  const struct rs_ring *r2, const struct rc_steer *st,
 			  const struct rc_steer *st2);
-/* The report of "ringctl simulate". */
+/* The report of "ringctl simulate": simulate_print_text.c, _json.c. */
 void print_sim_text(const struct sim *s, const struct sim_report *p);
 void print_sim_json(const struct sim *s, const struct sim_report *p);
+
+/* What both forms of the report read it by (simulate_print.c). */
+#define PRINT_SIM_TOP	10	/* per-backend moves listed in text mode */
+/*
+ * The members of R by FRAC, largest first; only the first PRINT_SIM_TOP
+ * sorted unless ALL. Returns the order (caller frees) or NULL.
+ */
+u32 *print_sim_by_fraction(const struct rs_ring *r, const double *frac, bool all);
+/* Whether the change gives the changed backend more of the ring. */
+bool print_sim_change_grows(const struct sim *s, const struct sim_report *p);
+const char *print_sim_hash_name(const struct sim *s);
+/* A slots service's added or reweighted backend after the change, or NULL. */
+const struct rc_backend *print_sim_changed(const struct sim *s, const struct sim_report *p);
 
 #endif /* RINGCTL_SIM_REPORT_H */

@@ -27,10 +27,12 @@ void cmd_simulate_usage(FILE *f)
 	fprintf(f,
 "Usage: ringctl simulate [-j] [key HEX32] [vnodes N] [hash flow|source]\n"
 "           [placement ring|slots [capacity N]]\n"
-"           { backends COUNT [FIRST] | backend ADDR:PORT[@WEIGHT] }...\n"
-"           [draining COUNT]\n"
-"           [add ADDR:PORT[@WEIGHT] | remove ADDR:PORT | drain ADDR:PORT |\n"
-"            weight ADDR:PORT WEIGHT]\n"
+"           { { backends COUNT [FIRST] |\n"
+"               backend ADDR:PORT[@WEIGHT] [slots N[,N...]] }...\n"
+"             [draining COUNT] |\n"
+"             file FILE|- [service VIP:PORT] [proto P] }\n"
+"           [add ADDR:PORT[@WEIGHT] [slots N[,N...]] | remove ADDR:PORT |\n"
+"            drain ADDR:PORT | weight ADDR:PORT WEIGHT [slots N[,N...]]]\n"
 "           [shares] [sweep [V,V,...]] [need-vnodes PEAK_MEAN] [flows FILE|-]\n"
 "           [samples N] [compare]\n"
 "\n"
@@ -40,12 +42,18 @@ void cmd_simulate_usage(FILE *f)
 "  placement slots    a slots service: each backend, in the order given,\n"
 "                     takes the lowest free slots of capacity N (default\n"
 "                     %u, a power of two %u..%u) as 'backend add' does;\n"
+"                     'slots' after a backend, add or weight gives their\n"
+"                     numbers (W is their count; the others pick around)\n"
 "                     shares and moves by the placement rule (every live\n"
 "                     slot 1/L), checked on sampled flows\n"
 "  backends COUNT     COUNT backends of weight 1 from FIRST (default\n"
 "                     10.0.0.1:80), addresses counting up\n"
 "  draining COUNT     COUNT of the backends, spread evenly, draining: off\n"
 "                     the ring, their slots kept but not live\n"
+"  file FILE          a service of a configuration file (save's format):\n"
+"                     its key, vnodes, hash, placement, capacity and\n"
+"                     backends with their weights, slots and states (the\n"
+"                     words given win); service and proto pick the service\n"
 "  add/remove/drain/weight\n"
 "                     one change: exact hash space moved, from where to\n"
 "                     where, between uninvolved backends (always 0), and\n"
@@ -76,6 +84,7 @@ void cmd_simulate_usage(FILE *f)
 static int add_backend(struct sim *s, const struct rs_member *m)
 {
 	char buf[RC_ENDPOINT_LEN];
+	struct sim_given *g;
 	struct rs_member *nm;
 
 	if (sim_find(s->all, s->nall, m) >= 0) {
@@ -86,9 +95,14 @@ static int add_backend(struct sim *s, const struct rs_member *m)
 		return cli_error(CTX ": more than %u backends",
 			      RINGSTEER_MAX_BACKENDS);
 	nm = realloc(s->all, (s->nall + 1) * sizeof(*nm));
-	if (!nm)
+	if (nm)
+		s->all = nm;
+	g = realloc(s->given, (s->nall + 1) * sizeof(*g));
+	if (g)
+		s->given = g;
+	if (!nm || !g)
 		return cli_error(CTX ": out of memory");
-	s->all = nm;
+	memset(&s->given[s->nall], 0, sizeof(*g));
 	s->all[s->nall++] = *m;
 	return 0;
 }
@@ -120,6 +134,7 @@ static int kw_key(struct sim *s, int argc, char **argv)
 {
 	if (argc < 2 || parse_key(argv[1], s->key))
 		return bad("key (32 hex digits)", argv[1], -EINVAL);
+	s->set |= SIM_SET_KEY;
 	return 2;
 }
 
@@ -127,6 +142,7 @@ static int kw_vnodes(struct sim *s, int argc, char **argv)
 {
 	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], 1, RINGSTEER_MAX_VNODES, &s->vnodes);
 
+	s->set |= SIM_SET_VNODES;
 	return err ? bad("vnodes", argv[1], err) : 2;
 }
 
@@ -137,6 +153,7 @@ static int kw_hash(struct sim *s, int argc, char **argv)
 	if (argc < 2 || rc_enum_parse(&rc_enum_hash_mode, argv[1], &mode))
 		return bad("hash mode", argv[1], -EINVAL);
 	s->mode = mode;
+	s->set |= SIM_SET_HASH;
 	return 2;
 }
 
@@ -173,6 +190,8 @@ static int kw_backend(struct sim *s, int argc, char **argv)
 	if (err)
 		return bad("backend", argv[1], err);
 	err = add_backend(s, &m);
+	s->slots_for = s->nall - 1;
+	s->slots_weight = strchr(argv[1], '@');
 	return err ? err : 2;
 }
 
@@ -191,6 +210,9 @@ static int kw_change(struct sim *s, int argc, char **argv)
 	err = argc < 2 ? -EINVAL : parse_member(argv[1], &s->cm);
 	if (err || (s->change != CH_ADD && strchr(argv[1], '@')))
 		return bad("backend", argv[1], err);
+	s->slots_for = s->change == CH_ADD || s->change == CH_WEIGHT ? SIM_SLOTS_CHANGE :
+		       SIM_SLOTS_NONE;
+	s->slots_weight = s->change == CH_WEIGHT || strchr(argv[1], '@');
 	if (s->change != CH_WEIGHT)
 		return 2;
 	err = argc < 3 ? -EINVAL : parse_u32(argv[2], 1, RINGSTEER_MAX_WEIGHT, &s->cm.weight);
@@ -245,44 +267,6 @@ static int kw_flows(struct sim *s, int argc, char **argv)
 	return 2;
 }
 
-static int kw_placement(struct sim *s, int argc, char **argv)
-{
-	uint32_t v;
-
-	if (argc < 2 || rc_enum_parse(&rc_enum_placement, argv[1], &v))
-		return bad("placement (ring or slots)", argv[1], -EINVAL);
-	s->placement = v;
-	return 2;
-}
-
-static int kw_capacity(struct sim *s, int argc, char **argv)
-{
-	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], RINGSTEER_MIN_CAPACITY,
-						 RINGSTEER_MAX_CAPACITY, &s->capacity);
-
-	if (!err && (s->capacity & (s->capacity - 1)))
-		err = -EINVAL;
-	if (err)
-		return bad("capacity (a power of two, 2..65536)", argv[1], err);
-	s->capacity_given = true;
-	return 2;
-}
-
-static int kw_draining(struct sim *s, int argc, char **argv)
-{
-	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], 0, RINGSTEER_MAX_BACKENDS,
-						 &s->ndraining);
-
-	return err ? bad("draining count", argv[1], err) : 2;
-}
-
-static int kw_samples(struct sim *s, int argc, char **argv)
-{
-	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], 1, SIM_SAMPLES_MAX, &s->samples);
-
-	return err ? bad("samples (1..16000000)", argv[1], err) : 2;
-}
-
 static int kw_compare(struct sim *s, int argc, char **argv)
 {
 	(void)argc;
@@ -310,9 +294,10 @@ static const struct {
 	{ "add", kw_change }, { "remove", kw_change }, { "drain", kw_change },
 	{ "weight", kw_change }, { "shares", kw_shares }, { "sweep", kw_sweep },
 	{ "need-vnodes", kw_need }, { "flows", kw_flows },
-	{ "placement", kw_placement }, { "capacity", kw_capacity },
-	{ "draining", kw_draining }, { "samples", kw_samples },
-	{ "compare", kw_compare },
+	{ "placement", sim_kw_placement }, { "capacity", sim_kw_capacity },
+	{ "draining", sim_kw_draining }, { "samples", sim_kw_samples },
+	{ "compare", kw_compare }, { "slots", sim_kw_slots },
+	{ "file", sim_kw_file }, { "service", sim_kw_service }, { "proto", sim_kw_proto },
 };
 
 static int parse(struct sim *s, int argc, char **argv)
@@ -326,10 +311,16 @@ static int parse(struct sim *s, int argc, char **argv)
 				break;
 		if (k == sizeof(keywords) / sizeof(keywords[0]))
 			return cli_error(CTX ": unknown argument '%s' (" TRY ")", argv[i]);
+		/* "slots" belongs to the backend or change just before it. */
+		if (keywords[k].parse != sim_kw_slots)
+			s->slots_for = SIM_SLOTS_NONE;
 		used = keywords[k].parse(s, argc - i, argv + i);
 		if (used < 0)
 			return used;
 	}
+	err = sim_file_load(s);
+	if (err)
+		return err;
 	if (!s->nall)
 		return cli_error(CTX ": no backends (" TRY ")");
 	err = sim_check_words(s) ?: sim_split_draining(s);
@@ -661,7 +652,8 @@ int cmd_simulate(int argc, char **argv)
 	struct sim s = { .vnodes = RINGSTEER_DEFAULT_VNODES,
 			 .mode = RINGSTEER_HASH_FLOW,
 			 .placement = RINGSTEER_PLACEMENT_RING,
-			 .capacity = RINGSTEER_DEFAULT_CAPACITY };
+			 .capacity = RINGSTEER_DEFAULT_CAPACITY,
+			 .slots_for = SIM_SLOTS_NONE };
 	struct sim_report p = { 0 };
 	int err, i;
 
@@ -675,7 +667,12 @@ int cmd_simulate(int argc, char **argv)
 	free(p.d.to);
 	free(p.rows);
 	sim_slots_free(&p);
+	for (i = 0; i < (int)s.nall; i++)
+		free(s.given[i].slots);
+	free(s.given);
+	free(s.cm_given.slots);
 	free(s.all);
+	free(s.off);
 	free(s.draining);
 	free(s.m);
 	free(s.after);

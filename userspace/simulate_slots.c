@@ -6,9 +6,8 @@
  * kernel's code (kmod/slots.c through rc_steer_build()). Shares and moves
  * are the rule's; the sampled flows check them, and count the collateral.
  *
- * And "compare": the ring, the slots, Maglev and hash mod N on the same
- * backends, the same change and the same sampled flows; and the words
- * that go with them, and "draining", checked after parsing.
+ * And the words that go with them, and "draining", checked after
+ * parsing. "compare" is simulate_compare.c.
  */
 
 #include <arpa/inet.h>
@@ -17,6 +16,7 @@
 
 #include "change.h"
 #include "cli.h"
+#include "parse.h"
 #include "settings.h"
 #include "sim_report.h"
 
@@ -39,7 +39,9 @@ int sim_split_draining(struct sim *s)
 	if (!s->draining || !s->m)
 		return cli_error(CTX ": out of memory");
 	for (i = 0; i < s->nall; i++) {
-		s->draining[i] = (u64)(i + 1) * s->ndraining / s->nall !=
+		/* A file's states, or COUNT spread over the order given. */
+		s->draining[i] = s->off ? s->off[i] :
+				 (u64)(i + 1) * s->ndraining / s->nall !=
 				 (u64)i * s->ndraining / s->nall;
 		if (!s->draining[i])
 			s->m[s->n++] = s->all[i];
@@ -56,11 +58,16 @@ int sim_split_draining(struct sim *s)
 /* What goes with what: errors before any output. */
 int sim_check_words(struct sim *s)
 {
-	bool slots = s->placement == RINGSTEER_PLACEMENT_SLOTS;
+	bool slots = s->placement == RINGSTEER_PLACEMENT_SLOTS, given;
+	u32 i, v;
 
 	if (s->capacity_given && !slots && !s->compare)
 		return cli_error(CTX ": capacity applies to placement slots (or compare) only");
-	u32 i, v;
+	given = s->cm_given.n;
+	for (i = 0; i < s->nall; i++)
+		given |= s->given[i].n;
+	if (given && !slots && !s->compare)
+		return cli_error(CTX ": slots apply to placement slots (or compare) only");
 
 	if (slots && s->need > 0)
 		return cli_error(CTX ": need-vnodes applies to placement ring (slots have no vnodes)");
@@ -87,11 +94,150 @@ static struct rc_endpoint member_ep(const struct rs_member *m)
 	return e;
 }
 
-/* Each backend given, in order, takes the lowest free slots. */
+static int bad(const char *what, const char *arg, int err)
+{
+	parse_bad_value(CTX, what, arg, err, "try 'ringctl simulate help'");
+	return err ? err : -EINVAL;
+}
+
+/* The words of placement slots (and of draining and sampling). */
+int sim_kw_placement(struct sim *s, int argc, char **argv)
+{
+	uint32_t v;
+
+	if (argc < 2 || rc_enum_parse(&rc_enum_placement, argv[1], &v))
+		return bad("placement (ring or slots)", argv[1], -EINVAL);
+	s->placement = v;
+	s->set |= SIM_SET_PLACEMENT;
+	return 2;
+}
+
+int sim_kw_capacity(struct sim *s, int argc, char **argv)
+{
+	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], RINGSTEER_MIN_CAPACITY,
+						 RINGSTEER_MAX_CAPACITY, &s->capacity);
+
+	if (!err && (s->capacity & (s->capacity - 1)))
+		err = -EINVAL;
+	if (err)
+		return bad("capacity (a power of two, 2..65536)", argv[1], err);
+	s->capacity_given = true;
+	return 2;
+}
+
+int sim_kw_draining(struct sim *s, int argc, char **argv)
+{
+	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], 0, RINGSTEER_MAX_BACKENDS,
+						 &s->ndraining);
+
+	return err ? bad("draining count", argv[1], err) : 2;
+}
+
+int sim_kw_samples(struct sim *s, int argc, char **argv)
+{
+	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], 1, SIM_SAMPLES_MAX, &s->samples);
+
+	return err ? bad("samples (1..16000000)", argv[1], err) : 2;
+}
+
+/*
+ * "slots N[,N...]" for the backend or the change just named: their count
+ * is the weight, as for "backend add ... slots". Whether they fit the
+ * capacity and each other is checked when the service is built.
+ */
+int sim_kw_slots(struct sim *s, int argc, char **argv)
+{
+	struct sim_given *g = s->slots_for >= 0 ? &s->given[s->slots_for] :
+			      s->slots_for == SIM_SLOTS_CHANGE ? &s->cm_given : NULL;
+	struct rs_member *m = s->slots_for >= 0 ? &s->all[s->slots_for] : &s->cm;
+	int err;
+
+	if (!g)
+		return cli_error(CTX ": slots follow 'backend ADDR:PORT', 'add ADDR:PORT' or 'weight ADDR:PORT W'");
+	if (argc < 2)
+		return parse_bad_value(CTX, "slots", NULL, -EINVAL, "slot numbers 0..65535, N[,N...]");
+	err = parse_slots(CTX, argv[1], &g->slots, &g->n);
+	if (err)
+		return err;
+	if (s->slots_weight && m->weight != g->n)
+		return cli_error(CTX ": weight %u but %u slots: a placement slots backend holds as many slots as its weight",
+				 m->weight, g->n);
+	m->weight = g->n;
+	s->slots_for = SIM_SLOTS_NONE;
+	return 2;
+}
+
+/* The first backend before @n given @slot. */
+static int given_to(const struct sim *s, u32 n, u32 slot)
+{
+	u32 i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < s->given[i].n; k++)
+			if (s->given[i].slots[k] == slot)
+				return i;
+	return 0;
+}
+
+/*
+ * Slot numbers given hold first, in any order; then each other backend,
+ * in the order given, takes the lowest free ones as "backend add" does.
+ * HELD[capacity] marks them; 0 or -errno, printed.
+ */
+static int place(const struct sim *s, u8 *held, u32 i, uint16_t *pick)
+{
+	const struct sim_given *g = &s->given[i];
+	char buf[RC_ENDPOINT_LEN];
+	u32 k, slot = 0;
+
+	if (g->n) {
+		memcpy(pick, g->slots, g->n * sizeof(*pick));
+		return 0;
+	}
+	for (k = 0; k < s->all[i].weight; k++, slot++) {
+		while (slot < s->capacity && held[slot])
+			slot++;
+		if (slot >= s->capacity) {
+			sim_member_format(buf, &s->all[i]);
+			return cli_error(CTX ": capacity %u holds fewer free slots than %s's weight %u: give capacity N, a power of two",
+					 s->capacity, buf, s->all[i].weight);
+		}
+		held[slot] = 1;
+		pick[k] = slot;
+	}
+	return 0;
+}
+
+/* The slots given, marked in HELD: each once, below the capacity. */
+static int hold_given(const struct sim *s, u8 *held)
+{
+	char buf[RC_ENDPOINT_LEN], other[RC_ENDPOINT_LEN];
+	u32 i, k, slot;
+	int o;
+
+	for (i = 0; i < s->nall; i++)
+		for (k = 0; k < s->given[i].n; k++) {
+			slot = s->given[i].slots[k];
+			sim_member_format(buf, &s->all[i]);
+			if (slot >= s->capacity)
+				return cli_error(CTX ": %s's slot %u is beyond capacity %u (give capacity N, a power of two)",
+						 buf, slot, s->capacity);
+			if (held[slot]) {
+				o = given_to(s, i, slot);
+				sim_member_format(other, &s->all[o]);
+				return cli_error(CTX ": slot %u given to both %s and %s", slot,
+						 other, buf);
+			}
+			held[slot] = 1;
+		}
+	return 0;
+}
+
 static int build_service(const struct sim *s, struct rc_service *svc)
 {
+	u8 *held = calloc(s->capacity, 1);
+	uint16_t *pick = malloc(RINGSTEER_MAX_WEIGHT * sizeof(*pick));
 	struct rc_backend b;
-	uint16_t *pick;
 	u32 i;
 	int err;
 
@@ -101,27 +247,49 @@ static int build_service(const struct sim *s, struct rc_service *svc)
 	rc_setting_put(&rc_settings[RC_SET_HASH], svc, s->mode);
 	rc_setting_put(&rc_settings[RC_SET_PLACEMENT], svc, RINGSTEER_PLACEMENT_SLOTS);
 	rc_setting_put(&rc_settings[RC_SET_CAPACITY], svc, s->capacity);
-	for (i = 0; i < s->nall; i++) {
+	err = held && pick ? hold_given(s, held) : cli_error(CTX ": out of memory");
+	for (i = 0; !err && i < s->nall; i++) {
 		memset(&b, 0, sizeof(b));
 		b.ep = member_ep(&s->all[i]);
 		b.weight = s->all[i].weight;
 		b.state = s->draining[i] ? RINGSTEER_STATE_DRAINING : RINGSTEER_STATE_ACTIVE;
 		b.has = RC_HAS_WEIGHT | RC_HAS_STATE;
-		pick = malloc(b.weight * sizeof(*pick));
-		err = pick ? rc_service_free_slots(svc, b.weight, pick) : -ENOMEM;
-		if (err == -ENOSPC) {
-			free(pick);
-			return cli_error(CTX ": capacity %u holds fewer slots than the weights (%llu): give capacity N, a power of two",
-					 s->capacity,
-					 (unsigned long long)sim_total_weight(s->all, s->nall));
-		}
+		err = place(s, held, i, pick);
 		b.slots = pick;
 		b.nslots = (uint16_t)b.weight;
-		if (err || !rc_service_add_backend(svc, &b)) {
-			free(pick);
-			return cli_error(CTX ": out of memory");
+		if (!err && !rc_service_add_backend(svc, &b))
+			err = cli_error(CTX ": out of memory");
+	}
+	free(held);
+	free(pick);
+	return err;
+}
+
+/*
+ * The change's slots against the simulated service, in the command
+ * line's words (rc_change_apply() would name a service there is none of).
+ */
+static int check_change_slots(const struct sim *s, const struct rc_service *svc)
+{
+	struct rc_endpoint ep = member_ep(&s->cm);
+	char buf[RC_ENDPOINT_LEN];
+	u32 i, k, n, x;
+
+	for (k = 0; k < s->cm_given.n; k++) {
+		x = s->cm_given.slots[k];
+		if (x >= s->capacity)
+			return cli_error(CTX ": the change's slot %u is beyond capacity %u", x,
+					 s->capacity);
+		for (i = 0; i < svc->nb; i++) {
+			if (!rc_endpoint_cmp(&svc->b[i].ep, &ep))
+				continue;
+			for (n = 0; n < svc->b[i].nslots && svc->b[i].slots[n] != x; n++)
+				;
+			if (n == svc->b[i].nslots)
+				continue;
+			rc_endpoint_format(buf, &svc->b[i].ep);
+			return cli_error(CTX ": the change's slot %u is %s's", x, buf);
 		}
-		free(pick);
 	}
 	return 0;
 }
@@ -134,7 +302,10 @@ static int change_service(const struct sim *s, struct sim_slots *sl)
 		[CH_DRAIN] = RC_PREVIEW_BACKEND_DRAIN, [CH_WEIGHT] = RC_PREVIEW_BACKEND_SET,
 	};
 	struct rc_preview_req r;
+	int err = check_change_slots(s, &sl->svc);
 
+	if (err)
+		return err;
 	memset(&r, 0, sizeof(r));
 	r.op = ops[s->change];
 	r.b.ep = member_ep(&s->cm);
@@ -142,6 +313,8 @@ static int change_service(const struct sim *s, struct sim_slots *sl)
 	if (s->change == CH_ADD || s->change == CH_WEIGHT) {
 		r.b.weight = s->cm.weight;
 		r.b.has = RC_HAS_WEIGHT;
+		r.b.slots = s->cm_given.slots;
+		r.b.nslots = s->cm_given.n;
 	}
 	return rc_change_apply(CTX, &r, &sl->svc, &sl->svc2);
 }
@@ -152,6 +325,24 @@ static int steer(const struct sim *s, const struct rc_service *svc, struct rc_st
 
 	if (err)
 		return cli_error(CTX ": cannot build the slots table: %s", strerror(-err));
+	return 0;
+}
+
+/* Each ring member of ST's backend in SVC: the slots the report names. */
+static int holders(const struct rc_steer *st, const struct rc_service *svc,
+		   const struct rc_backend ***out)
+{
+	const struct rs_ring *r = st->ring;
+	struct rc_endpoint ep;
+	u32 i;
+
+	*out = calloc(r->nmembers + 1, sizeof(**out));
+	if (!*out)
+		return cli_error(CTX ": out of memory");
+	for (i = 0; i < r->nmembers; i++) {
+		ep = member_ep(&r->members[i]);
+		(*out)[i] = rc_service_find_backend(svc, &ep);
+	}
 	return 0;
 }
 
@@ -167,7 +358,8 @@ int sim_slots_build(struct sim *s, struct sim_report *p)
 	      (s->change != CH_NONE ? steer(s, &sl->svc2, &sl->st2) : 0);
 	for (i = 0; !err && i < sl->svc.nb; i++)
 		sl->held += sl->svc.b[i].nslots;
-	return err;
+	return err ?: holders(&sl->st, &sl->svc, &sl->holder) ?:
+	       (s->change != CH_NONE ? holders(&sl->st2, &sl->svc2, &sl->holder2) : 0);
 }
 
 int sim_positions(const struct sim *s, struct sim_report *p)
@@ -183,15 +375,14 @@ int sim_positions(const struct sim *s, struct sim_report *p)
 	return p->pos && p->oa && p->ob ? 0 : cli_error(CTX ": out of memory");
 }
 
-static struct sim_table slots_table(const struct rc_steer *st)
+struct sim_table sim_slots_table(const struct rc_steer *st)
 {
 	return (struct sim_table){ .ring = st->ring, .slots = st->slots,
 				   .members = st->ring->members,
 				   .nmembers = st->ring->nmembers };
 }
 
-/* Shares by rule against the weights, as sim_shares() does for arcs. */
-static void rule_stats(const struct rs_ring *r, const double *share, struct sim_stats *st)
+void sim_slots_rule_stats(const struct rs_ring *r, const double *share, struct sim_stats *st)
 {
 	double w = sim_total_weight(r->members, r->nmembers), sq = 0, ratio;
 	u32 i;
@@ -212,7 +403,7 @@ static void rule_stats(const struct rs_ring *r, const double *share, struct sim_
 static int slots_change(const struct sim *s, struct sim_report *p)
 {
 	struct sim_slots *sl = &p->sl;
-	struct sim_table ta = slots_table(&sl->st), tb = slots_table(&sl->st2);
+	struct sim_table ta = sim_slots_table(&sl->st), tb = sim_slots_table(&sl->st2);
 	int err;
 
 	if (!sl->st2.slots->live)
@@ -248,7 +439,7 @@ int sim_slots_compute(struct sim *s, struct sim_report *p)
 {
 	struct sim_slots *sl = &p->sl;
 	const struct rs_ring *r = sl->st.ring;
-	struct sim_table t = slots_table(&sl->st);
+	struct sim_table t = sim_slots_table(&sl->st);
 	u32 i;
 	int err;
 
@@ -259,7 +450,7 @@ int sim_slots_compute(struct sim *s, struct sim_report *p)
 	if (!sl->share || !sl->count || sim_positions(s, p))
 		return cli_error(CTX ": out of memory");
 	sim_slots_rule_shares(sl->st.slots, r->nmembers, sl->share);
-	rule_stats(r, sl->share, &sl->rule);
+	sim_slots_rule_stats(r, sl->share, &sl->rule);
 	sl->scan = sim_slots_scan_bound(sl->st.slots);
 	sl->peak_bound = fmax(sl->rule.peak_mean, sim_slots_peak_bound(sl->st.slots));
 	err = sim_sample(&t, p->pos, s->samples, p->oa, &sl->smp) ?:
@@ -284,6 +475,8 @@ void sim_slots_free(struct sim_report *p)
 	free(sl->count);
 	free(sl->from);
 	free(sl->to);
+	free(sl->holder);
+	free(sl->holder2);
 	free(p->pos);
 	free(p->oa);
 	free(p->ob);
@@ -293,8 +486,12 @@ void sim_slots_free(struct sim_report *p)
 static void default_capacities(struct sim *s)
 {
 	u64 held = sim_total_weight(s->all, s->nall);
-	u32 c;
+	u32 c, i;
 
+	/* And above the highest slot given: a smaller space cannot hold it. */
+	for (i = 0; i < s->nall; i++)
+		if (s->given[i].n && s->given[i].slots[s->given[i].n - 1] >= held)
+			held = s->given[i].slots[s->given[i].n - 1] + 1ULL;
 	s->nsweep = 0;
 	for (c = RINGSTEER_MIN_CAPACITY; c && c <= RINGSTEER_MAX_CAPACITY; c *= 2)
 		if (c >= held && s->nsweep < MAX_SWEEP)
@@ -346,182 +543,4 @@ int sim_slots_sweep(struct sim *s, struct sim_report *p)
 		p->ncaps++;
 	}
 	return 0;
-}
-
-/* Maglev's change: the fraction of table entries whose owner changed. */
-static void maglev_moved(const struct maglev *a, const struct rs_member *ma,
-			 const struct maglev *b, const struct rs_member *mb,
-			 const struct rs_member *x, struct sim_place *pl)
-{
-	u32 i, moved = 0, coll = 0;
-
-	for (i = 0; i < a->size; i++) {
-		const struct rs_member *oa = &ma[a->owner[i]], *ob = &mb[b->owner[i]];
-
-		if (!sim_find(oa, 1, ob))
-			continue;
-		moved++;
-		coll += sim_find(oa, 1, x) && sim_find(ob, 1, x);
-	}
-	pl->moved = (double)moved / a->size;
-	pl->collateral = (double)coll / a->size;
-}
-
-/* Samples @ta (and @tb after the change, if not NULL) into @pl. */
-static int place_sample(const struct sim *s, struct sim_report *p,
-			const struct sim_table *ta, const struct sim_table *tb,
-			struct sim_place *pl)
-{
-	struct sim_sampled after;
-
-	return sim_sample(ta, p->pos, s->samples, p->oa, &pl->smp) ?:
-	       (tb ? sim_sample(tb, p->pos, s->samples, p->ob, &after) ?:
-		     sim_sampled_diff(ta, p->oa, tb, p->ob, s->samples, &s->cm, &pl->sd,
-				      NULL, NULL) : 0);
-}
-
-static int compare_ring(struct sim *s, struct sim_report *p, struct sim_place *pl)
-{
-	struct rs_ring *r = rs_ring_build(s->key, s->m, s->n, s->vnodes), *r2 = NULL;
-	struct sim_table ta, tb;
-	struct sim_diff d = { 0 };
-	struct sim_stats st;
-	double *share;
-	int err;
-
-	if (IS_ERR(r) && PTR_ERR(r) == -E2BIG)
-		return cli_error(CTX ": compare: the ring of %u vnodes is over the %u point limit: give vnodes",
-				 s->vnodes, RINGSTEER_MAX_POINTS);
-	if (IS_ERR(r))
-		return cli_error(CTX ": compare: the ring: %s", strerror(-PTR_ERR(r)));
-	pl->name = "ring";
-	pl->param = s->vnodes;
-	pl->bytes = r->size;
-	share = calloc(r->nmembers + 1, sizeof(*share));
-	err = share ? sim_shares(r, share, &st) : -ENOMEM;
-	pl->peak_mean = st.peak_mean;
-	free(share);
-	ta = (struct sim_table){ .ring = r, .members = r->members, .nmembers = r->nmembers };
-	if (!err && s->change != CH_NONE) {
-		r2 = s->change == CH_ADD ? rs_ring_add_member(r, &s->cm) :
-		     s->change == CH_WEIGHT ?
-		     rs_ring_set_weight(r, rs_ring_find_member(r, &s->cm), s->cm.weight) :
-		     rs_ring_remove_member(r, rs_ring_find_member(r, &s->cm));
-		err = IS_ERR(r2) ? PTR_ERR(r2) : sim_ring_diff(r, r2, &s->cm, &d);
-		pl->moved = d.moved;
-		pl->collateral = d.collateral;
-	}
-	if (!err) {
-		tb = (struct sim_table){ .ring = r2, .members = r2 ? r2->members : NULL,
-					 .nmembers = r2 ? r2->nmembers : 0 };
-		err = place_sample(s, p, &ta, r2 ? &tb : NULL, pl);
-	}
-	rs_ring_free(r);
-	if (r2 && !IS_ERR(r2))
-		rs_ring_free(r2);
-	return err ? cli_error(CTX ": compare: the ring: %s", strerror(-err)) : 0;
-}
-
-static int compare_slots(struct sim *s, struct sim_report *p, struct sim_place *pl)
-{
-	struct sim_slots *sl = &p->sl;
-	struct sim_table ta = slots_table(&sl->st), tb;
-	const struct rs_ring *r = sl->st.ring;
-	struct sim_stats st;
-	int err;
-
-	if (!sl->share) {
-		sl->share = calloc(r->nmembers + 1, sizeof(double));
-		if (!sl->share)
-			return cli_error(CTX ": out of memory");
-		sim_slots_rule_shares(sl->st.slots, r->nmembers, sl->share);
-	}
-	rule_stats(r, sl->share, &st);
-	pl->name = "slots";
-	pl->param = 1U << sl->st.slots->bits;
-	pl->bytes = sl->st.slots->size + r->size;
-	pl->peak_mean = fmax(st.peak_mean, sim_slots_peak_bound(sl->st.slots));
-	err = s->change != CH_NONE ?
-	      sim_slots_rule_diff(r, sl->st.slots, sl->st2.ring, sl->st2.slots, &s->cm,
-				  &pl->moved, &pl->collateral, NULL, NULL) : 0;
-	if (!err && s->change != CH_NONE) {
-		tb = slots_table(&sl->st2);
-		err = place_sample(s, p, &ta, &tb, pl);
-	} else if (!err) {
-		err = place_sample(s, p, &ta, NULL, pl);
-	}
-	return err ? cli_error(CTX ": compare: the slots: %s", strerror(-err)) : 0;
-}
-
-static int compare_maglev(struct sim *s, struct sim_report *p, struct sim_place *pl)
-{
-	struct maglev a = { 0 }, b = { 0 };
-	struct sim_table ta, tb;
-	struct rs_key k;
-	double *share;
-	u32 i;
-	int err;
-
-	rs_key_init(&k, s->key);
-	pl->name = "maglev";
-	pl->param = SIM_MAGLEV_SIZE;
-	err = maglev_build(&a, &k, s->m, s->n, SIM_MAGLEV_SIZE) ?:
-	      (s->change != CH_NONE ?
-	       maglev_build(&b, &k, s->after, s->nafter, SIM_MAGLEV_SIZE) : 0);
-	share = calloc(s->n + 1, sizeof(*share));
-	if (!err && !share)
-		err = -ENOMEM;
-	if (!err) {
-		double w = sim_total_weight(s->m, s->n);
-
-		pl->bytes = a.size * sizeof(*a.owner);
-		maglev_shares(&a, share);
-		for (i = 0; i < s->n; i++)
-			pl->peak_mean = fmax(pl->peak_mean, share[i] / (s->m[i].weight / w));
-		ta = (struct sim_table){ .maglev = &a, .members = s->m, .nmembers = s->n };
-		tb = (struct sim_table){ .maglev = &b, .members = s->after,
-					 .nmembers = s->nafter };
-		if (s->change != CH_NONE)
-			maglev_moved(&a, s->m, &b, s->after, &s->cm, pl);
-		err = place_sample(s, p, &ta, s->change != CH_NONE ? &tb : NULL, pl);
-	}
-	free(share);
-	maglev_free(&a);
-	maglev_free(&b);
-	return err ? cli_error(CTX ": compare: Maglev: %s", strerror(-err)) : 0;
-}
-
-/* "hash mod N": perfect balance, and almost every flow moves. */
-static int compare_mod(struct sim *s, struct sim_report *p, struct sim_place *pl)
-{
-	struct sim_table ta = { .members = s->m, .nmembers = s->n };
-	struct sim_table tb = { .members = s->after, .nmembers = s->nafter };
-	u32 *a = sim_mod_buckets(s->m, s->n, &ta.nmod), *b = NULL;
-	bool exact;
-	int err;
-
-	pl->name = "mod-n";
-	pl->param = ta.nmod;
-	pl->peak_mean = 1;	/* 2^64 mod N positions apart, of 2^64 */
-	ta.mod = a;
-	if (s->change != CH_NONE) {
-		b = sim_mod_buckets(s->after, s->nafter, &tb.nmod);
-		tb.mod = b;
-		pl->moved = sim_mod_moved(s->m, s->n, s->after, s->nafter, MOD_MAX_PERIOD,
-					  MOD_SAMPLES, &exact);
-	}
-	err = !a || (s->change != CH_NONE && !b) ? -ENOMEM :
-	      place_sample(s, p, &ta, s->change != CH_NONE ? &tb : NULL, pl);
-	free(a);
-	free(b);
-	return err ? cli_error(CTX ": compare: hash mod N: %s", strerror(-err)) : 0;
-}
-
-int sim_compare(struct sim *s, struct sim_report *p)
-{
-	if (sim_positions(s, p))
-		return -ENOMEM;
-	p->ncmp = 4;
-	return compare_ring(s, p, &p->cmp[0]) ?: compare_slots(s, p, &p->cmp[1]) ?:
-	       compare_maglev(s, p, &p->cmp[2]) ?: compare_mod(s, p, &p->cmp[3]);
 }

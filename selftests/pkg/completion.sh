@@ -96,7 +96,7 @@ expect_only 'ringctl restore x.conf ' keep-flows
 expect_only 'ringctl flush ' keep-flows
 expect_only 'ringctl flush -' -h --help
 expect_only 'ringctl monitor ' count -j
-expect 'ringctl simulate ' backends backend vnodes key hash placement capacity draining add remove drain weight shares sweep need-vnodes flows samples compare -j
+expect 'ringctl simulate ' backends backend slots file service proto vnodes key hash placement capacity draining add remove drain weight shares sweep need-vnodes flows samples compare -j
 expect_only 'ringctl simulate backends 10 placement ' ring slots
 # Repeatable keywords stay, others go once used.
 expect 'ringctl simulate backend 10.0.0.1:80 vnodes 64 ' backend backends

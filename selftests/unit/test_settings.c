@@ -346,6 +346,7 @@ TEST(every_row_is_read_from_the_kernels_attributes)
 			TH_LOG("%s not read", r->word);
 		EXPECT_EQ(v, rc_setting_value(r, r->obj == RC_OBJ_SERVICE ? (void *)&ev.s : &ev.b))
 			TH_LOG("%s", r->word);
+		nl_event_free(&ev);
 		rc_config_free(&c);
 	}
 }

@@ -6,7 +6,8 @@
  * owner the slots code computes, balance by rule and sampled at 10 to
  * 4,000 backends (all active, a fifth draining), collateral counted 0 on
  * every kind of change, C/L probes, and the side by side with the ring
- * and Maglev.
+ * and Maglev. Slot numbers given ("backend ADDR slots N,M", "add ... slots
+ * N") are the table's, the others' picked around them.
  */
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -501,6 +502,229 @@ TEST(compare_json)
 	EXPECT_EQ(NULL, strstr(out, "\"10.0.0.5:80\""));
 	EXPECT_EQ(NULL, strstr(out, "\"10.0.0.10:80\""));
 	free(out);
+}
+
+/* Members .1 (slots 0,17), .2 (3,40), .3 (picked: 1), and after the add .9 (5). */
+static struct rs_slots *given_table(bool after, struct rs_member *m)
+{
+	struct rs_slot_holder h[] = { { 0, 0 }, { 1, 2 }, { 3, 1 }, { 5, 3 }, { 17, 0 },
+				      { 40, 1 } };
+	struct rs_slot_holder hb[] = { { 0, 0 }, { 1, 2 }, { 3, 1 }, { 17, 0 }, { 40, 1 } };
+	static const char *const eps[] = { "10.0.0.1:80@2", "10.0.0.2:80@2", "10.0.0.3:80",
+					   "10.0.0.9:80" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		parse_member(eps[i], &m[i]);
+	return after ? rs_slots_build(6, h, 6) : rs_slots_build(6, hb, 5);
+}
+
+#define GIVEN_WORDS "placement slots capacity 64 backend 10.0.0.3:80 " \
+	"backend 10.0.0.1:80 slots 17,0 backend 10.0.0.2:80@2 slots 40,3 add 10.0.0.9:80 slots 5"
+
+TEST(slots_given_are_the_tables)
+{
+	enum { NFLOWS = 2000 };
+	char path[] = "/tmp/rs_flowsXXXXXX", words[512], *out, *line, *save = NULL;
+	char want[RC_ENDPOINT_LEN], want2[RC_ENDPOINT_LEN];
+	struct rs_member m[4];
+	struct rs_slots *t, *t2;
+	struct rs_ring *r, *r2;
+	struct rs_flow f;
+	struct rs_key k;
+	int fd = mkstemp(path), i;
+	FILE *fp;
+
+	ASSERT_LE(0, fd);
+	fp = fdopen(fd, "w");
+	for (i = 0; i < NFLOWS; i++)
+		fprintf(fp, "192.0.2.%d:%d 198.51.100.1:443 tcp\n", i % 250, 1000 + i);
+	fclose(fp);
+	snprintf(words, sizeof(words), GIVEN_WORDS " flows %s", path);
+	out = sim_json(words);
+	unlink(path);
+	ASSERT_NE(NULL, out);
+	t = given_table(false, m);
+	t2 = given_table(true, m);
+	ASSERT_FALSE(IS_ERR(t));
+	ASSERT_FALSE(IS_ERR(t2));
+	r = rs_ring_build(test_key, m, 3, 1);
+	r2 = rs_ring_build(test_key, m, 4, 1);
+	rs_key_init(&k, test_key);
+	line = strstr(out, "\"flows\":[");
+	ASSERT_NE(NULL, line);
+	for (i = 0; i < NFLOWS; i++) {
+		char fl[80], *b;
+		const char *why;
+		u64 pos;
+
+		snprintf(fl, sizeof(fl), "192.0.2.%d:%d 198.51.100.1:443 tcp", i % 250, 1000 + i);
+		ASSERT_EQ(0, parse_flow_line(fl, &f, &why));
+		pos = rs_flow_position(&k, &f, RINGSTEER_HASH_FLOW);
+		sim_member_format(want, &r->members[rs_slots_lookup(t, pos)]);
+		sim_member_format(want2, &r2->members[rs_slots_lookup(t2, pos)]);
+		line = strstr(line, "\"backend\":\"");
+		ASSERT_NE(NULL, line);
+		b = line + strlen("\"backend\":\"");
+		ASSERT_EQ(0, strncmp(b, want, strlen(want))) TH_LOG("flow %d: %.40s, want %s", i, b, want);
+		line = strstr(line, "\"backend_after\":\"");
+		ASSERT_NE(NULL, line);
+		b = line + strlen("\"backend_after\":\"");
+		ASSERT_EQ(0, strncmp(b, want2, strlen(want2))) TH_LOG("flow %d after: %.40s", i, b);
+	}
+	(void)save;
+	free(out);
+	rs_ring_free(r);
+	rs_ring_free(r2);
+	rs_slots_free(t);
+	rs_slots_free(t2);
+
+	/* The report names each backend's slots, those picked too. */
+	out = sim_json(GIVEN_WORDS);
+	ASSERT_NE(NULL, out);
+	ASSERT_TRUE(json_shape_ok(out));
+	EXPECT_NE(NULL, strstr(out, "\"backend\":\"10.0.0.1:80\",\"weight\":2,\"slots\":[0,17],"))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"backend\":\"10.0.0.3:80\",\"weight\":1,\"slots\":[1],"));
+	EXPECT_NE(NULL, strstr(out, "\"type\":\"add\",\"backend\":\"10.0.0.9:80\",\"weight\":1,\"slots\":[5],"));
+	EXPECT_EQ(0, num(out, "\"change\"", "collateral"));
+	free(out);
+}
+
+TEST(slots_given_text_and_picked_change)
+{
+	const char *args[] = { "simulate", "placement", "slots", "capacity", "64", "backend",
+			       "10.0.0.1:80", "slots", "0,2", "backend", "10.0.0.2:80", "shares",
+			       "weight", "10.0.0.2:80", "3", NULL };
+	char *out;
+
+	ASSERT_EQ(0, run(&out, args));
+	EXPECT_NE(NULL, strstr(out, "slots 0,2\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "slots 1\n")) TH_LOG("%s", out);
+	/* Picked as "backend set ... weight 3" picks: it keeps 1, takes 3 and 4. */
+	EXPECT_NE(NULL, strstr(out, "change: weight 10.0.0.2:80 weight 3 slots 1,3,4\n"))
+		TH_LOG("%s", out);
+	free(out);
+}
+
+TEST(slots_given_bad_input_prints_nothing)
+{
+	static const char *const bad[][16] = {
+		/* A ring service has no slots. */
+		{ "simulate", "backend", "10.0.0.1:80", "slots", "3", NULL },
+		{ "simulate", "placement", "slots", "backend", "10.0.0.1:80", "slots", "3",
+		  "backend", "10.0.0.2:80", "slots", "3", NULL },
+		{ "simulate", "placement", "slots", "capacity", "64", "backend", "10.0.0.1:80",
+		  "slots", "64", NULL },
+		{ "simulate", "placement", "slots", "backend", "10.0.0.1:80@2", "slots", "3", NULL },
+		{ "simulate", "placement", "slots", "backends", "2", "slots", "3", NULL },
+		{ "simulate", "placement", "slots", "slots", "3", "backends", "2", NULL },
+		{ "simulate", "placement", "slots", "backend", "10.0.0.1:80", "slots", "3",
+		  "slots", "4", NULL },
+		{ "simulate", "placement", "slots", "backend", "10.0.0.1:80", "slots", "3,x", NULL },
+		{ "simulate", "placement", "slots", "backend", "10.0.0.1:80", "slots", "3",
+		  "add", "10.0.0.2:80", "slots", "3", NULL },
+		{ "simulate", "placement", "slots", "backend", "10.0.0.1:80", "slots", "3",
+		  "backend", "10.0.0.2:80", "drain", "10.0.0.1:80", "slots", "4", NULL },
+		{ "simulate", "placement", "slots", "backend", "10.0.0.1:80", "slots", "3",
+		  "backend", "10.0.0.2:80", "weight", "10.0.0.2:80", "2", "slots", "4", NULL },
+		{ "simulate", "placement", "slots", "backend", "10.0.0.1:80", "slots", "40",
+		  "sweep", "16,64", NULL },
+	};
+	char *out, *err;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_GT(0, run2(&out, &err, bad[i])) TH_LOG("case %u", i);
+		EXPECT_STREQ("", out) TH_LOG("case %u", i);
+		EXPECT_EQ(0, strncmp(err, "ringctl: simulate: ", 19)) TH_LOG("case %u: %s", i, err);
+		free(out);
+		free(err);
+	}
+}
+
+/* A configuration file (the format of save) with TEXT; its path in PATH. */
+static void conf_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * "file FILE": the service's key, placement, capacity, weights, slots and
+ * states are the file's, and the report is the one of the same words.
+ */
+TEST(slots_from_a_saved_file)
+{
+	static const char conf[] =
+		"key 0f0e0d0c0b0a09080706050403020100\n"
+		"service 10.9.9.9:80 proto udp\n"
+		"\tbackend 10.0.0.7:80\n"
+		"service 10.9.9.9:80 proto tcp placement slots capacity 64\n"
+		"\tbackend 10.0.0.1:80 weight 2 slots 0,17\n"
+		"\tbackend 10.0.0.2:80 weight 2 state active slots 3,40\n"
+		"\tbackend 10.0.0.3:80 state draining slots 1\n"
+		"\tbackend 10.0.0.4:80 state draining slots 9\n";
+	char path[] = "/tmp/rs_confXXXXXX", words[512], *a;
+
+	conf_file(path, conf);
+	snprintf(words, sizeof(words), "file %s service 10.9.9.9:80 proto tcp shares add 10.0.0.9:80 slots 5",
+		 path);
+	a = sim_json(words);
+	ASSERT_NE(NULL, a);
+	/* Off the ring: .3 and .4 draining (not "draining 2", every second). */
+	EXPECT_NE(NULL, strstr(a, "\"capacity\":64,\"backends\":4,\"draining\":2,\"slots_held\":6,"))
+		TH_LOG("%s", a);
+	EXPECT_NE(NULL, strstr(a, "\"key\":\"0f0e0d0c0b0a09080706050403020100\""));
+	EXPECT_NE(NULL, strstr(a, "\"backend\":\"10.0.0.2:80\",\"weight\":2,\"slots\":[3,40],"));
+	EXPECT_EQ(NULL, strstr(a, "\"backend\":\"10.0.0.3:80\"")) TH_LOG("draining .3 has a share");
+	EXPECT_EQ(NULL, strstr(a, "\"backend\":\"10.0.0.4:80\"")) TH_LOG("draining .4 has a share");
+	EXPECT_NE(NULL, strstr(a, "\"type\":\"add\",\"backend\":\"10.0.0.9:80\",\"weight\":1,\"slots\":[5],"));
+	EXPECT_EQ(0, num(a, "\"change\"", "collateral"));
+	free(a);
+	/* The words given win over the file's: the same backends as a ring. */
+	snprintf(words, sizeof(words), "file %s service 10.9.9.9:80 proto tcp placement ring vnodes 64",
+		 path);
+	a = sim_json(words);
+	ASSERT_NE(NULL, a);
+	EXPECT_NE(NULL, strstr(a, "\"vnodes\":64,\"backends\":2,")) TH_LOG("%s", a);
+	free(a);
+	unlink(path);
+}
+
+TEST(file_bad_input_prints_nothing)
+{
+	static const char conf[] =
+		"service 10.9.9.9:80 proto udp\n"
+		"\tbackend 10.0.0.7:80\n"
+		"service 10.9.9.9:80 proto tcp\n"
+		"\tbackend 10.0.0.1:80\n";
+	char path[] = "/tmp/rs_confXXXXXX";
+	const char *bad[][12] = {
+		/* Two services: name one. */
+		{ "simulate", "file", path, NULL },
+		{ "simulate", "file", path, "service", "10.9.9.8:80", NULL },
+		{ "simulate", "file", path, "service", "10.9.9.9:80", "backends", "3", NULL },
+		{ "simulate", "file", path, "service", "10.9.9.9:80", "proto", "udp",
+		  "draining", "1", NULL },
+		{ "simulate", "backends", "3", "service", "10.9.9.9:80", NULL },
+		{ "simulate", "file", "/nonexistent/x.conf", NULL },
+	};
+	char *out, *err;
+	unsigned int i;
+
+	conf_file(path, conf);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_GT(0, run2(&out, &err, bad[i])) TH_LOG("case %u", i);
+		EXPECT_STREQ("", out) TH_LOG("case %u", i);
+		EXPECT_EQ(0, strncmp(err, "ringctl: simulate: ", 19)) TH_LOG("case %u: %s", i, err);
+		free(out);
+		free(err);
+	}
+	unlink(path);
 }
 
 TEST_HARNESS_MAIN

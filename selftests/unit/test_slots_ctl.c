@@ -4,6 +4,7 @@
  * checked, the lowest free slots are what "backend add" picks, a file's
  * slots survive save and restore, and the fingerprint (the code the
  * kernel runs, ring_fingerprint.c) changes with the slots and the
+ * placement; monitor prints an announced backend's slots and a service's
  * placement.
  */
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
@@ -12,6 +13,8 @@
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,9 @@
 #include "parse.h"
 #include "print.h"
 #include "restore_plan.h"
+#include "nl_ops.h"
+#include "cli.h"
+#include "cmd.h"
 
 /* "backend add VIP BACKEND WORDS..." as backend.c parses it. */
 static int parse_add(const char *words, struct rc_backend *b)
@@ -248,6 +254,86 @@ TEST(fingerprint_covers_slots_and_placement)
 	EXPECT_NE(a, c);		/* two backends swapped slots */
 	EXPECT_EQ(a, slots_fp(ring, ring_fp, 0, 1));
 	rs_ring_free(ring);
+}
+
+/* An announcement as the kernel builds it (rs_notify_build()). */
+static struct nlmsghdr *event_msg(char *buf, uint8_t cmd, bool slots_service,
+				  const uint16_t *slots, uint16_t n)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	static const uint8_t vip[4] = { 10, 0, 0, 1 }, be[4] = { 10, 0, 1, 1 };
+	struct nlattr *nest;
+
+	g->cmd = cmd;
+	nest = mnl_attr_nest_start(nlh, RINGSTEER_A_SERVICE);
+	mnl_attr_put_u16(nlh, RINGSTEER_SERVICE_A_FAMILY, AF_INET);
+	mnl_attr_put(nlh, RINGSTEER_SERVICE_A_ADDR, 4, vip);
+	mnl_attr_put_u16(nlh, RINGSTEER_SERVICE_A_PORT, htons(80));
+	mnl_attr_put_u8(nlh, RINGSTEER_SERVICE_A_PROTO, IPPROTO_TCP);
+	if (slots_service) {
+		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_PLACEMENT, RINGSTEER_PLACEMENT_SLOTS);
+		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_CAPACITY, 64);
+	}
+	mnl_attr_nest_end(nlh, nest);
+	if (!n)
+		return nlh;
+	nest = mnl_attr_nest_start(nlh, RINGSTEER_A_BACKEND);
+	mnl_attr_put_u16(nlh, RINGSTEER_BACKEND_A_FAMILY, AF_INET);
+	mnl_attr_put(nlh, RINGSTEER_BACKEND_A_ADDR, 4, be);
+	mnl_attr_put_u16(nlh, RINGSTEER_BACKEND_A_PORT, htons(80));
+	mnl_attr_put_u32(nlh, RINGSTEER_BACKEND_A_WEIGHT, n);
+	mnl_attr_put(nlh, RINGSTEER_BACKEND_A_SLOTS, n * sizeof(*slots), slots);
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
+}
+
+/* What monitor prints for NLH, as text or -j. */
+static char *monitor_print(const struct nlmsghdr *nlh, const char *verb, bool json)
+{
+	struct rc_event ev;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (nl_event_parse(nlh, &ev))
+		return NULL;
+	f = open_memstream(&text, &len);
+	cli_json = json;
+	cmd_monitor_print(f, &ev, verb);
+	cli_json = false;
+	fclose(f);
+	nl_event_free(&ev);
+	return text;
+}
+
+TEST(monitor_prints_slots_and_placement)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], *text;
+	static const uint16_t slots[] = { 3, 17 };
+	struct nlmsghdr *nlh;
+
+	nlh = event_msg(buf, RINGSTEER_CMD_BACKEND_NEW, false, slots, 2);
+	text = monitor_print(nlh, "backend add", false);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("backend add 10.0.0.1:80 10.0.1.1:80 proto tcp weight 2 slots 3,17\n",
+		     text);
+	free(text);
+	text = monitor_print(nlh, "backend add", true);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "\"slots\":[3,17]")) TH_LOG("%s", text);
+	free(text);
+
+	nlh = event_msg(buf, RINGSTEER_CMD_SERVICE_NEW, true, NULL, 0);
+	text = monitor_print(nlh, "service add", false);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, " placement slots capacity 64")) TH_LOG("%s", text);
+	free(text);
+	text = monitor_print(nlh, "service add", true);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "\"placement\":\"slots\",\"capacity\":64"))
+		TH_LOG("%s", text);
+	free(text);
 }
 
 TEST_HARNESS_MAIN

@@ -743,6 +743,13 @@ int nl_config_conns(struct nl_conn *nl, struct rc_config *c)
 	return 0;
 }
 
+void nl_event_free(struct rc_event *ev)
+{
+	free(ev->b.slots);
+	ev->b.slots = NULL;
+	ev->b.nslots = 0;
+}
+
 int nl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev)
 {
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
@@ -759,12 +766,10 @@ int nl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev)
 		ev->has_service = true;
 	}
 	if (tb[RINGSTEER_A_BACKEND]) {
-		if (get_backend(tb[RINGSTEER_A_BACKEND], &ev->b))
+		if (get_backend(tb[RINGSTEER_A_BACKEND], &ev->b)) {
+			nl_event_free(ev);
 			return -EPROTO;
-		/* Not kept: events have no owner to free them (monitor omits them). */
-		free(ev->b.slots);
-		ev->b.slots = NULL;
-		ev->b.nslots = 0;
+		}
 		ev->has_backend = true;
 	}
 	return 0;

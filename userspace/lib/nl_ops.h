@@ -81,9 +81,11 @@ struct rc_event {
 	uint8_t cmd;		/* the RINGSTEER_CMD_* that made the change */
 	bool has_service, has_backend;
 	struct rc_service s;	/* no backends attached */
-	struct rc_backend b;
+	struct rc_backend b;	/* its slots are the event's: nl_event_free() */
 };
 
 int nl_event_parse(const struct nlmsghdr *nlh, struct rc_event *ev);
+/* What a parsed event holds (a backend's slots). */
+void nl_event_free(struct rc_event *ev);
 
 #endif /* RINGCTL_NL_OPS_H */

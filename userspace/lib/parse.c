@@ -180,8 +180,7 @@ static int setting_value(const char *ctx, const struct rc_setting *r, const char
 	return parse_bad_value(ctx, what, v, err, want_of(r, want, sizeof(want)));
 }
 
-/* "17" or "0,5,9": slot numbers, each once, sorted into A. */
-static int slots_value(const char *ctx, const char *v, struct parse_args *a)
+int parse_slots(const char *ctx, const char *v, uint16_t **slots, uint16_t *nslots)
 {
 	char *copy = strdup(v), *tok, *save = NULL;
 	uint32_t n = 1, x;
@@ -190,23 +189,23 @@ static int slots_value(const char *ctx, const char *v, struct parse_args *a)
 
 	for (p = v; *p; p++)
 		n += *p == ',';
-	free(a->slots);
-	a->nslots = 0;
-	a->slots = n <= RINGSTEER_MAX_WEIGHT ? malloc(n * sizeof(*a->slots)) : NULL;
-	if (!copy || !a->slots) {
+	free(*slots);
+	*nslots = 0;
+	*slots = n <= RINGSTEER_MAX_WEIGHT ? malloc(n * sizeof(**slots)) : NULL;
+	if (!copy || !*slots) {
 		free(copy);
 		return parse_bad_value(ctx, "slots", v, -ERANGE, "1..1000 slot numbers, N[,N...]");
 	}
 	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
 		err = parse_u32(tok, 0, RINGSTEER_MAX_CAPACITY - 1, &x);
 		if (!err)
-			a->slots[a->nslots++] = x;
+			(*slots)[(*nslots)++] = x;
 	}
 	free(copy);
-	if (err || a->nslots != n)
+	if (err || *nslots != n)
 		return parse_bad_value(ctx, "slots", v, err ?: -EINVAL,
 				       "slot numbers 0..65535, N[,N...]");
-	if (rc_slots_sort(a->slots, a->nslots)) {
+	if (rc_slots_sort(*slots, *nslots)) {
 		cli_error("%s: slots '%s': a slot given twice", ctx, v);
 		return -EINVAL;
 	}
@@ -219,7 +218,7 @@ static int plain_value(const char *ctx, unsigned int kw, const char *name,
 	int err;
 
 	if (kw == PARSE_KW_SLOTS)
-		return slots_value(ctx, v, a);
+		return parse_slots(ctx, v, &a->slots, &a->nslots);
 	if (kw == PARSE_KW_PROTO && parse_proto(v, &a->proto))
 		return parse_bad_value(ctx, name, v, -EINVAL, "tcp or udp");
 	if (kw == PARSE_KW_COUNT) {

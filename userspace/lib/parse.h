@@ -61,6 +61,12 @@ int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);
 int parse_bad_value(const char *ctx, const char *what, const char *v, int err,
 		    const char *want);
 int parse_proto(const char *s, uint8_t *proto);
+/*
+ * "17" or "0,5,9": slot numbers 0..65535, each once, sorted, into a new
+ * *SLOTS (the old one freed; the caller frees the new). 0 or -errno,
+ * printed.
+ */
+int parse_slots(const char *ctx, const char *v, uint16_t **slots, uint16_t *nslots);
 /* The value of one hex digit, either case; -1 if C is none. */
 int parse_hexval(char c);
 /* Exactly 2 * RINGSTEER_KEY_LEN hex digits, either case. */
