@@ -135,8 +135,9 @@ profile()
 {
 	local n
 	command -v perf >/dev/null || { echo "BENCH prof none perf-missing"; return; }
-	# The tunnel at 10 and 4000 backends: what a large ring costs.
-	for n in rs256 fixed jhash mh mhct tunipip tungue mhipip tunipip-10 tunipip-4000; do
+	# The tunnel at 10 and 4000 backends: what a large ring costs; slots too.
+	for n in rs256 fixed jhash mh mhct tunipip tungue mhipip tunipip-10 tunipip-4000 \
+		slots-10 slots-4000 tunslots-10 tunslots-4000; do
 		# Only the contenders this run has (BENCH_CASES).
 		! has_case "$n" || prof_one "$n"
 	done
