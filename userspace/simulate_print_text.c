@@ -61,15 +61,21 @@ static void text_ring(const struct sim *s, const struct sim_report *p)
 	}
 }
 
+/* "change: KIND BACKEND [weight W]", the line left open; BACKEND in BUF. */
+static void text_change_title(const struct sim *s, char buf[RC_ENDPOINT_LEN])
+{
+	sim_member_format(buf, &s->cm);
+	printf("\nchange: %s %s", sim_change_names[s->change], buf);
+	if (s->change == CH_ADD || s->change == CH_WEIGHT)
+		printf(" weight %u", s->cm.weight);
+}
+
 static void text_change(const struct sim *s, const struct sim_report *p)
 {
 	bool grow = print_sim_change_grows(s, p);
 	char buf[RC_ENDPOINT_LEN];
 
-	sim_member_format(buf, &s->cm);
-	printf("\nchange: %s %s", sim_change_names[s->change], buf);
-	if (s->change == CH_ADD || s->change == CH_WEIGHT)
-		printf(" weight %u", s->cm.weight);
+	text_change_title(s, buf);
 	printf("\n  moved:       %9.4f%% of the hash space (ideal %.4f%%)\n",
 	       100 * p->d.moved, 100 * p->ideal);
 	printf("  collateral:  %9.4f%% (between other backends: %llu positions)\n",
@@ -176,10 +182,7 @@ static void text_slots_change(const struct sim *s, const struct sim_report *p)
 	bool grow = print_sim_change_grows(s, p);
 	char buf[RC_ENDPOINT_LEN];
 
-	sim_member_format(buf, &s->cm);
-	printf("\nchange: %s %s", sim_change_names[s->change], buf);
-	if (s->change == CH_ADD || s->change == CH_WEIGHT)
-		printf(" weight %u", s->cm.weight);
+	text_change_title(s, buf);
 	/* Those given, or those the real command would pick. */
 	if (b)
 		print_slots_text(stdout, b);

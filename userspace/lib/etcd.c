@@ -301,10 +301,13 @@ static int post_once(struct etcd *e, const char *path, const char *body, json_ob
 	return err;
 }
 
-/*
- * Transport errors, and a member that cannot serve (no leader), move on
- * to the next endpoint, once round all of them.
- */
+/* A transport error, or a member that cannot serve (no leader): not etcd's answer. */
+static bool unserved(int err)
+{
+	return err == -ECONNREFUSED || err == -ETIMEDOUT || err == -EIO || err == -EAGAIN;
+}
+
+/* Requests not served move on to the next endpoint, once round all of them. */
 static int post_any(struct etcd *e, const char *path, const char *body, json_object **out)
 {
 	unsigned int tries;
@@ -313,12 +316,12 @@ static int post_any(struct etcd *e, const char *path, const char *body, json_obj
 	e->silent = 0;
 	for (tries = 0; tries < e->conf->nendpoints; tries++) {
 		err = post_once(e, path, body, out);
-		if (err != -ECONNREFUSED && err != -ETIMEDOUT && err != -EIO && err != -EAGAIN)
+		if (!unserved(err))
 			break;
 		e->cur = (e->cur + 1) % e->conf->nendpoints;
 	}
 	/* Someone served, even with an error: etcd is there. */
-	if (err != -ECONNREFUSED && err != -ETIMEDOUT && err != -EIO && err != -EAGAIN)
+	if (!unserved(err))
 		e->silent = 0;
 	return err;
 }
