@@ -60,7 +60,8 @@ struct sync {
 	int64_t pending_rev;
 	int64_t lease;
 	bool connected, stale, withdrawn, said_held, ready, dirty;
-	uint64_t contact;		/* last answer from etcd */
+	bool silent_round;		/* the last unserved round met a silent host */
+	uint64_t lost;			/* first unserved request since the last answer, 0: none */
 	uint64_t reached;		/* last round every etcd host answered, if not served */
 	uint64_t next_retry, backoff, next_keepalive, next_status, next_watchdog;
 	/* Fleet health: PREFIX/health/'s votes and live keys, after the prefix. */
@@ -381,9 +382,9 @@ static int resync(struct sync *s)
 		return err;
 	s->watching = true;
 	s->connected = true;
-	s->contact = now_ms();
+	s->lost = 0;
 	s->backoff = 0;
-	s->next_keepalive = s->contact + s->c->lease_ttl_ms / 3;
+	s->next_keepalive = now_ms() + s->c->lease_ttl_ms / 3;
 	sy_log("in sync with %s at revision %lld", s->e.conf->endpoints[s->e.cur],
 	       (long long)rev);
 	s->stale = s->said_held = false;
@@ -396,13 +397,16 @@ static int resync(struct sync *s)
 
 static void disconnect(struct sync *s, int err, const char *what)
 {
-	uint64_t jitter;
+	uint64_t jitter, now = now_ms();
 
 	if (s->connected)
 		sy_log("%s: %s: %s; the kernel keeps revision %lld", what, strerror(-err), s->e.err,
 		       (long long)s->applied);
-	if (!s->e.silent)
-		s->reached = now_ms();
+	if (!s->lost)
+		s->lost = now;
+	s->silent_round = s->e.silent > 0;
+	if (!s->silent_round)
+		s->reached = now;
 	if (s->watching)
 		etcd_watch_stop(&s->w);
 	if (s->hwatching)
@@ -435,8 +439,6 @@ static void keepalive(struct sync *s, uint64_t now)
 	}
 	if (err)
 		disconnect(s, err, "keep-alive");
-	else
-		s->contact = now_ms();
 }
 
 static void watch(struct sync *s, int timeout)
@@ -486,6 +488,7 @@ static void notify_status(struct sync *s)
 	snprintf(text, sizeof(text), "revision %lld, etcd %s%s%s%s", (long long)s->applied,
 		 s->connected ? "connected" : "unreachable",
 		 s->withdrawn ? " (stale, cut off: on-stale ran)" :
+		 s->stale && s->silent_round ? " (stale)" :
 		 s->stale ? " (stale, etcd down everywhere: on-stale held)" : "",
 		 s->err_rev ? ", refused: " : "", s->err_rev ? s->err : "");
 	hc_notify_status(msg, sizeof(msg), text);
@@ -505,24 +508,31 @@ static uint64_t next_deadline(const struct sync *s)
 
 /*
  * Only answers to requests count: a watch stream can stay open to a dead
- * peer. Stale after stale-timeout without etcd; cut off (on-stale) only
- * when no round of requests reached every etcd host in that time either.
+ * peer. The clock starts at the first request etcd did not serve, not at
+ * its last answer: an agent that asked nothing (its keep-alive not due,
+ * stopped like a paused VM, busy applying) was not refused anything.
+ * Stale after stale-timeout of that; cut off (on-stale) only when no
+ * round reached every etcd host in that time either, and the last round
+ * met silence, so that an agent stopped while etcd was down everywhere
+ * does not withdraw on waking before it has asked again.
  */
 static void stale_check(struct sync *s, uint64_t now)
 {
-	uint64_t heard = s->reached > s->contact ? s->reached : s->contact;
+	uint64_t heard = s->reached > s->lost ? s->reached : s->lost;
 
-	if (!s->stale && now > s->contact && now - s->contact >= s->c->stale_ms) {
+	if (!s->lost || now <= s->lost)
+		return;
+	if (!s->stale && now - s->lost >= s->c->stale_ms) {
 		s->stale = true;
 		sy_log("no etcd for %u ms: stale", s->c->stale_ms);
 	}
 	if (!s->stale || s->withdrawn)
 		return;
-	if (now > heard && now - heard >= s->c->stale_ms) {
+	if (s->silent_round && now > heard && now - heard >= s->c->stale_ms) {
 		s->withdrawn = true;
 		sy_log("no etcd host answered for %u ms: cut off from the fleet", s->c->stale_ms);
 		run_command(s->c->on_stale, "stale");
-	} else if (!s->said_held) {
+	} else if (!s->silent_round && !s->said_held) {
 		s->said_held = true;
 		sy_log("every etcd host answers and none serves (%s): etcd is down for every LB, which all keep revision %lld; on-stale held",
 		       s->e.err, (long long)s->applied);
@@ -557,7 +567,6 @@ static void loop(struct sync *s)
 	uint64_t now, d;
 	int timeout;
 
-	s->contact = now_ms();
 	while (!stop) {
 		timers(s, now_ms());
 		if (!s->ready) {

@@ -25,6 +25,9 @@ if [ -z "${RS_ETCD_NETNS:-}" ]; then
 	RS_ETCD_NETNS=1 exec unshare -n -- bash "$0" "$@"
 fi
 ip link set lo up
+# A port whose packets vanish: an etcd endpoint that times out before any
+# handshake.
+nft 'table ip hole { chain out { type filter hook output priority 0; tcp dport 2399 drop; }; }'
 
 # etcd fsyncs every write: on tmpfs that costs nothing.
 T=$(mktemp -d /dev/shm/rs-etcd.XXXXXX 2>/dev/null || mktemp -d /tmp/rs-etcd.XXXXXX)
@@ -85,7 +88,7 @@ fleet_file()
 		echo "host $host"
 		echo "key-file $T/key"
 		echo "timeout 2s"
-		echo "lease-ttl 2s"
+		echo "lease-ttl ${FLEET_LEASE_TTL:-2s}"
 		echo "stale-timeout 2s"
 		echo "status-interval 300ms"
 		printf '%s\n' "$@"
@@ -146,6 +149,9 @@ case_()
 		echo "not ok $n $1"
 		fails=$((fails + 1))
 		sed 's/^/# /' "$T/case.out" | tail -40
+		# What a failed case may leave behind must not fail the next ones.
+		nft delete table ip cut 2>/dev/null
+		[ -n "$ETCD_PID" ] || etcd_start >/dev/null
 	fi
 }
 
@@ -161,7 +167,7 @@ CFG3='service 192.0.2.10:80\n\tbackend 10.1.0.1:8080\n\tbackend 10.1.0.3:8080\n'
 
 t_client()
 {
-	RS_ETCD_ENDPOINT=$EP "$CLIENT_TEST"
+	RS_ETCD_ENDPOINT=$EP RS_ETCD_SILENT=http://127.0.0.1:2399 "$CLIENT_TEST"
 }
 
 # Fake agents' status keys, with the fingerprints `fingerprint file` computes
@@ -459,6 +465,36 @@ t_notify()
 	grep -q STOPPING=1 "$T/notify.log" || fail "no STOPPING=1"
 }
 
+# An agent that asks etcd nothing for longer than stale-timeout is not cut
+# off: with a 30 s lease its keep-alive comes every 10 s, past the 2 s
+# stale-timeout, and stopped (SIGSTOP, as a paused VM) it asks nothing at
+# all. Neither is an answer etcd failed to give: no on-stale, and the
+# agent still follows the next revision.
+t_sync_quiet()
+{
+	local pid rev
+	FLEET_LEASE_TTL=30s fleet_file q.conf lbq "on-stale echo stale >>$T/q.events"
+	"$RINGCTL" sync run "$T/q.conf" dry-run >"$T/q.out" 2>"$T/q.err" &
+	pid=$!
+	AGENTS+=($pid)
+	rev=$(ectl get /rs/config -w json | jq -r '.kvs[0].mod_revision')
+	wait_for 5 eval '[ "$(status lbq .revision)" = "$rev" ]' || fail "lbq not in sync" || return 1
+	sleep 5
+	! grep -q stale "$T/q.events" 2>/dev/null || fail "on-stale between keep-alives: $(tail -3 "$T/q.err")" ||
+		return 1
+	kill -STOP "$pid"
+	sleep 5
+	kill -CONT "$pid"
+	sleep 3
+	! grep -q stale "$T/q.events" 2>/dev/null || fail "on-stale after SIGSTOP: $(tail -3 "$T/q.err")" ||
+		return 1
+	! grep -q 'stale\|cut off' "$T/q.err" || fail "the log says stale: $(tail -3 "$T/q.err")" || return 1
+	rev=$(put_config "$CFG2") || return 1
+	wait_for 5 eval '[ "$(status lbq .revision)" = "$rev" ]' || fail "lbq not at $rev" || return 1
+	kill -TERM "$pid"
+	wait "$pid"
+}
+
 t_check()
 {
 	local out
@@ -597,7 +633,7 @@ KEY=$(head -c16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 (umask 077; echo "$KEY" >"$T/key")
 
 echo "TAP version 13"
-echo "1..17"
+echo "1..18"
 etcd_start || { echo "Bail out! etcd did not start"; exit 1; }
 case_ "etcd client: range, put, leases, watch, compaction, failover" t_client
 case_ "fleet status: agreement, another key, a backend down, missing, stale, error, -j, prometheus" t_status_fake
@@ -610,6 +646,7 @@ case_ "sync: of two writers the newest revision wins" t_sync_writers
 case_ "sync: etcd down everywhere, nothing changes, on-stale held; cut off, on-stale; back, resync and on-fresh" t_sync_etcd_down
 case_ "sync: killed, missing; restarted, resynced; SIGTERM revokes" t_sync_kill
 case_ "sync under a service manager: READY, WATCHDOG, STATUS, STOPPING" t_notify
+case_ "sync: asking nothing past stale-timeout (a long lease, SIGSTOP) is not stale" t_sync_quiet
 case_ "fleet health: below quorum nothing; at quorum the same down everywhere at one revision" t_health_quorum
 case_ "fleet health: the last backend is never down fleet-wide" t_health_guard
 case_ "fleet health: a checker's lease expires, its votes go, up everywhere" t_health_lease

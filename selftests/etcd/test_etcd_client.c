@@ -6,7 +6,8 @@
  * one, keep-alive, revoke takes the key), a watch from a past revision
  * (events in order, deletes), a compacted revision (-ESTALE and the oldest
  * revision left), and an endpoint that refuses passed over for the next,
- * with the silent ones (no sign of life: no route) counted apart.
+ * with the silent ones (no sign of life: no route, or a timeout before
+ * the handshake, RS_ETCD_SILENT) counted apart.
  * Each test works under its own key prefix.
  */
 /* The 6.1 harness has unused parameters, -Wextra would fail on them. */
@@ -265,6 +266,19 @@ TEST(endpoint_failover)
 	conf.endpoints[0] = "http://192.0.2.1:2379";
 	ASSERT_NE(0, etcd_range(&e, "/t6", false, &kvs));
 	ASSERT_EQ(1, e.silent);
+	/*
+	 * One whose packets vanish (dropped by a rule): a timeout
+	 * before the handshake is silence too, even right after a refusal
+	 * (whose errno the handle still holds).
+	 */
+	conf.endpoints[0] = "http://127.0.0.1:9";
+	conf.endpoints[1] = getenv("RS_ETCD_SILENT");
+	conf.timeout_ms = 300;
+	e.cur = 0;
+	ASSERT_NE(NULL, conf.endpoints[1]);
+	ASSERT_EQ(-ETIMEDOUT, etcd_range(&e, "/t6", false, &kvs));
+	ASSERT_EQ(1, e.silent);
+	conf.timeout_ms = 2000;
 	/* One that serves: no silence counted, whatever came before it. */
 	conf.endpoints[1] = getenv("RS_ETCD_ENDPOINT");
 	e.cur = 0;

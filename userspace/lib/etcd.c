@@ -241,12 +241,17 @@ static struct curl_slist *setup(struct etcd *e, CURL *c, const char *path,
  * A timeout before the handshake, or no route, is silence: from here it
  * cannot be told from a partition.
  */
-static bool host_answered(CURL *c)
+static bool host_answered(CURL *c, CURLcode rc)
 {
 	curl_off_t connect_us = 0;
 	long os_errno = 0, connects = 0;
 
-	if (curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno) == CURLE_OK &&
+	/*
+	 * The handle keeps the errno of its last failed connect whatever came
+	 * after (a timeout sets none): read it only for a connect that failed.
+	 */
+	if (rc == CURLE_COULDNT_CONNECT &&
+	    curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno) == CURLE_OK &&
 	    os_errno == ECONNREFUSED)
 		return true;
 	/* A kept connection proves nothing of now: only a handshake of this transfer. */
@@ -279,7 +284,7 @@ static int post_once(struct etcd *e, const char *path, const char *body, json_ob
 		snprintf(e->err, sizeof(e->err), "%s: %s", e->conf->endpoints[e->cur],
 			 curl_easy_strerror(rc));
 		free(b.p);
-		if (!host_answered(c))
+		if (!host_answered(c, rc))
 			e->silent++;
 		/* The next try here starts from a handshake, which tells silence apart. */
 		e->fresh = true;
