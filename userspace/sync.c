@@ -55,6 +55,7 @@ struct sync {
 	int64_t applied;		/* mod_revision the kernel holds, 0: none */
 	int64_t err_rev;		/* the revision refused, 0: none */
 	char err[FL_ERROR_LEN];
+	char said_err[ETCD_ERR_LEN];	/* the last failure logged */
 	char *pending;			/* the newest revision a watch brought */
 	size_t pending_len;
 	int64_t pending_rev;
@@ -383,6 +384,7 @@ static int resync(struct sync *s)
 	s->watching = true;
 	s->connected = true;
 	s->lost = 0;
+	s->said_err[0] = '\0';
 	s->backoff = 0;
 	s->next_keepalive = now_ms() + s->c->lease_ttl_ms / 3;
 	sy_log("in sync with %s at revision %lld", s->e.conf->endpoints[s->e.cur],
@@ -399,9 +401,11 @@ static void disconnect(struct sync *s, int err, const char *what)
 {
 	uint64_t jitter, now = now_ms();
 
-	if (s->connected)
+	/* Once per outage and per new reason: the back-off retries say nothing new. */
+	if (s->connected || strcmp(s->said_err, s->e.err))
 		sy_log("%s: %s: %s; the kernel keeps revision %lld", what, strerror(-err), s->e.err,
 		       (long long)s->applied);
+	snprintf(s->said_err, sizeof(s->said_err), "%s", s->e.err);
 	if (!s->lost)
 		s->lost = now;
 	s->silent_round = s->e.silent > 0;

@@ -340,6 +340,46 @@ t_sync_writers()
 		fail "not at the newest, $rev"
 }
 
+# A watch compacted past: an agent (lb4, a lease longer than the pause)
+# stopped by SIGSTOP while 10 MB of revisions of PREFIX/config fill its
+# watch stream, then etcd compacted past them: etcd ends the watch with
+# the compaction, and the agent reads the key whole and holds the newest.
+t_sync_compacted()
+{
+	local rev pid
+	fleet_file lb4.conf lb4
+	sed -i 's/^lease-ttl .*/lease-ttl 60s/; s/^stale-timeout .*/stale-timeout 60s/' "$T/lb4.conf"
+	"$RINGCTL" sync run "$T/lb4.conf" dry-run >"$T/lb4.out" 2>"$T/lb4.err" &
+	pid=$!
+	AGENTS+=("$pid")
+	wait_for 10 grep -q 'in sync' "$T/lb4.err" || fail "lb4 did not start" || return 1
+	kill -STOP "$pid"
+	python3 - "$EP" "$(printf '%b' "$CFG2")" <<-'PYEOF' || { kill -CONT "$pid"; fail "puts"; return 1; }
+	import base64, http.client, json, sys, urllib.parse
+	u = urllib.parse.urlsplit(sys.argv[1])
+	c = http.client.HTTPConnection(u.hostname, u.port)
+	pad = "".join("# %s\n" % ("x" * 76) for _ in range(640))
+	for i in range(200):
+	    v = sys.argv[2] + "# %d\n" % i + pad
+	    body = json.dumps({"key": base64.b64encode(b"/rs/config").decode(),
+	                       "value": base64.b64encode(v.encode()).decode()})
+	    c.request("POST", "/v3/kv/put", body)
+	    r = c.getresponse(); r.read()
+	    if r.status != 200:
+	        sys.exit(1)
+	PYEOF
+	rev=$(ectl get /rs/config -w json | jq -r '.kvs[0].mod_revision')
+	ectl compact "$rev" >/dev/null || { kill -CONT "$pid"; fail "compact"; return 1; }
+	kill -CONT "$pid"
+	wait_for 10 grep -q 'reading /rs/config whole' "$T/lb4.err" ||
+		fail "lb4 did not read the key whole: $(tail -3 "$T/lb4.err")" || return 1
+	wait_for 10 grep -q "revision $rev applied" "$T/lb4.err" ||
+		fail "lb4 not at $rev: $(tail -3 "$T/lb4.err")" || return 1
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	ectl del /rs/members/lb4 >/dev/null
+}
+
 # etcd stopped, every endpoint refusing: etcd is down for every LB alike,
 # nothing changes, stale but on-stale held; then the agents cut off (their
 # packets to etcd's port dropped: silence, not refusals): on-stale; etcd
@@ -571,7 +611,9 @@ t_health_quorum()
 		ectl get /fh/config -w json | jq -r '.kvs[0].mod_revision') || return 1
 	for h in h1 h2 h3; do hagent_start $h; done
 	for h in h1 h2 h3; do
-		wait_for 5 test "$(hstatus $h .revision)" = "$rev" || fail "$h not at $rev" || return 1
+		# eval: the status read again at each try, not once before them.
+		wait_for 5 eval '[ "$(hstatus $h .revision)" = "$rev" ]' ||
+			fail "$h not at $rev: $(tail -4 "$T/$h.err")" || return 1
 	done
 	checker c1 3 && checker c2 60 && checker c3 60 || return 1
 	ETCDCTL_API=3 etcdctl --endpoints $EP lease keep-alive "$LEASE_c1" >/dev/null 2>&1 &
@@ -633,7 +675,7 @@ KEY=$(head -c16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 (umask 077; echo "$KEY" >"$T/key")
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..19"
 etcd_start || { echo "Bail out! etcd did not start"; exit 1; }
 case_ "etcd client: range, put, leases, watch, compaction, failover" t_client
 case_ "fleet status: agreement, another key, a backend down, missing, stale, error, -j, prometheus" t_status_fake
@@ -643,6 +685,7 @@ case_ "sync: two agents converge, fleet status agrees" t_sync_converge
 case_ "sync: a new revision sends only the difference" t_sync_diff
 case_ "sync: a bad revision is refused whole, the status says why" t_sync_refuse
 case_ "sync: of two writers the newest revision wins" t_sync_writers
+case_ "sync: a watch compacted past, the key read whole" t_sync_compacted
 case_ "sync: etcd down everywhere, nothing changes, on-stale held; cut off, on-stale; back, resync and on-fresh" t_sync_etcd_down
 case_ "sync: killed, missing; restarted, resynced; SIGTERM revokes" t_sync_kill
 case_ "sync under a service manager: READY, WATCHDOG, STATUS, STOPPING" t_notify
