@@ -59,6 +59,8 @@ PKG_VERSION := $(shell sed -n 's/^\#define RINGCTL_VERSION "\(.*\)"$$/\1/p' user
 SRC := $(CURDIR)
 # Relative, so "make build/unit/test_ring" names the same target.
 BUILD := build
+# The VM's scenarios find the test programs of this BUILD (selftests/vm/run.sh).
+export RS_BINDIR := $(abspath $(BUILD))/selftests
 
 # Target kernels are Debian's: the newest installed 6.1 and 6.12. The host's
 # running kernel is deliberately not the default.

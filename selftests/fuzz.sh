@@ -18,7 +18,7 @@
 set -e
 . "$(dirname "$0")/lib/common.sh"
 
-FUZZ=$RINGSTEER_SRC/build/selftests/fuzz_netlink
+FUZZ=$RS_BINDIR/fuzz_netlink
 NS=fz-lb
 [ -x "$FUZZ" ] || die "$FUZZ not built (make selftest-bins)"
 load_module

@@ -45,7 +45,7 @@ set -e
 P=pf
 . "$(dirname "$0")/lib/topo.sh"
 need_tools jq nsenter
-FUZZ=$RINGSTEER_SRC/build/selftests/fuzz_packets
+FUZZ=$RS_BINDIR/fuzz_packets
 [ -x "$FUZZ" ] || die "$FUZZ not built (make selftest-bins)"
 TVIP4=10.0.0.200
 TVIP6=fd00::200

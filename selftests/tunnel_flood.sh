@@ -31,7 +31,7 @@ P=tf
 need_tools jq nft taskset
 BPORT=$VPORT
 BACKEND=$RINGSTEER_SRC/dist/ringsteer-backend
-FLOOD=$RINGSTEER_SRC/build/selftests/syn_flood
+FLOOD=$RS_BINDIR/syn_flood
 PARAMS=/sys/module/ringsteer/parameters
 # Spoofed sources: the benchmarking range (RFC 2544), routed back to the
 # client as an attacker's sources would be.

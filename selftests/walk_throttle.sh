@@ -29,7 +29,7 @@ set -e
 P=wt
 . "$(dirname "$0")/lib/topo.sh"
 need_tools conntrack
-CT_FILL=${WT_CT_FILL:-$RINGSTEER_SRC/build/selftests/ct_fill}
+CT_FILL=${WT_CT_FILL:-$RS_BINDIR/ct_fill}
 # A walk of 0.3 to 2.5 s under TCG (quiet host to busy), so that the
 # delete of b1 waits seconds, against about one for show and the mark.
 ENTRIES=${WT_ENTRIES:-200000}

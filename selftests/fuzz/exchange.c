@@ -5,6 +5,7 @@
  */
 
 #include <stdarg.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 
 #include "fuzz.h"
@@ -128,13 +129,22 @@ static void one_message(struct fuzz *f, struct fz_sock *s, const struct fz_req *
 bool fz_recv_part(struct fuzz *f, struct fz_sock *s, const struct fz_req *q,
 		      struct fz_answer *a)
 {
-	static uint8_t buf[32768];
+	/* An error echoes the whole request (up to FZ_MSG_MAX) with its TLVs. */
+	static uint8_t buf[FZ_MSG_MAX + 8192];
 	/* Dump sockets read small parts, so that dumps span several. */
-	size_t size = s == &f->dump ? 4096 : sizeof(buf);
+	size_t size = s == &f->dump ? 4096 : 32768;
 	const struct nlmsghdr *h;
 	ssize_t len;
 	uint32_t rem;
 
+	/*
+	 * A datagram longer than the part size is such an echo, not a dump
+	 * part: read it whole (MSG_TRUNC would fail the read). Peeking one
+	 * byte leaves the kernel's dump size, which follows the reads, alone.
+	 */
+	len = recv(mnl_socket_get_fd(s->nl.sock), buf, 1, MSG_PEEK | MSG_TRUNC);
+	if (len > (ssize_t)size)
+		size = len <= (ssize_t)sizeof(buf) ? (size_t)len : sizeof(buf);
 	len = mnl_socket_recvfrom(s->nl.sock, buf, size);
 	if (len < 0)
 		fz_fail(f, "no answer: %s", strerror(errno));

@@ -7,6 +7,9 @@
 
 KSFT_SKIP=4
 RINGCTL=${RINGCTL:-$RINGSTEER_SRC/userspace/ringctl}
+# The test programs of the make that started the VM (make BUILD=DIR puts
+# them in DIR/selftests; run.sh passes it on).
+RS_BINDIR=${RS_BINDIR:-$RINGSTEER_SRC/build/selftests}
 
 pass()
 {

@@ -112,6 +112,7 @@ run=$(mktemp -d "$vmdir/runs/$kver.XXXXXX")
 	printf 'export RSVM_KVER=%q\n' "${label:-$kver}"
 	printf 'export RINGSTEER_KO=%q\n' "$module"
 	printf 'export RINGSTEER_SRC=%q\n' "$repo"
+	[ -z "${RS_BINDIR:-}" ] || printf 'export RS_BINDIR=%q\n' "$RS_BINDIR"
 	for e in "${envs[@]}"; do
 		printf 'export %q=%q\n' "${e%%=*}" "${e#*=}"
 	done
