@@ -4,9 +4,10 @@
 # The health checker under a real systemd, from the unit ringsteer ships
 # (dist/systemd/ringsteer-health.service.in): a hung checker is killed by
 # the watchdog and restarted, and the new one keeps what the kernel has.
-# The VM boots no systemd; systemd 252 from the host's root runs here as
-# PID 1 of a PID and mount namespace of its own (container=, as under
-# systemd-nspawn), with the units in /run/systemd/system.
+# The VM boots no systemd; the root's systemd (252 on Debian 12, 257 on
+# Debian 13) runs here as PID 1 of a PID and mount namespace of its own,
+# with its own /proc (container=, as under systemd-nspawn), and the units
+# in /run/systemd/system.
 #
 #   hs-cli              hs-lb                                hs-b1 .. hs-b3
 #  +-----------+      +--------------------------------+     +----------------+
@@ -36,10 +37,14 @@ SYSTEMD=/lib/systemd/systemd
 UNITS=/run/systemd/system
 UNIT=ringsteer-health.service
 SD=
+SDU=
 
+# Killing systemd, PID 1 of its namespace, kills unshare with the same
+# signal: reaped here, bash does not report it later as a killed job.
 sd_cleanup()
 {
 	[ -z "$SD" ] || kill -KILL "$SD" 2>/dev/null || true
+	[ -z "$SDU" ] || wait "$SDU" 2>/dev/null || true
 	rm -rf "$UNITS/$UNIT" "$UNITS/$UNIT.d" "$UNITS/ringsteer.service"
 }
 health_setup 3
@@ -50,7 +55,14 @@ sd() { nsenter -t "$SD" -p -m systemctl --no-pager "$@"; }
 # prop NAME: one property of the checker's unit.
 prop() { sd show -p "$1" --value "$UNIT" 2>/dev/null; }
 prop_is() { [ "$(prop "$1")" = "$2" ]; }
-unit_status() { echo "unit:"; sd status "$UNIT"; }
+# status exits 3 for a unit not active: the jobs after it say what a
+# start waits for.
+unit_status()
+{
+	echo "unit:"
+	sd status "$UNIT" ringsteer.service || true
+	sd list-jobs || true
+}
 
 for i in 1 2 3; do
 	http_start "$i"
@@ -86,9 +98,17 @@ Type=oneshot
 RemainAfterExit=yes
 ExecStart=/bin/true
 EOF
-unshare --pid --fork --mount --propagation private env container=ringsteer-test \
-	"$SYSTEMD" --unit="$UNIT" --log-target=null </dev/null >/dev/null 2>&1 &
+# Its own /proc, as a container has: systemd 257 learns a child's PID
+# from its pidfd (/proc/self/fdinfo), which gives the PID in the pid
+# namespace of the /proc mounted; with the VM's it is not one of systemd's,
+# no exit is ever noticed and the first oneshot's start job never ends.
+# systemd logs to /dev/console as PID 1 of a container: the VM's console
+# log, kept in the run's directory.
+unshare --pid --fork --mount --mount-proc --propagation private env container=ringsteer-test \
+	"$SYSTEMD" --unit="$UNIT" --log-target=console --log-level=info --show-status=no \
+	</dev/null >/dev/null 2>&1 &
 SD=$!
+SDU=$SD
 # unshare forks: systemd is its child, PID 1 inside.
 for t in $(seq 1 100); do
 	pid=$(pgrep -P "$SD" -x systemd) && break

@@ -114,6 +114,8 @@ until_true()
 			die "$what: the checker died (log: $(tail -n 5 "$W/checker.log"))"
 		sleep 0.1
 	done
+	# A checker systemd runs has no log here.
+	[ -e "$W/checker.log" ] || die "$what: not within 60 s"
 	die "$what: not within 60 s (checker log: $(tail -n 5 "$W/checker.log"))"
 }
 
