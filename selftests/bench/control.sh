@@ -106,7 +106,7 @@ prof_one()
 	pg_stop
 	lb_reset "$n" "$kind"
 	perf report -i "$W/perf.data" --no-children --sort dso,sym --stdio -g none 2>/dev/null |
-		awk -v n="$n" '
+		awk -v n="$n" -v ntop="${BENCH_PROF_TOP:-25}" '
 		/^ *[0-9.]+%/ {
 			p = $1 + 0; d = $2; s = $4
 			# An out-of-tree module perf cannot find under /lib/modules
@@ -122,7 +122,7 @@ prof_one()
 			else if (s ~ /idle|halt|mwait|cpuidle/) c = "idle"
 			else c = "other"
 			cat[c] += p
-			if (top < 25) { printf "BENCH profsym %s %.2f %s %s\n", n, p, d, s; top++ }
+			if (top < ntop) { printf "BENCH profsym %s %.2f %s %s\n", n, p, d, s; top++ }
 		}
 		END {
 			printf "BENCH prof %s", n
@@ -135,9 +135,11 @@ profile()
 {
 	local n
 	command -v perf >/dev/null || { echo "BENCH prof none perf-missing"; return; }
-	# The tunnel at 10 and 4000 backends: what a large ring costs; slots too.
+	# The tunnel at 10 and 4000 backends: what a large ring costs; slots
+	# too, on the link and routed (gw).
 	for n in rs256 fixed jhash mh mhct tunipip tungue mhipip tunipip-10 tunipip-4000 \
-		slots-10 slots-4000 tunslots-10 tunslots-4000; do
+		slots-10 slots-4000 tunslots-10 tunslots-4000 slotsgw-10 slotsgw-4000 \
+		tunslotsgw-10 tunslotsgw-4000 mh-10 mh-4000 mhgw-10 mhgw-4000; do
 		# Only the contenders this run has (BENCH_CASES).
 		! has_case "$n" || prof_one "$n"
 	done

@@ -15,7 +15,8 @@
 # 1000000"), BENCH_SCALE (backend counts of the scaling cases, "10 100
 # 1000 4000"), BENCH_CASES (only these contenders), BENCH_BAL_KINDS and
 # BENCH_BAL100_KINDS (the balance phase's, below), BENCH_ORDER_FLOWS
-# (100000, the order phase's flows); lists may use commas.
+# (100000, the order phase's flows), BENCH_PROF_TOP (25, the symbols the
+# profile phase prints per contender); lists may use commas.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,7 +43,7 @@ CASES=(
 	"tunipip tunipip 8" "tungue tungue 8" "tunnoft tunnoft 8" "tunct tunct 8"
 	"mhipip mhipip 8" "mhgue mhgue 8" "slots slots 8" "tunslots tunslots 8"
 )
-for k in rs256 jhash mh tunipip slots tunslots; do
+for k in rs256 jhash mh tunipip slots tunslots slotsgw tunslotsgw mhgw; do
 	for nb in $SCALE; do
 		CASES+=("${k%256}-$nb $k $nb")
 	done

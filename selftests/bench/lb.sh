@@ -36,6 +36,11 @@
 # backends (room for one to join), and slhalf, NAT with twice that space
 # (half of it held); backend 10.2.X.Y holds slot 256 * X + Y - 1 whatever
 # the order it is added in, as an operator's saved configuration would.
+# Routed backends: slotsgw, tunslotsgw and mhgw are slots, tunslots and mh
+# with the backends' /16 reached through one gateway (10.8.0.2 on dummy0)
+# instead of on the link, as a DSR fleet's backends sit behind a router:
+# one neighbour entry and one cached route for all of them, where on the
+# link each backend address has its own.
 
 VIP=10.0.0.100
 KEY=000102030405060708090a0b0c0d0e0f
@@ -172,12 +177,20 @@ lb_setup()
 	lb_setup_state "$n" "$kind" "$proto"
 }
 
+# routed KIND: true for a contender whose backends sit behind a gateway.
+routed() { [[ $1 == *gw ]]; }
+
 # lb_setup_state NAME KIND PROTO: the service as its state file says, in
 # the file's order.
 lb_setup_state()
 {
 	local n=$1 kind=$2 proto=$3 ns=bx-$1 st
 	st=$(state "$n" "$proto")
+	if routed "$kind"; then
+		ip -n "$ns" route replace 10.2.0.0/16 via 10.8.0.2 dev dummy0 onlink ||
+			die "gateway route of $ns"
+		kind=${kind%gw}
+	fi
 	case $kind in
 	plain) ;;
 	fixed)
@@ -206,7 +219,7 @@ tun_kind() { [[ $1 == tun* || $1 == mhipip || $1 == mhgue ]]; }
 # lb_flush NAME KIND PROTO: remove the service again.
 lb_flush()
 {
-	local ns=bx-$1 kind=$2 proto=$3
+	local ns=bx-$1 kind=${2%gw} proto=$3
 	rm -f "$(state "$1" "$proto")"
 	case $kind in
 	fixed) lbx "$ns" nft delete table ip "fx_$proto" ;;
@@ -437,7 +450,7 @@ lb_change()
 # (TCP ones linger 10 s in CLOSE, and new connections do not collide).
 lb_reset()
 {
-	local ns=bx-$1 kind=$2 t
+	local ns=bx-$1 kind=${2%gw} t
 	case $kind${3:+-$3} in
 	plain*) ;;
 	mh-nowait | mhport-nowait | sh-nowait | mhipip-nowait | mhgue-nowait) ;;

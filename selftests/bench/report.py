@@ -33,6 +33,9 @@ NAMES = {
     "mhgue": "IPVS mh tun gue",
     "slots": "ringsteer placement slots",
     "tunslots": "ringsteer tunnel ipip, slots",
+    "slotsgw": "ringsteer placement slots, routed backends",
+    "tunslotsgw": "ringsteer tunnel ipip, slots, routed backends",
+    "mhgw": "IPVS mh, routed backends",
 }
 # Placement slots against the ring and IPVS mh at 100 backends, on the
 # same flows: (slots, ring, mh) for NAT and for the tunnel.
