@@ -168,8 +168,6 @@ fstatus_disagrees() {
 refused_all() { local n; for n in $(seq 1 "$NLB"); do
 	[ "$(ectl get /rs/status/lb$n --print-value-only | jq -r .error.revision)" = "$1" ] || return 1; done; }
 saves() { local n; for n in $(seq 1 "$NLB"); do lbn "$n" "$RINGCTL" save; lbn "$n" "$RINGCTL" fingerprint; done; }
-resets() { awk '{ print $2 }' "$FCLIENT.report.progress"; }
-settle() { poll_until 30 answered_since "$(now)" || echo "# $1: some flows had no answer 30 s later"; }
 
 # Each monitor listens once a key set (the fleet's key again) has reached it.
 t0=$(now)

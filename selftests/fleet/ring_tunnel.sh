@@ -95,29 +95,7 @@ planned()
 	awk '$NF == "moves" { print $1 }' "$W/plan.$p" | sort
 }
 
-# broke PROTO: the flows the client saw break: TCP reset, UDP answered by
-# another backend.
-broke()
-{
-	if [ "$1" = tcp ]; then
-		awk '$1 == "tcp" && $3 == "reset=1" { print $2 }' "$FCLIENT.report" | sort
-	else
-		awk '$1 == "udp" && $5 == "moved=1" { print $2 }' "$FCLIENT.report" | sort
-	fi
-}
-
-# on_backend PROTO M: the flows whose first answer came from beM.
-on_backend()
-{
-	awk -v p="$1" -v b="be$2" '$1 == p { split($8, kv, "="); split(kv[2], first, ","); if (first[1] == b) print $2 }' \
-		"$FCLIENT.report" | sort
-}
-
-resets() { awk '{ print $2 }' "$FCLIENT.report.progress"; }
 resets_are() { [ "$(resets)" = "$1" ]; }
-
-# settle: every live flow answered after now (the change is through).
-settle() { poll_until 30 answered_since "$(now)" || echo "# $1: some flows had no answer 30 s later"; }
 
 # -- With the table: add and drain keep every flow, delete resets exactly
 # the deleted backend's connections.

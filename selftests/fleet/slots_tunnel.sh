@@ -94,23 +94,6 @@ lookups()
 	cp "$W/$1.lb1" "$W/$1"
 }
 
-# broke PROTO / on_backend PROTO M: as in fleet/ring_tunnel.sh.
-broke()
-{
-	if [ "$1" = tcp ]; then
-		awk '$1 == "tcp" && $3 == "reset=1" { print $2 }' "$FCLIENT.report" | sort
-	else
-		awk '$1 == "udp" && $5 == "moved=1" { print $2 }' "$FCLIENT.report" | sort
-	fi
-}
-on_backend()
-{
-	awk -v p="$1" -v b="be$2" '$1 == p { split($8, kv, "="); split(kv[2], first, ","); if (first[1] == b) print $2 }' \
-		"$FCLIENT.report" | sort
-}
-resets() { awk '{ print $2 }' "$FCLIENT.report.progress"; }
-settle() { poll_until 30 answered_since "$(now)" || echo "# $1: some flows had no answer 30 s later"; }
-
 # -- With the table.
 slots_restore
 lbn 1 "$RINGCTL" show | grep -q 'placement slots capacity 64' || die "lb1 does not show placement slots"

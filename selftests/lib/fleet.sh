@@ -362,6 +362,13 @@ answered_since()
 	awk -v t="$1" '{ exit !($1 > t) }' "$FCLIENT.report.progress"
 }
 
+# resets: the flows reset so far, one port a line (the progress file).
+resets() { awk '{ print $2 }' "$FCLIENT.report.progress"; }
+
+# settle WHAT: every live flow answered after now (the change is through),
+# or a note naming WHAT after 30 s.
+settle() { poll_until 30 answered_since "$(now)" || echo "# $1: some flows had no answer 30 s later"; }
+
 # client_stop: end the flows; their report is in $FCLIENT.report.
 client_stop()
 {
@@ -369,6 +376,24 @@ client_stop()
 	wait "$FCLIENT_PID" || die "client failed: $(cat "$FCLIENT.log")"
 	FCLIENT_PID=
 	[ -s "$FCLIENT.report" ] || die "client wrote no report"
+}
+
+# broke PROTO: the flows the client saw break: TCP reset, UDP answered by
+# another backend.
+broke()
+{
+	if [ "$1" = tcp ]; then
+		awk '$1 == "tcp" && $3 == "reset=1" { print $2 }' "$FCLIENT.report" | sort
+	else
+		awk '$1 == "udp" && $5 == "moved=1" { print $2 }' "$FCLIENT.report" | sort
+	fi
+}
+
+# on_backend PROTO M: the flows whose first answer came from beM.
+on_backend()
+{
+	awk -v p="$1" -v b="be$2" '$1 == p { split($8, kv, "="); split(kv[2], first, ","); if (first[1] == b) print $2 }' \
+		"$FCLIENT.report" | sort
 }
 
 # report_field PROTO FIELD: FIELD of every PROTO line of the report, one a
