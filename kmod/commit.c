@@ -19,14 +19,14 @@
 
 /*
  * Next to the ring budget (max_points_per_netns, netns.c): backends cost
- * no point while draining, but each has per-CPU counters, about 8 bytes a
- * CPU, so a namespace's backends are bounded on their own. The default
- * holds 65,536: 64 MiB of counters on a 128-CPU host, as much as the ring
- * budget's 48 MiB, 1 MiB on 2 CPUs. A forward tunnel backend also has a
- * per-CPU route cache (struct dst_cache, 40 bytes a CPU), so it counts as
- * RS_TUN_BACKEND_COST backends.
+ * no point while draining, but each has a per-CPU part (struct
+ * rs_backend_pcpu, 16 bytes a CPU), so a namespace's backends are bounded
+ * on their own. The default holds 65,536: 128 MiB on a 128-CPU host, 2 MiB
+ * on 2 CPUs. A forward tunnel backend also has a per-CPU route cache
+ * (struct dst_cache, 40 bytes a CPU), so it counts as RS_TUN_BACKEND_COST
+ * backends.
  */
-#define RS_TUN_BACKEND_COST 6
+#define RS_TUN_BACKEND_COST 4
 static unsigned int max_backends_per_netns = 16 * RINGSTEER_MAX_BACKENDS;
 module_param(max_backends_per_netns, uint, 0644);
 MODULE_PARM_DESC(max_backends_per_netns,
@@ -410,7 +410,7 @@ static int prepare_backend_new(struct rs_txn *txn)
 	/* Only a new backend adds one: nothing else is refused for it. */
 	if (net_backend_cost(txn->rn) + backend_cost(txn->svc) > rs_net_backends_max()) {
 		NL_SET_ERR_MSG_MOD(txn->extack,
-				   "too many backends in this namespace (module parameter max_backends_per_netns; a tunnel backend counts 6)");
+				   "too many backends in this namespace (module parameter max_backends_per_netns; a tunnel backend counts 4)");
 		return -E2BIG;
 	}
 	err = rs_slots_prepare(txn->svc, NULL, c->slots, c->backend_conf.weight,

@@ -166,7 +166,7 @@ static unsigned int steer_entry(struct sk_buff *skb,
 	/* Unconfirmed: no walk sees the entry before the mark. */
 	set_bit(conntrack_label, labels->bits);
 	rs_counter_inc(svc->new_flows);
-	rs_counter_inc(b->new_flows);
+	rs_counter_inc(&b->pcpu->new_flows);
 	return NF_ACCEPT;
 }
 

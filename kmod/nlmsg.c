@@ -134,7 +134,7 @@ int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full,
 		goto cancel;
 	if (full &&
 	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_FLOWS,
-			       rs_counter_sum(b->new_flows), RINGSTEER_BACKEND_A_PAD) ||
+			       rs_counter_sum(&b->pcpu->new_flows), RINGSTEER_BACKEND_A_PAD) ||
 	     nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_SHARE, b->share,
 			       RINGSTEER_BACKEND_A_PAD)))
 		goto cancel;

@@ -5,6 +5,7 @@
  * implicit.
  */
 
+#include <linux/random.h>
 #include <linux/slab.h>
 
 #include "service.h"
@@ -155,6 +156,24 @@ struct rs_backend *rs_backend_find(const struct rs_service *svc,
 	return NULL;
 }
 
+static struct rs_backend_pcpu __percpu *backend_pcpu_alloc(void)
+{
+	struct rs_backend_pcpu __percpu *p;
+	int cpu;
+
+	p = alloc_percpu_gfp(struct rs_backend_pcpu, GFP_KERNEL_ACCOUNT);
+	if (!p)
+		return NULL;
+	for_each_possible_cpu(cpu) {
+		struct rs_backend_pcpu *pc = per_cpu_ptr(p, cpu);
+
+		u64_stats_init(&pc->new_flows.syncp);
+		/* As the kernel starts a connected socket's IDs (inet_id). */
+		pc->outer_id = get_random_u16();
+	}
+	return p;
+}
+
 struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep,
 				    const struct rs_backend_conf *conf,
 				    bool tunnel)
@@ -166,8 +185,8 @@ struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep,
 		return NULL;
 	rs_endpoint_to_member(ep, conf->weight, &b->member);
 	b->conf = *conf;
-	b->new_flows = rs_counter_alloc();
-	if (!b->new_flows ||
+	b->pcpu = backend_pcpu_alloc();
+	if (!b->pcpu ||
 	    (tunnel && dst_cache_init(&b->dst, GFP_KERNEL_ACCOUNT))) {
 		rs_backend_free(b);
 		return NULL;
@@ -197,7 +216,7 @@ void rs_backend_free(struct rs_backend *b)
 {
 	/* Nothing to do for a cache never initialised (zeroed). */
 	dst_cache_destroy(&b->dst);
-	free_percpu(b->new_flows);
+	free_percpu(b->pcpu);
 	kvfree(b->slots);
 	kfree(b);
 }

@@ -58,19 +58,34 @@ struct rs_backend_conf {
 };
 
 /*
+ * What the packet path writes of a backend, per CPU. A forward tunnel
+ * backend's dst_cache is allocated right after it, so the packet that
+ * counts a new flow or numbers its outer header has the route's per-CPU
+ * entry at hand too.
+ */
+struct rs_backend_pcpu {
+	struct rs_counter new_flows;
+	/*
+	 * forward tunnel: the next IPv4 ID of the outer headers this CPU
+	 * sends to the backend (encap.c, outer_id()); from a random start.
+	 */
+	u16 outer_id;
+};
+
+/*
  * The first 64 bytes are what a new flow reads of its backend, in one
  * cache line (kmalloc-192 objects start on 64-byte boundaries): the
  * address NAT rewrites to or the tunnel sends to, the id the flow table
- * records, the new-flow counter's per-CPU pointer, the tunnel's route
- * cache, and the settings a flow table hit checks. With 4,000 backends
- * each new flow finds its backend cold; a second line (the counter's
- * pointer sat at offset 104) was a second miss.
+ * records, the per-CPU part's pointer, the tunnel's route cache, and the
+ * settings a flow table hit checks. With 4,000 backends each new flow
+ * finds its backend cold; a second line (the counter's pointer sat at
+ * offset 104) was a second miss.
  */
 struct rs_backend {
 	struct rs_member member;	/* identity and weight, in ring form */
 	/* forward tunnel: in rs_services->ids; READ_ONCE() in the packet path */
 	u32 id;
-	struct rs_counter __percpu *new_flows;
+	struct rs_backend_pcpu __percpu *pcpu;
 	/*
 	 * forward tunnel: the route to the backend and the source address it
 	 * picked, per CPU (dst_cache revalidates it on every use); allocated

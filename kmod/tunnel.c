@@ -228,7 +228,7 @@ static void count(struct rs_service *svc, struct rs_backend *b,
 		return;
 	}
 	rs_counter_inc(svc->new_flows);
-	rs_counter_inc(b->new_flows);
+	rs_counter_inc(&b->pcpu->new_flows);
 }
 
 static unsigned int drop(struct rs_service *svc, enum rs_tun_stat why)

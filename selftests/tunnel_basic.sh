@@ -215,6 +215,27 @@ cli ip -6 route flush cache
 [ "$(cli "$PY" "$LIBDIR/pmtu_probe.py" "$VIP6" 80)" = 1460 ] || die "ip6ip6: the client did not learn MTU 1460"
 pass "ICMP fragmentation needed / packet too big with the tunnel's MTU: gue 1468, ipip 1480, IPv6 gue 1448, ip6ip6 1460"
 
+# ---- the outer IPv4 ID: without DF the outer packet may be fragmented on
+# the way, so no two of one backend's may share an ID; with DF it is 0.
+pids=()
+for i in 1 2 3; do
+	bk "$i" "$PY" "$LIBDIR/outer_ids.py" eth0 3 "$W/oid$i.ready" >"$W/oid$i" &
+	pids+=($!)
+done
+for t in $(seq 1 100); do
+	[ "$(ls "$W" | grep -c '^oid.\.ready$' || true)" -lt 3 ] || break
+	sleep 0.1
+done
+cli "$PY" "$LIBDIR/frames.py" --sport 41000 --count 30 cli0 "$(mac 0 1)" "$CLI4" "$VIP4" >/dev/null
+cli "$PY" "$LIBDIR/frames.py" --sport 41001 --count 30 --df cli0 "$(mac 0 1)" "$CLI4" "$VIP4" >/dev/null
+wait "${pids[@]}"
+cat "$W"/oid[123] >"$W/oids"
+[ "$(awk '$3 == 41000 && $2 == 0 { print $1 }' "$W/oids" | sort -u | wc -l)" = 30 ] ||
+	die "30 packets without DF: not 30 distinct outer IDs: $(awk '$3 == 41000' "$W/oids" | tr '\n' ,)"
+[ "$(awk '$3 == 41001 && $2 == 1 && $1 == 0' "$W/oids" | wc -l)" = 30 ] ||
+	die "30 packets with DF: not 30 outer headers with DF and ID 0: $(awk '$3 == 41001' "$W/oids" | tr '\n' ,)"
+pass "outer IPv4 ID: 30 distinct without DF, 0 with DF"
+
 # ---- an ICMP error for a VIP flow goes to the backend owning the flow
 icmp_in() { bk "$1" awk '$1 == "Icmp:" && !h { for (i = 1; i <= NF; i++) c[i] = $i; h = 1; next }
 	$1 == "Icmp:" { for (i = 1; i <= NF; i++) if (c[i] == "InDestUnreachs") print $i }' /proc/net/snmp; }

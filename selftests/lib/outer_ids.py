@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""outer_ids.py IFACE SECONDS READY
+
+Listens SECONDS on IFACE (an AF_PACKET socket) for the IPIP packets that
+arrive and prints one line for each:
+
+  "ID DF SPORT"   the outer IPv4 header's ID and DF bit (0 or 1), and the
+                  inner UDP or TCP source port
+
+It creates the file READY once it listens, so that a caller knows when to
+send. Needs root (CAP_NET_RAW).
+"""
+
+import select
+import socket
+import struct
+import sys
+import time
+
+ETH_P_IP = 0x0800
+PACKET_OUTGOING = 4
+IP_DF = 0x4000
+
+
+def line(frame):
+    """The line for an IPIP frame, or None for any other."""
+    ip = frame[14:]
+    if len(ip) < 20 or ip[0] >> 4 != 4 or ip[9] != socket.IPPROTO_IPIP:
+        return None
+    ident, frag = struct.unpack("!HH", ip[4:8])
+    inner = ip[(ip[0] & 15) * 4:]
+    if len(inner) < 24 or inner[9] not in (socket.IPPROTO_UDP, socket.IPPROTO_TCP):
+        return None
+    sport = struct.unpack("!H", inner[(inner[0] & 15) * 4:][:2])[0]
+    return "%d %d %d" % (ident, 1 if frag & IP_DF else 0, sport)
+
+
+def main():
+    iface, seconds, ready = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_IP))
+    s.bind((iface, ETH_P_IP))
+    open(ready, "w").close()
+    end = time.monotonic() + seconds
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            break
+        if not select.select([s], [], [], left)[0]:
+            continue
+        data, addr = s.recvfrom(65535)
+        if addr[2] == PACKET_OUTGOING:
+            continue
+        out = line(data)
+        if out:
+            print(out, flush=True)
+
+
+if __name__ == "__main__":
+    main()
