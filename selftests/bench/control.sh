@@ -139,7 +139,8 @@ profile()
 	# too, on the link and routed (gw).
 	for n in rs256 fixed jhash mh mhct tunipip tungue mhipip tunipip-10 tunipip-4000 \
 		slots-10 slots-4000 tunslots-10 tunslots-4000 slotsgw-10 slotsgw-4000 \
-		tunslotsgw-10 tunslotsgw-4000 mh-10 mh-4000 mhgw-10 mhgw-4000; do
+		tunslotsgw-10 tunslotsgw-4000 mh-10 mh-4000 mhgw-10 mhgw-4000 \
+		mhipip-10 mhipip-4000 mhipipgw-10 mhipipgw-4000; do
 		# Only the contenders this run has (BENCH_CASES).
 		! has_case "$n" || prof_one "$n"
 	done

@@ -36,8 +36,8 @@
 # backends (room for one to join), and slhalf, NAT with twice that space
 # (half of it held); backend 10.2.X.Y holds slot 256 * X + Y - 1 whatever
 # the order it is added in, as an operator's saved configuration would.
-# Routed backends: slotsgw, tunslotsgw and mhgw are slots, tunslots and mh
-# with the backends' /16 reached through one gateway (10.8.0.2 on dummy0)
+# Routed backends: slotsgw, tunslotsgw, mhgw and mhipipgw are slots,
+# tunslots, mh and mhipip with the backends' /16 reached through one gateway (10.8.0.2 on dummy0)
 # instead of on the link, as a DSR fleet's backends sit behind a router:
 # one neighbour entry and one cached route for all of them, where on the
 # link each backend address has its own.
@@ -214,7 +214,7 @@ lb_setup_state()
 }
 
 # tun_kind KIND: true for a contender that forwards by encapsulation.
-tun_kind() { [[ $1 == tun* || $1 == mhipip || $1 == mhgue ]]; }
+tun_kind() { local k=${1%gw}; [[ $k == tun* || $k == mhipip || $k == mhgue ]]; }
 
 # lb_flush NAME KIND PROTO: remove the service again.
 lb_flush()

@@ -36,6 +36,7 @@ NAMES = {
     "slotsgw": "ringsteer placement slots, routed backends",
     "tunslotsgw": "ringsteer tunnel ipip, slots, routed backends",
     "mhgw": "IPVS mh, routed backends",
+    "mhipipgw": "IPVS mh tun ipip, routed backends",
 }
 # Placement slots against the ring and IPVS mh at 100 backends, on the
 # same flows: (slots, ring, mh) for NAT and for the tunnel.
