@@ -12,8 +12,17 @@ and at the end, so a caller can check that traffic was flowing.
 """
 
 import argparse
+import os
 import socket
 import time
+
+
+def write_count(path, sent):
+    """Replaces the file whole: a reader never sees it empty, as it would
+    between open(path, "w") and the write."""
+    with open(path + ".tmp", "w") as f:
+        f.write("%d\n" % sent)
+    os.replace(path + ".tmp", path)
 
 
 def main():
@@ -51,15 +60,13 @@ def main():
         now = time.monotonic()
         if a.count_file and now - last >= 1:
             last = now
-            with open(a.count_file, "w") as f:
-                f.write("%d\n" % sent)
+            write_count(a.count_file, sent)
         if a.rate:
             delay = start + sent / a.rate - now
             if delay > 0:
                 time.sleep(delay)
     if a.count_file:
-        with open(a.count_file, "w") as f:
-            f.write("%d\n" % sent)
+        write_count(a.count_file, sent)
 
 
 if __name__ == "__main__":
