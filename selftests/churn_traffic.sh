@@ -41,11 +41,7 @@ for i in 1 2 3 4; do
 	bk "$i" "$PY" "$LIBDIR/rs_stream.py" server 9090 "$W/s$i.ready" &
 	SERVERS+=($!)
 done
-for t in $(seq 1 300); do
-	[ "$(ls "$W" | grep -c '^s.\.ready$')" = 4 ] && break
-	sleep 0.1
-done
-[ "$(ls "$W" | grep -c '^s.\.ready$')" = 4 ] || die "echo servers did not start"
+ready_files '^s.\.ready$' 4 300 || die "echo servers did not start"
 
 cmd_ok rctl key set "$KEY"
 for svc in $S80 $S90; do

@@ -43,10 +43,7 @@ for i in 1 2 3; do
 	bk "$i" "$PY" "$LIBDIR/rs_stream.py" server "$SPORT" "$W/s$i.ready" &
 	SERVERS+=($!)
 done
-for t in $(seq 1 300); do
-	[ "$(ls "$W" | grep -c '^s.\.ready$' || true)" -lt 3 ] || break
-	sleep 0.1
-done
+ready_files '^s.\.ready$' 3 300 || die "echo servers did not start"
 
 # The backends, prepared by the script the project ships.
 for i in 1 2 3; do
@@ -222,10 +219,7 @@ for i in 1 2 3; do
 	bk "$i" "$PY" "$LIBDIR/outer_ids.py" eth0 3 "$W/oid$i.ready" >"$W/oid$i" &
 	pids+=($!)
 done
-for t in $(seq 1 100); do
-	[ "$(ls "$W" | grep -c '^oid.\.ready$' || true)" -lt 3 ] || break
-	sleep 0.1
-done
+ready_files '^oid.\.ready$' 3 || die "outer_ids.py did not start listening"
 cli "$PY" "$LIBDIR/frames.py" --sport 41000 --count 30 cli0 "$(mac 0 1)" "$CLI4" "$VIP4" >/dev/null
 cli "$PY" "$LIBDIR/frames.py" --sport 41001 --count 30 --df cli0 "$(mac 0 1)" "$CLI4" "$VIP4" >/dev/null
 wait "${pids[@]}"

@@ -37,10 +37,10 @@
 # (half of it held); backend 10.2.X.Y holds slot 256 * X + Y - 1 whatever
 # the order it is added in, as an operator's saved configuration would.
 # Routed backends: slotsgw, tunslotsgw, mhgw and mhipipgw are slots,
-# tunslots, mh and mhipip with the backends' /16 reached through one gateway (10.8.0.2 on dummy0)
-# instead of on the link, as a DSR fleet's backends sit behind a router:
-# one neighbour entry and one cached route for all of them, where on the
-# link each backend address has its own.
+# tunslots, mh and mhipip with the backends' /16 reached through one
+# gateway (10.8.0.2 on dummy0) instead of on the link, as a DSR fleet's
+# backends sit behind a router: one neighbour entry and one cached route
+# for all of them, where on the link each backend address has its own.
 
 VIP=10.0.0.100
 KEY=000102030405060708090a0b0c0d0e0f

@@ -18,9 +18,7 @@ import struct
 import sys
 import time
 
-ETH_P_IP = 0x0800
-PACKET_OUTGOING = 4
-IP_DF = 0x4000
+from frames import ETH_P_IP, IP_DF, PACKET_OUTGOING
 
 
 def line(frame):

@@ -147,12 +147,20 @@ topo_setup()
 		bk "$i" "$PY" "$LIBDIR/rs_server.py" "b$i" "$BPORT" "$W/b$i.ready" &
 		SERVERS+=($!)
 	done
-	for t in $(seq 1 300); do
-		i=$(ls "$W" | grep -c '\.ready$' || true)
-		[ "$i" -lt "$nb" ] || return 0
+	ready_files '\.ready$' "$nb" 300 || die "backend servers did not start"
+}
+
+# ready_files REGEX N [TRIES]: wait until N files of $W match REGEX (the
+# files servers and listeners create once ready), 0.1 s a try for TRIES
+# tries (default 100); false if they never do.
+ready_files()
+{
+	local t
+	for t in $(seq 1 "${3:-100}"); do
+		[ "$(ls "$W" | grep -c "$1" || true)" -lt "$2" ] || return 0
 		sleep 0.1
 	done
-	die "backend servers did not start"
+	return 1
 }
 
 # tunnel_service N: the key, and SVC4 as a forward tunnel service over
