@@ -10,6 +10,7 @@ ratios, their min-max, and every round's ratio, so the noise is visible.
 """
 
 import json
+import math
 import statistics
 import sys
 from collections import defaultdict
@@ -201,7 +202,7 @@ def build(d):
     res["flow_table_memory"] = d["ftmem"]
     res["balance"] = d["bal"]
     res["slots_balance"] = slots_balance(d["bal"], d["disr"])
-    res["flatness"] = {k: flatness(m) for k, m in res["scaling"].items()}
+    res["flatness"] = {k: flatness(sc, k) for k in res["scaling"]}
     res["order"] = d["order"]
     res["order_lookups"] = d["orderlk"]
     res["kernel_vs_simulate"] = d["simdiff"]
@@ -243,14 +244,47 @@ def slots_balance(bal, disr):
     return out
 
 
-def flatness(m):
-    """New flows at the most backends over the fewest, per round's ratio
-    to fixed dnat's median: how flat the rate is."""
-    ks = sorted(m, key=int)
-    lo, hi = m[ks[0]].get("vs_fixed"), m[ks[-1]].get("vs_fixed")
-    if len(ks) < 2 or not lo or not hi:
+def flatness(rows, kind):
+    """New flows at the most backends over the fewest, each round's pair
+    divided in that round (the two run a few seconds apart, so a slow
+    minute of the host slows both): the median of those ratios and the
+    confidence interval of that median."""
+    by = defaultdict(dict)
+    for r in rows:
+        k, _, nb = r["name"].partition("-")
+        if k == kind and nb:
+            by[r["round"]][int(nb)] = r["pps"]
+    sizes = sorted({nb for m in by.values() for nb in m})
+    if len(sizes) < 2:
         return None
-    return dict(low=int(ks[0]), high=int(ks[-1]), ratio=hi["median"] / lo["median"])
+    lo, hi = sizes[0], sizes[-1]
+    per = [m[hi] / m[lo] for _, m in sorted(by.items()) if lo in m and hi in m]
+    if not per:
+        return None
+    ci = median_ci(per)
+    return dict(low=lo, high=hi, ratio=statistics.median(per), rounds=per,
+                ci=ci[:2] if ci else None, ci_level=ci[2] if ci else None)
+
+
+def median_ci(vals, level=0.95):
+    """The distribution-free interval of the median, from order statistics:
+    the widest k with P(Binomial(n, 1/2) < k) <= (1 - level) / 2 gives
+    [x(k), x(n-k+1)], which holds the true median with probability at
+    least level whatever the rounds' distribution. None below 6 rounds,
+    where even [min, max] holds it with less than 95%."""
+    n = len(vals)
+    xs = sorted(vals)
+    tail = 0.0
+    k = 0
+    while True:
+        nxt = tail + math.comb(n, k) / 2 ** n
+        if nxt > (1 - level) / 2:
+            break
+        tail = nxt
+        k += 1
+    if k == 0:
+        return None
+    return xs[k - 1], xs[n - k], 1 - 2 * tail
 
 
 def fmt_sum(s, f="{:.2f}"):
@@ -284,12 +318,18 @@ def table(res):
             p(f"  {NAMES[n]:38} {fmt_sum(e['cps'], '{:.0f}'):>16} {fmt_sum(e['vs_fixed']):>22}  failed {e['failed']}")
     if res["scaling"]:
         p("")
-        p("Scaling: new flows/s by backend count, ratio to fixed dnat; most over fewest backends")
+        p("Scaling: new flows/s by backend count, ratio to fixed dnat; most over fewest backends, "
+          "the median of each round's own ratio")
         for kind, m in res["scaling"].items():
             fl = res["flatness"].get(kind)
             p(f"  {kind:8} " + "  ".join(
                 f"{nb}: {fmt_sum(e['vs_fixed'])}" for nb, e in sorted(m.items(), key=lambda x: int(x[0])))
               + (f"  {fl['high']}/{fl['low']}: {fl['ratio']:.3f}" if fl else ""))
+            if fl:
+                ci = (f"{fl['ci_level']:.0%} interval of the median {fl['ci'][0]:.3f}-{fl['ci'][1]:.3f}"
+                      if fl["ci"] else "too few rounds for a 95% interval")
+                p(f"           {fl['high']}/{fl['low']} per round: "
+                  + " ".join(f"{x:.3f}" for x in fl["rounds"]) + f"; {ci}")
     for m in res["service_memory"]:
         p(f"  {m['name']:12} {m['backends']:5} backends: {m['charged'] / 1024:9.1f} KiB charged to its restore")
     if res["tunnel"]:
