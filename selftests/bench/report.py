@@ -244,6 +244,10 @@ def slots_balance(bal, disr):
     return out
 
 
+# The LB's CPU (cpu1) busy share, in percent, from which a rate is its own.
+SATURATED = 97
+
+
 def flatness(rows, kind):
     """New flows at the most backends over the fewest, each round's pair
     divided in that round (the two run a few seconds apart, so a slow
@@ -253,16 +257,24 @@ def flatness(rows, kind):
     for r in rows:
         k, _, nb = r["name"].partition("-")
         if k == kind and nb:
-            by[r["round"]][int(nb)] = r["pps"]
+            by[r["round"]][int(nb)] = r
     sizes = sorted({nb for m in by.values() for nb in m})
     if len(sizes) < 2:
         return None
     lo, hi = sizes[0], sizes[-1]
-    per = [m[hi] / m[lo] for _, m in sorted(by.items()) if lo in m and hi in m]
-    if not per:
+    pairs = [(m[lo], m[hi]) for _, m in sorted(by.items()) if lo in m and hi in m]
+    if not pairs:
         return None
+    busy = statistics.median(r["cpu1"] for p in pairs for r in p)
+    # Below saturation the rate is the generator's: compare the LB's CPU
+    # a packet instead (busy share over rate), fewest over most.
+    if busy < SATURATED:
+        per = [(a["cpu1"] / a["pps"]) / (b["cpu1"] / b["pps"]) for a, b in pairs]
+    else:
+        per = [b["pps"] / a["pps"] for a, b in pairs]
     ci = median_ci(per)
     return dict(low=lo, high=hi, ratio=statistics.median(per), rounds=per,
+                by_cpu=busy < SATURATED, cpu1=busy,
                 ci=ci[:2] if ci else None, ci_level=ci[2] if ci else None)
 
 
@@ -328,6 +340,9 @@ def table(res):
             if fl:
                 ci = (f"{fl['ci_level']:.0%} interval of the median {fl['ci'][0]:.3f}-{fl['ci'][1]:.3f}"
                       if fl["ci"] else "too few rounds for a 95% interval")
+                if fl["by_cpu"]:
+                    p(f"           the LB not saturated (cpu1 {fl['cpu1']:.0f}%): "
+                      "ratios of its CPU a packet, not of rates")
                 p(f"           {fl['high']}/{fl['low']} per round: "
                   + " ".join(f"{x:.3f}" for x in fl["rounds"]) + f"; {ci}")
     for m in res["service_memory"]:
