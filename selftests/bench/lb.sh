@@ -41,6 +41,9 @@
 # gateway (10.8.0.2 on dummy0) instead of on the link, as a DSR fleet's
 # backends sit behind a router: one neighbour entry and one cached route
 # for all of them, where on the link each backend address has its own.
+# Scaling cases plain-N and plaingw-N route the generator's packets to N
+# backend addresses at random, with no balancer (traffic.sh, pg_spread):
+# the kernel's own cost of N destinations, on the link and routed.
 
 VIP=10.0.0.100
 KEY=000102030405060708090a0b0c0d0e0f

@@ -121,6 +121,7 @@ rate()
 	local n=$1 id=$2 mode=$3 pid f0 f1 o0 o1 t0 t1 c0 c1
 	pid=$(lb_pid "$n")
 	pg_config "$id" "$mode" 0
+	pg_spread "$n" "$id"
 	pg_start
 	sleep "$BENCH_WARMUP"
 	c0=$(cpustat)
@@ -131,6 +132,19 @@ rate()
 	pg_stop
 	awk -v f="$((f1 - f0))" -v o="$((o1 - o0))" -v t0="$t0" -v t1="$t1" -v b="$(busy "$c0" "$c1")" \
 		'BEGIN { printf "%.0f %.0f %s\n", f / (t1 - t0), o / (t1 - t0), b }'
+}
+
+# pg_spread NAME ID: for a plain-N or plaingw-N case (routing alone, no
+# balancer), destinations at random over the N backend addresses, as a
+# balancer of N backends sends them: what N destinations cost the kernel
+# itself, the floor under every contender's scaling (on the link, one
+# neighbour entry each; through the gateway, one for all).
+pg_spread()
+{
+	[[ $1 == plain*-* ]] || return 0
+	pgset "g$2" "dst_min $(be 1)"
+	pgset "g$2" "dst_max $(be "${1##*-}")"
+	pgset "g$2" "flag IPDST_RND"
 }
 
 # send_flows NAME ID COUNT: COUNT distinct flows (pg_config "flows")
