@@ -99,6 +99,7 @@ prof_one()
 	kind=$(case_field $((id - 1)) 1)
 	lb_reset "$n" "$kind"
 	pg_config "$id" new 0
+	pg_spread "$n" "$id"
 	pg_start
 	sleep "$BENCH_WARMUP"
 	perf record -q -e cpu-clock -C 1 -o "$W/perf.data" -- sleep "$BENCH_SECS" >/dev/null 2>"$W/perf.err" ||
@@ -136,11 +137,12 @@ profile()
 	local n
 	command -v perf >/dev/null || { echo "BENCH prof none perf-missing"; return; }
 	# The tunnel at 10 and 4000 backends: what a large ring costs; slots
-	# too, on the link and routed (gw).
+	# too, on the link and routed (gw); and routing alone to as many
+	# addresses, for what the kernel pays whoever sends to them.
 	for n in rs256 fixed jhash mh mhct tunipip tungue mhipip tunipip-10 tunipip-4000 \
 		slots-10 slots-4000 tunslots-10 tunslots-4000 slotsgw-10 slotsgw-4000 \
 		tunslotsgw-10 tunslotsgw-4000 mh-10 mh-4000 mhgw-10 mhgw-4000 \
-		mhipip-10 mhipip-4000 mhipipgw-10 mhipipgw-4000; do
+		mhipip-10 mhipip-4000 mhipipgw-10 mhipipgw-4000 plain-10 plain-4000; do
 		# Only the contenders this run has (BENCH_CASES).
 		! has_case "$n" || prof_one "$n"
 	done
