@@ -554,6 +554,7 @@ bench: $(foreach k,$(BENCH_KVERS),$(BUILD)/kernel/$(k)/kmod/ringsteer.ko) \
 	$(Q)for k in $(BENCH_KVERS); do \
 		echo "BENCH env host_load $$(cut -d' ' -f1-3 /proc/loadavg) on $$(nproc) CPUs" >$(BUILD)/bench/raw-$$k.txt; \
 		RINGSTEER_SLAB_DEBUG=0 RINGSTEER_TCG_THREAD=$(BENCH_TCG_THREAD) bash selftests/vm/run.sh -t $(BENCH_TIMEOUT) -k $$k -m $(BUILD)/kernel/$$k/kmod/ringsteer.ko \
+			-e TCP_CPS=$(abspath $(BUILD))/bench/tcp_cps \
 			$(foreach e,$(BENCH_ENV),-e $(e)) -- bash selftests/bench/datapath.sh \
 			| tee -a $(BUILD)/bench/raw-$$k.txt; \
 		test $${PIPESTATUS[0]} = 0 || exit 1; \

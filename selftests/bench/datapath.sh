@@ -33,6 +33,7 @@ PHASES=${BENCH_PHASES:-rates tcp balance order control profile memory walk}
 PHASES=${PHASES//,/ }
 SCALE=${BENCH_SCALE-10 100 1000 4000}
 SCALE=${SCALE//,/ }
+# make bench passes the one of its BUILD.
 TCP_CPS=${TCP_CPS:-$RINGSTEER_SRC/build/bench/tcp_cps}
 DENSE=4096
 
