@@ -268,13 +268,14 @@ def flatness(rows, kind):
     busy = statistics.median(r["cpu1"] for p in pairs for r in p)
     # Below saturation the rate is the generator's: compare the LB's CPU
     # a packet instead (busy share over rate), fewest over most.
-    if busy < SATURATED:
+    by_cpu = busy < SATURATED
+    if by_cpu:
         per = [(a["cpu1"] / a["pps"]) / (b["cpu1"] / b["pps"]) for a, b in pairs]
     else:
         per = [b["pps"] / a["pps"] for a, b in pairs]
     ci = median_ci(per)
     return dict(low=lo, high=hi, ratio=statistics.median(per), rounds=per,
-                by_cpu=busy < SATURATED, cpu1=busy,
+                by_cpu=by_cpu, cpu1=busy,
                 ci=ci[:2] if ci else None, ci_level=ci[2] if ci else None)
 
 
