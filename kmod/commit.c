@@ -19,14 +19,11 @@
 
 /*
  * Next to the ring budget (max_points_per_netns, netns.c): backends cost
- * no point while draining, but each has a per-CPU part (struct
- * rs_backend_pcpu, 16 bytes a CPU), so a namespace's backends are bounded
- * on their own. The default holds 65,536: 128 MiB on a 128-CPU host, 2 MiB
- * on 2 CPUs. A forward tunnel backend also has a per-CPU route cache
- * (struct dst_cache, 40 bytes a CPU), so it counts as RS_TUN_BACKEND_COST
- * backends.
+ * no point while draining, but each has per-CPU entries (tally.h: 10
+ * bytes a CPU, its new-flow counter and a tunnel's next outer IP ID), so
+ * a namespace's backends are bounded on their own. The default holds
+ * 65,536: 80 MiB on a 128-CPU host, 1.3 MiB on 2 CPUs.
  */
-#define RS_TUN_BACKEND_COST 4
 static unsigned int max_backends_per_netns = 16 * RINGSTEER_MAX_BACKENDS;
 module_param(max_backends_per_netns, uint, 0644);
 MODULE_PARM_DESC(max_backends_per_netns,
@@ -44,22 +41,6 @@ u32 rs_net_backends(const struct rs_net *rn)
 
 	list_for_each_entry(svc, &rn->services.list, node)
 		n += svc->nbackends;
-	return n;
-}
-
-/* What a backend of @svc costs of max_backends_per_netns. */
-static u32 backend_cost(const struct rs_service *svc)
-{
-	return rs_tunnel(&svc->conf.fwd) ? RS_TUN_BACKEND_COST : 1;
-}
-
-static u64 net_backend_cost(const struct rs_net *rn)
-{
-	const struct rs_service *svc;
-	u64 n = 0;
-
-	list_for_each_entry(svc, &rn->services.list, node)
-		n += (u64)svc->nbackends * backend_cost(svc);
 	return n;
 }
 
@@ -408,17 +389,16 @@ static int prepare_backend_new(struct rs_txn *txn)
 		return -E2BIG;
 	}
 	/* Only a new backend adds one: nothing else is refused for it. */
-	if (net_backend_cost(txn->rn) + backend_cost(txn->svc) > rs_net_backends_max()) {
+	if (rs_net_backends(txn->rn) >= rs_net_backends_max()) {
 		NL_SET_ERR_MSG_MOD(txn->extack,
-				   "too many backends in this namespace (module parameter max_backends_per_netns; a tunnel backend counts 4)");
+				   "too many backends in this namespace (module parameter max_backends_per_netns)");
 		return -E2BIG;
 	}
 	err = rs_slots_prepare(txn->svc, NULL, c->slots, c->backend_conf.weight,
 			       &txn->slots, &txn->nslots, txn->extack);
 	if (err)
 		return err;
-	txn->backend = rs_backend_alloc(&c->ep, &c->backend_conf,
-					rs_tunnel(&txn->svc->conf.fwd));
+	txn->backend = rs_backend_alloc(txn->svc, &c->ep, &c->backend_conf);
 	if (!txn->backend)
 		return -ENOMEM;
 	txn->new_backend = txn->backend;

@@ -30,6 +30,8 @@
 
 #include "compat.h"
 #include "encap.h"
+#include "route.h"
+#include "tally.h"
 
 /*
  * The kernel's ICMP limits exempt fragmentation needed (icmpv4_mask_allow()),
@@ -151,34 +153,6 @@ static void untrack(struct sk_buff *skb)
 }
 
 /*
- * The route to @b and the source address it picks (saddr 0: the host's
- * own routed address, which anti-spoofing filters accept), cached per
- * CPU in the backend; a backend routed to the host itself is refused.
- */
-static struct rtable *route4(struct net *net, struct rs_backend *b, u8 proto,
-			     __be32 *saddr)
-{
-	struct flowi4 fl4 = {};
-	struct rtable *rt;
-
-	rt = dst_cache_get_ip4(&b->dst, saddr);
-	if (rt)
-		return rt;
-	memcpy(&fl4.daddr, b->member.addr, sizeof(fl4.daddr));
-	fl4.flowi4_proto = proto;
-	rt = ip_route_output_key(net, &fl4);
-	if (IS_ERR(rt))
-		return NULL;
-	if (rt->rt_type != RTN_UNICAST) {
-		ip_rt_put(rt);
-		return NULL;
-	}
-	dst_cache_set_ip4(&b->dst, &rt->dst, fl4.saddr);
-	*saddr = fl4.saddr;
-	return rt;
-}
-
-/*
  * The outer header's ID. With DF it is an atomic datagram, and 0 will do
  * (RFC 6864), as ip_select_ident() gives it. Without DF the outer packet
  * may be fragmented on the way, so its ID must not repeat soon between
@@ -188,7 +162,7 @@ static struct rtable *route4(struct net *net, struct rs_backend *b, u8 proto,
  * hashes the destination into a table shared by the host and draws a
  * random number when the bucket has been idle, which with thousands of
  * backends is two cold accesses a packet (5% of the LB's CPU at 4,000
- * backends). The counter shares its cache line with the route's.
+ * backends). The IDs of 32 backends share a cache line (tally.h).
  */
 static __be16 outer_id(const struct sk_buff *skb, __be16 df,
 		       struct rs_backend *b)
@@ -197,7 +171,8 @@ static __be16 outer_id(const struct sk_buff *skb, __be16 df,
 
 	if (df && !skb->ignore_df)
 		return 0;
-	return htons(this_cpu_add_return(b->pcpu->outer_id, segs) - segs);
+	return htons(this_cpu_add_return(b->tally->outer_id[b->tally_idx],
+					 segs) - segs);
 }
 
 /*
@@ -245,12 +220,11 @@ void rs_tun_xmit4(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 	u8 dsfield, ttl;
 	__be16 df;
 
-	rt = route4(net, b, gue(steer) ? IPPROTO_UDP : IPPROTO_IPIP, &saddr);
+	/* icmp_send() answers by the route the packet carries. */
+	rt = rs_route4(net, skb, b, gue(steer) ? IPPROTO_UDP : IPPROTO_IPIP,
+		       &saddr);
 	if (!rt)
 		goto err;
-	/* icmp_send() answers by the route the packet carries. */
-	skb_dst_drop(skb);
-	skb_dst_set(skb, &rt->dst);
 	if (!fits4(skb, svc, steer, rt, p))
 		goto drop;
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst_dev(&rt->dst)) + hlen))
@@ -292,29 +266,6 @@ drop:
 	kfree_skb(skb);
 }
 
-static struct dst_entry *route6(struct net *net, struct rs_backend *b,
-				u8 proto, struct in6_addr *saddr)
-{
-	struct flowi6 fl6 = {};
-	struct dst_entry *dst;
-
-	dst = dst_cache_get_ip6(&b->dst, saddr);
-	if (dst)
-		return dst;
-	memcpy(&fl6.daddr, b->member.addr, sizeof(fl6.daddr));
-	fl6.flowi6_proto = proto;
-	dst = ip6_dst_lookup_flow(net, NULL, &fl6, NULL);
-	if (IS_ERR(dst))
-		return NULL;
-	if (container_of(dst, struct rt6_info, dst)->rt6i_flags & RTF_LOCAL) {
-		dst_release(dst);
-		return NULL;
-	}
-	dst_cache_set_ip6(&b->dst, dst, &fl6.saddr);
-	*saddr = fl6.saddr;
-	return dst;
-}
-
 static bool fits6(struct sk_buff *skb, struct rs_service *svc,
 		  const struct rs_steer *steer, const struct dst_entry *dst,
 		  const struct rs_tun_pkt *p)
@@ -351,11 +302,10 @@ void rs_tun_xmit6(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 	struct dst_entry *dst;
 	u8 dsfield, hops;
 
-	dst = route6(net, b, gue(steer) ? IPPROTO_UDP : IPPROTO_IPV6, &saddr);
+	dst = rs_route6(net, skb, b, gue(steer) ? IPPROTO_UDP : IPPROTO_IPV6,
+			&saddr);
 	if (!dst)
 		goto err;
-	skb_dst_drop(skb);
-	skb_dst_set(skb, dst);
 	if (!fits6(skb, svc, steer, dst, p))
 		goto drop;
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst_dev(dst)) + hlen))

@@ -20,6 +20,7 @@
 
 #include "nat.h"
 #include "steer.h"
+#include "tally.h"
 
 /*
  * nf_nat calls the lookup hooks of a family in priority order and stops
@@ -166,7 +167,7 @@ static unsigned int steer_entry(struct sk_buff *skb,
 	/* Unconfirmed: no walk sees the entry before the mark. */
 	set_bit(conntrack_label, labels->bits);
 	rs_counter_inc(svc->new_flows);
-	rs_counter_inc(&b->pcpu->new_flows);
+	rs_counter_inc(rs_backend_new_flows(b));
 	return NF_ACCEPT;
 }
 

@@ -12,6 +12,7 @@
 #include "family.h"
 #include "nlmsg.h"
 #include "service.h"
+#include "tally.h"
 
 static int put_endpoint(struct sk_buff *skb, int family_attr, u8 family,
 			const void *addr, __be16 port)
@@ -134,7 +135,7 @@ int rs_put_backend(struct sk_buff *skb, const struct rs_backend *b, bool full,
 		goto cancel;
 	if (full &&
 	    (nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_FLOWS,
-			       rs_counter_sum(&b->pcpu->new_flows), RINGSTEER_BACKEND_A_PAD) ||
+			       rs_counter_sum(rs_backend_new_flows(b)), RINGSTEER_BACKEND_A_PAD) ||
 	     nla_put_u64_64bit(skb, RINGSTEER_BACKEND_A_SHARE, b->share,
 			       RINGSTEER_BACKEND_A_PAD)))
 		goto cancel;

@@ -5,14 +5,17 @@
  * implicit.
  */
 
-#include <linux/random.h>
 #include <linux/slab.h>
+#include <net/dst.h>
 
 #include "service.h"
+#include "tally.h"
 
 /* steer.h: what a new flow reads of its backend, in one cache line. */
-static_assert(offsetofend(struct rs_backend, conf) <= 64,
+#ifndef CONFIG_DEBUG_LOCK_ALLOC
+static_assert(offsetofend(struct rs_backend, tally) <= 64,
 	      "the packet path's fields of struct rs_backend outgrew a cache line");
+#endif
 
 void rs_services_init(struct rs_services *services)
 {
@@ -56,6 +59,7 @@ struct rs_service *rs_service_alloc(const struct rs_endpoint *ep,
 	svc->proto = ep->proto;
 	svc->conf = *conf;
 	INIT_LIST_HEAD(&svc->backends);
+	INIT_LIST_HEAD(&svc->tallies);
 	svc->new_flows = rs_counter_alloc();
 	svc->no_backend = rs_counter_alloc();
 	svc->tun_stats = rs_tun_stats_alloc();
@@ -116,6 +120,7 @@ void rs_service_free(struct rs_service *svc)
 	list_for_each_entry_safe(b, tmp, &svc->backends, node)
 		rs_backend_free(b);
 	rs_steer_free(rcu_dereference_protected(svc->steer, 1));
+	rs_tally_blocks_put(&svc->tallies);
 	free_percpu(svc->new_flows);
 	free_percpu(svc->no_backend);
 	free_percpu(svc->tun_stats);
@@ -156,27 +161,9 @@ struct rs_backend *rs_backend_find(const struct rs_service *svc,
 	return NULL;
 }
 
-static struct rs_backend_pcpu __percpu *backend_pcpu_alloc(void)
-{
-	struct rs_backend_pcpu __percpu *p;
-	int cpu;
-
-	p = alloc_percpu_gfp(struct rs_backend_pcpu, GFP_KERNEL_ACCOUNT);
-	if (!p)
-		return NULL;
-	for_each_possible_cpu(cpu) {
-		struct rs_backend_pcpu *pc = per_cpu_ptr(p, cpu);
-
-		u64_stats_init(&pc->new_flows.syncp);
-		/* As the kernel starts a connected socket's IDs (inet_id). */
-		pc->outer_id = get_random_u16();
-	}
-	return p;
-}
-
-struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep,
-				    const struct rs_backend_conf *conf,
-				    bool tunnel)
+struct rs_backend *rs_backend_alloc(struct rs_service *svc,
+				    const struct rs_endpoint *ep,
+				    const struct rs_backend_conf *conf)
 {
 	struct rs_backend *b;
 
@@ -185,9 +172,9 @@ struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep,
 		return NULL;
 	rs_endpoint_to_member(ep, conf->weight, &b->member);
 	b->conf = *conf;
-	b->pcpu = backend_pcpu_alloc();
-	if (!b->pcpu ||
-	    (tunnel && dst_cache_init(&b->dst, GFP_KERNEL_ACCOUNT))) {
+	seqcount_init(&b->route_seq);
+	spin_lock_init(&b->route_lock);
+	if (rs_tally_take(&svc->tallies, b)) {
 		rs_backend_free(b);
 		return NULL;
 	}
@@ -214,9 +201,9 @@ void rs_backend_unlink(struct rs_service *svc, struct rs_backend *b)
 
 void rs_backend_free(struct rs_backend *b)
 {
-	/* Nothing to do for a cache never initialised (zeroed). */
-	dst_cache_destroy(&b->dst);
-	free_percpu(b->pcpu);
+	/* Packets sent by it without a reference are gone (route.c). */
+	dst_release(b->route);
+	rs_tally_give_back(b);
 	kvfree(b->slots);
 	kfree(b);
 }

@@ -37,10 +37,10 @@ void rs_endpoint_to_member(const struct rs_endpoint *ep, u32 weight,
 
 struct rs_backend *rs_backend_find(const struct rs_service *svc,
 				   const struct rs_endpoint *ep);
-/* @tunnel: with the route cache forward tunnel needs. */
-struct rs_backend *rs_backend_alloc(const struct rs_endpoint *ep,
-				    const struct rs_backend_conf *conf,
-				    bool tunnel);
+/* Not linked yet, but with its per-CPU entries among @svc's (tally.h). */
+struct rs_backend *rs_backend_alloc(struct rs_service *svc,
+				    const struct rs_endpoint *ep,
+				    const struct rs_backend_conf *conf);
 /* Keeps svc->backends in identity order, the order of ring members. */
 void rs_backend_link(struct rs_service *svc, struct rs_backend *b);
 void rs_backend_unlink(struct rs_service *svc, struct rs_backend *b);

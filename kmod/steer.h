@@ -18,16 +18,19 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/list.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/xarray.h>
 #include <linux/netfilter.h>
-#include <net/dst_cache.h>
 
 #include "ring.h"
 #include "slots.h"
 
+struct dst_entry;
 struct rs_flow_table;
+struct rs_tally;
+struct rs_tally_block;
 
 struct rs_counter {
 	u64_stats_t count;
@@ -58,47 +61,43 @@ struct rs_backend_conf {
 };
 
 /*
- * What the packet path writes of a backend, per CPU. A forward tunnel
- * backend's dst_cache is allocated right after it, so the packet that
- * counts a new flow or numbers its outer header has the route's per-CPU
- * entry at hand too.
- */
-struct rs_backend_pcpu {
-	struct rs_counter new_flows;
-	/*
-	 * forward tunnel: the next IPv4 ID of the outer headers this CPU
-	 * sends to the backend (encap.c, outer_id()); from a random start.
-	 */
-	u16 outer_id;
-};
-
-/*
  * The first 64 bytes are what a new flow reads of its backend, in one
- * cache line (kmalloc-192 objects start on 64-byte boundaries): the
+ * cache line (kmalloc-256 objects start on 64-byte boundaries): the
  * address NAT rewrites to or the tunnel sends to, the id the flow table
- * records, the per-CPU part's pointer, the tunnel's route cache, and the
+ * records, where its per-CPU entries are, the tunnel's route, and the
  * settings a flow table hit checks. With 4,000 backends each new flow
- * finds its backend cold; a second line (the counter's pointer sat at
- * offset 104) was a second miss.
+ * finds its backend cold, and each line more is a miss more: a per-CPU
+ * part of the backend's own (its counter, the tunnel's per-CPU route
+ * cache) cost the tunnel 3 to 4.5 points of its new-flow rate there.
+ * With lockdep a seqcount carries a map and the line overflows.
  */
 struct rs_backend {
 	struct rs_member member;	/* identity and weight, in ring form */
 	/* forward tunnel: in rs_services->ids; READ_ONCE() in the packet path */
 	u32 id;
-	struct rs_backend_pcpu __percpu *pcpu;
 	/*
-	 * forward tunnel: the route to the backend and the source address it
-	 * picked, per CPU (dst_cache revalidates it on every use); allocated
-	 * with the backend, so the packet path only reads and refills it.
+	 * forward tunnel: the route to the backend, one for every CPU, as
+	 * IPVS keeps one a destination (struct ip_vs_dest_dst), and the
+	 * source address it picked (route.c has the rules). route_seq
+	 * makes the pair, and the IPv6 cookie and source below, one read.
 	 */
-	struct dst_cache dst;
+	seqcount_t route_seq;
+	struct dst_entry *route;
+	__be32 route_saddr;
+	u8 tally_idx;			/* in tally, below */
 	/*
 	 * Writer; the flow table reads state, health and on_down without
 	 * the lock (rs_backend_cached()), so they are written with
 	 * WRITE_ONCE() by rs_backend_set_conf() only.
 	 */
 	struct rs_backend_conf conf;
-	/* The packet path reads nothing below. */
+	/* Its entries in the service's per-CPU blocks (tally.h). */
+	struct rs_tally __percpu *tally;
+	/* The packet path reads nothing below but an IPv6 route's part. */
+	u32 route_cookie;		/* IPv6: rt6_get_cookie() */
+	struct in6_addr route_saddr6;
+	spinlock_t route_lock;		/* serialises route's writers */
+	struct rs_tally_block *tally_block;
 	struct list_head node;		/* writer: svc->backends, identity order */
 	u64 share;			/* writer: ring positions owned */
 	/*
@@ -180,6 +179,7 @@ struct rs_service {
 	u32 nbackends;			/* writer */
 	u32 generation;			/* writer: rings published */
 	struct list_head backends;	/* writer */
+	struct list_head tallies;	/* writer: rs_tally_block, tally.h */
 	struct rs_steer __rcu *steer;
 	struct rs_counter __percpu *new_flows;
 	struct rs_counter __percpu *no_backend;

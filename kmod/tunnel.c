@@ -57,6 +57,7 @@
 #include "flowtab.h"
 #include "encap.h"
 #include "tunnel.h"
+#include "tally.h"
 
 /* Between the raw table (-300) and conntrack (-200). */
 #define RS_TUN_PRIORITY (NF_IP_PRI_RAW + 50)
@@ -228,7 +229,7 @@ static void count(struct rs_service *svc, struct rs_backend *b,
 		return;
 	}
 	rs_counter_inc(svc->new_flows);
-	rs_counter_inc(&b->pcpu->new_flows);
+	rs_counter_inc(rs_backend_new_flows(b));
 }
 
 static unsigned int drop(struct rs_service *svc, enum rs_tun_stat why)

@@ -269,6 +269,28 @@ rctl show >"$W/show1.txt"
 grep -q 'forward tunnel encap ipip$' "$W/show1.txt" || die "show names no forward mode: $(cat "$W/show1.txt")"
 pass "counters: packets, table hits and misses, too big, flows; show, -j, prometheus"
 
+# ---- the route to a backend is kept once for every CPU (kmod/route.c)
+# and follows routing: b1 made unreachable loses its flows at once, and
+# only its own; with the route back they flow again. A kept route that
+# outlived its change would still reach b1.
+for v in 4 6; do
+	if [ $v = 4 ]; then fam=; to=10.2.1.2/32; else fam=-6; to=fd02:1::2/128; fi
+	lookup $fam -u 21000-21059 >"$W/rt_want$v"
+	grep -q ' b1$' "$W/rt_want$v" || die "no flow of 21000-21059 is b1's (IPv$v)"
+	awk '$2 == "b1" { $2 = "-" } 1' "$W/rt_want$v" >"$W/rt_cut_want$v"
+	traffic $fam -u 21000-21059 >"$W/rt_before$v"
+	expect_same "$W/rt_before$v" "$W/rt_want$v" "UDP over GUE before the route change (IPv$v)"
+	lb ip $fam route add unreachable "$to"
+	traffic $fam -t 2 -u 21000-21059 >"$W/rt_cut$v"
+	lb ip $fam route del unreachable "$to"
+	expect_same "$W/rt_cut$v" "$W/rt_cut_want$v" "UDP over GUE, b1 unreachable (IPv$v)"
+	traffic $fam -u 21000-21059 >"$W/rt_after$v"
+	expect_same "$W/rt_after$v" "$W/rt_want$v" "UDP over GUE, the route back (IPv$v)"
+done
+rctl show -j | jq -e '[.services[] | select(.proto == "udp") | .tunnel.encap_errors] | add > 0' >/dev/null ||
+	die "b1's unroutable packets were not counted: $(rctl show -j | jq -c '[.services[] | .tunnel]')"
+pass "the route to a backend follows routing: unreachable and back, IPv4 and IPv6"
+
 # ---- no backend: dropped and counted
 cmd_ok rctl service add "$VIP4:83" forward tunnel
 traffic -t 2 -p 83 20000-20004 >"$W/nob"
