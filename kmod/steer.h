@@ -62,7 +62,7 @@ struct rs_backend_conf {
 
 /*
  * The first 64 bytes are what a new flow reads of its backend, in one
- * cache line (kmalloc-256 objects start on 64-byte boundaries): the
+ * cache line (kmalloc-192 objects start on 64-byte boundaries): the
  * address NAT rewrites to or the tunnel sends to, the id the flow table
  * records, where its per-CPU entries are, the tunnel's route, and the
  * settings a flow table hit checks. With 4,000 backends each new flow

@@ -147,6 +147,27 @@ traffic "$FLOWS" >"$W/gotdel"
 expect_same "$W/gotdel" "$W/deleted" "connections after delete vs lookup"
 pass "delete: new flows of b3 go to its ring successors, others stay"
 
+# --- Per-backend new-flow counters -------------------------------------
+# Each backend counts exactly the new flows it got. One re-added after its
+# delete starts from 0, though it may take the per-CPU entries the deleted
+# one gave back a grace period later (kmod/tally.h).
+flows_of() { backends "$1" "$SVC4/tcp" | awk '{ print $1, $4 }' | sort; }
+sleep 1
+cmd_ok rctl backend add "$SVC4" "$(be4 3)" proto tcp
+show "$W/showc0"
+[ "$(flows_of "$W/showc0" | awk '$1 == "b3" { print $2 }')" = 0 ] ||
+	die "re-added b3 did not start from 0 flows: $(flows_of "$W/showc0" | tr '\n' ' ')"
+lookup "$FLOWS" >"$W/lc"
+traffic "$FLOWS" >"$W/gotc"
+expect_same "$W/gotc" "$W/lc" "connections after b3's re-add vs lookup"
+show "$W/showc1"
+flows_of "$W/showc0" >"$W/flows0"
+flows_of "$W/showc1" >"$W/flows1"
+join "$W/flows0" "$W/flows1" | awk '{ print $1, $3 - $2 }' >"$W/counted"
+counts "$W/gotc" | join -a 1 -e 0 -o 0,2.2 "$W/flows1" - >"$W/got_counts"
+expect_same "$W/counted" "$W/got_counts" "each backend's new-flow counter vs the connections it got"
+pass "each backend counts its own new flows; re-added b3 starts from 0 ($(tr '\n' ' ' <"$W/counted"))"
+
 # --- Delete: an open UDP flow is re-steered with its next datagram -----
 # ct_to BACKEND: conntrack entries of the UDP service that go to BACKEND.
 ct_to()
