@@ -22,7 +22,7 @@
  * no point while draining, but each has per-CPU entries (tally.h: 10
  * bytes a CPU, its new-flow counter and a tunnel's next outer IP ID), so
  * a namespace's backends are bounded on their own. The default holds
- * 65,536: 80 MiB on a 128-CPU host, 1.3 MiB on 2 CPUs.
+ * 65,536: 80 MiB on a 128-CPU host, 1.25 MiB on 2 CPUs.
  */
 static unsigned int max_backends_per_netns = 16 * RINGSTEER_MAX_BACKENDS;
 module_param(max_backends_per_netns, uint, 0644);
