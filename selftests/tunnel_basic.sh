@@ -55,6 +55,11 @@ done
 bk 1 ip -o addr show dev lo | grep -q " $VIP4/32 " || die "b1: no VIP on lo"
 bk 1 ip fou show | grep -q '^port 6080 gue$' || die "b1: no fou port 6080"
 [ "$(bk 1 sysctl -n net.ipv4.conf.all.arp_ignore)" = 1 ] || die "b1: arp_ignore not 1"
+# Its second "up" left the VIPs local: a kernel with one IPv6 routing
+# table (the debug kernel's) lost the IPv6 one to "ip addr replace".
+for v in "$VIP4" "$VIP6"; do
+	bk 1 ip route get "$v" | grep -q '^local ' || die "b1: $v is not local after two ups: $(bk 1 ip route get "$v" 2>&1)"
+done
 grep -q 'tunnel MTU 1480, advertise MSS 1440' "$W/up1.log" || die "no MSS advice: $(cat "$W/up1.log")"
 grep -q 'tunnel MTU 1468, advertise MSS 1428' "$W/up1.log" || die "no GUE MSS advice: $(cat "$W/up1.log")"
 pass "backends prepared by ringsteer-backend (tunl0, ip6tnl0, fou, VIPs on lo)"
