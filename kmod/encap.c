@@ -20,7 +20,6 @@
 #include <net/icmp.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
-#include <net/ip6_route.h>
 #include <net/ip_tunnels.h>
 #include <net/ipv6.h>
 #include <net/netfilter/nf_conntrack.h>
