@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""outer_ids.py IFACE SECONDS READY
+"""outer_ids.py IFACE DONE READY [CAP]
 
-Listens SECONDS on IFACE (an AF_PACKET socket) for the IPIP packets that
-arrive and prints one line for each:
+Listens on IFACE (an AF_PACKET socket) for the IPIP packets that arrive
+and prints one line for each:
 
   "ID DF SPORT"   the outer IPv4 header's ID and DF bit (0 or 1), and the
                   inner UDP or TCP source port
 
 It creates the file READY once it listens, so that a caller knows when to
-send. Needs root (CAP_NET_RAW).
+send, and listens until the caller creates the file DONE and no packet has
+come for QUIET seconds since, or CAP seconds (60) have passed. A fixed
+window would end before a slow sender starts (Python takes seconds to
+start on a debug kernel). Needs root (CAP_NET_RAW).
 """
 
+import os
 import select
 import socket
 import struct
@@ -19,6 +23,8 @@ import sys
 import time
 
 from frames import ETH_P_IP, IP_DF, PACKET_OUTGOING
+
+QUIET = 0.5
 
 
 def line(frame):
@@ -35,18 +41,23 @@ def line(frame):
 
 
 def main():
-    iface, seconds, ready = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+    iface, done, ready = sys.argv[1], sys.argv[2], sys.argv[3]
+    cap = float(sys.argv[4]) if len(sys.argv) > 4 else 60.0
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_IP))
     s.bind((iface, ETH_P_IP))
     open(ready, "w").close()
-    end = time.monotonic() + seconds
-    while True:
-        left = end - time.monotonic()
-        if left <= 0:
+    end = time.monotonic() + cap
+    quiet_since = None
+    while time.monotonic() < end:
+        if quiet_since is None and os.path.exists(done):
+            quiet_since = time.monotonic()
+        if quiet_since is not None and time.monotonic() - quiet_since >= QUIET:
             break
-        if not select.select([s], [], [], left)[0]:
+        if not select.select([s], [], [], 0.1)[0]:
             continue
         data, addr = s.recvfrom(65535)
+        if quiet_since is not None:
+            quiet_since = time.monotonic()
         if addr[2] == PACKET_OUTGOING:
             continue
         out = line(data)
