@@ -53,11 +53,13 @@ ipt -A DOCKER-USER -o lb-b2 -j ACCEPT
 ipt -A DOCKER-USER -i lb-b1 -j ACCEPT
 ipt -A DOCKER-USER -i lb-b2 -j ACCEPT
 ipt -A DOCKER-USER -j RETURN
+# The LB's own addresses by name, not "fib daddr type local": the debug
+# kernel has no nft fib expression, and what meets ringsteer is the DNAT.
 lb nft -f - <<-EOF2
 table ip published {
 	chain pre {
 		type nat hook prerouting priority dstnat;
-		fib daddr type local tcp dport 8082 dnat to 10.2.3.2:8080
+		ip daddr { $VIP4, 10.1.0.1 } tcp dport 8082 dnat to 10.2.3.2:8080
 	}
 }
 EOF2
