@@ -172,8 +172,8 @@ struct rs_backend *rs_backend_alloc(struct rs_service *svc,
 		return NULL;
 	rs_endpoint_to_member(ep, conf->weight, &b->member);
 	b->conf = *conf;
-	seqcount_init(&b->route_seq);
 	spin_lock_init(&b->route_lock);
+	seqcount_spinlock_init(&b->route_seq, &b->route_lock);
 	if (rs_tally_take(&svc->tallies, b)) {
 		rs_backend_free(b);
 		return NULL;

@@ -79,9 +79,10 @@ struct rs_backend {
 	 * forward tunnel: the route to the backend, one for every CPU, as
 	 * IPVS keeps one a destination (struct ip_vs_dest_dst), and the
 	 * source address it picked (route.c has the rules). route_seq
-	 * makes the pair, and the IPv6 cookie and source below, one read.
+	 * makes the pair, and the IPv6 cookie and source below, one read;
+	 * tied to route_lock, so that lockdep sees its writers hold it.
 	 */
-	seqcount_t route_seq;
+	seqcount_spinlock_t route_seq;
 	struct dst_entry *route;
 	__be32 route_saddr;
 	u8 tally_idx;			/* in tally, below */
