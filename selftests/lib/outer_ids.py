@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""outer_ids.py IFACE DONE READY [CAP]
+"""outer_ids.py IFACE DONE READY
 
 Listens on IFACE (an AF_PACKET socket) for the IPIP packets that arrive
 and prints one line for each:
@@ -10,7 +10,7 @@ and prints one line for each:
 
 It creates the file READY once it listens, so that a caller knows when to
 send, and listens until the caller creates the file DONE and no packet has
-come for QUIET seconds since, or CAP seconds (60) have passed. A fixed
+come for QUIET seconds since, or CAP seconds have passed. A fixed
 window would end before a slow sender starts (Python takes seconds to
 start on a debug kernel). Needs root (CAP_NET_RAW).
 """
@@ -25,6 +25,7 @@ import time
 from frames import ETH_P_IP, IP_DF, PACKET_OUTGOING
 
 QUIET = 0.5
+CAP = 60.0
 
 
 def line(frame):
@@ -42,11 +43,10 @@ def line(frame):
 
 def main():
     iface, done, ready = sys.argv[1], sys.argv[2], sys.argv[3]
-    cap = float(sys.argv[4]) if len(sys.argv) > 4 else 60.0
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_IP))
     s.bind((iface, ETH_P_IP))
     open(ready, "w").close()
-    end = time.monotonic() + cap
+    end = time.monotonic() + CAP
     quiet_since = None
     while time.monotonic() < end:
         if quiet_since is None and os.path.exists(done):
