@@ -44,9 +44,10 @@ CASES=(
 	"tunipip tunipip 8" "tungue tungue 8" "tunnoft tunnoft 8" "tunct tunct 8"
 	"mhipip mhipip 8" "mhgue mhgue 8" "slots slots 8" "tunslots tunslots 8"
 )
-for k in rs256 jhash mh tunipip slots tunslots slotsgw tunslotsgw mhgw mhipip mhipipgw plain plaingw; do
+for k in rs256 jhash mh tunipip slots tunslots slotsgw tunslotsgw mhgw mhipip mhipipgw \
+	rs256gw tunipipgw plain plaingw; do
 	for nb in $SCALE; do
-		CASES+=("${k%256}-$nb $k $nb")
+		CASES+=("${k/256/}-$nb $k $nb")
 	done
 done
 # The largest scaling case again with a quarter of the ring (64 vnodes):

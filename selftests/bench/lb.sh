@@ -36,11 +36,12 @@
 # backends (room for one to join), and slhalf, NAT with twice that space
 # (half of it held); backend 10.2.X.Y holds slot 256 * X + Y - 1 whatever
 # the order it is added in, as an operator's saved configuration would.
-# Routed backends: slotsgw, tunslotsgw, mhgw and mhipipgw are slots,
-# tunslots, mh and mhipip with the backends' /16 reached through one
-# gateway (10.8.0.2 on dummy0) instead of on the link, as a DSR fleet's
-# backends sit behind a router: one neighbour entry and one cached route
-# for all of them, where on the link each backend address has its own.
+# Routed backends: slotsgw, tunslotsgw, rs256gw, tunipipgw, mhgw and
+# mhipipgw are slots, tunslots, rs256, tunipip, mh and mhipip with the
+# backends' /16 reached through one gateway (10.8.0.2 on dummy0) instead
+# of on the link, as a DSR fleet's backends sit behind a router: one
+# neighbour entry and one cached route for all of them, where on the
+# link each backend address has its own.
 # Scaling cases plain-N and plaingw-N route the generator's packets to N
 # backend addresses at random, with no balancer (traffic.sh, pg_spread):
 # the kernel's own cost of N destinations, on the link and routed.

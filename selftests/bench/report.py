@@ -38,6 +38,8 @@ NAMES = {
     "tunslotsgw": "ringsteer tunnel ipip, slots, routed backends",
     "mhgw": "IPVS mh, routed backends",
     "mhipipgw": "IPVS mh tun ipip, routed backends",
+    "rs256gw": "ringsteer 256 vnodes, routed backends",
+    "tunipipgw": "ringsteer tunnel ipip, routed backends",
 }
 # Placement slots against the ring and IPVS mh at 100 backends, on the
 # same flows: (slots, ring, mh) for NAT and for the tunnel.
