@@ -198,6 +198,22 @@ tcp()
 	SERVER_PIDS=
 }
 
+# speed WHEN: speed.py on each CPU at once, as the two vCPUs run in a
+# round: ten windows as long as a measurement.
+speed()
+{
+	local c out=() pids=()
+	for c in 0 1; do
+		taskset -c "$c" python3 "$here/speed.py" "$BENCH_SECS" 10 >"$W/speed$c" &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	for c in 0 1; do
+		out+=("cpu$c" "$(cat "$W/speed$c")")
+	done
+	echo "BENCH env speed_$1 ${out[*]}"
+}
+
 . "$here/balance.sh"
 . "$here/order.sh"
 . "$here/control.sh"
@@ -205,6 +221,7 @@ tcp()
 
 taskset -pc 0 $$ >/dev/null
 setup
+speed before
 for ph in $PHASES; do
 	echo "# $(date +%T) phase $ph" >&2
 	case $ph in
@@ -219,4 +236,5 @@ for ph in $PHASES; do
 	*) die "unknown phase $ph" ;;
 	esac
 done
+speed after
 echo "BENCH done"

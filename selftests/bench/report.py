@@ -205,6 +205,7 @@ def build(d):
     res["balance"] = d["bal"]
     res["slots_balance"] = slots_balance(d["bal"], d["disr"])
     res["flatness"] = {k: flatness(sc, k) for k in res["scaling"]}
+    res["steadiness"] = steadiness(d["env"])
     res["order"] = d["order"]
     res["order_lookups"] = d["orderlk"]
     res["kernel_vs_simulate"] = d["simdiff"]
@@ -308,11 +309,36 @@ def fmt_sum(s, f="{:.2f}"):
     return f"{f.format(s['median'])} ({f.format(s['min'])}-{f.format(s['max'])})"
 
 
+# Below this, the guest's speed moved more within seconds than the 5% the
+# scaling targets are read at (speed.py).
+STEADY = 0.9
+
+
+def steadiness(env):
+    """Each speed probe's slowest window over its fastest, the lower of
+    the two CPUs; {} for a run made before datapath.sh had the probes."""
+    out = {}
+    for when in ("before", "after"):
+        w = env.get(f"speed_{when}", "").split()
+        lows = [int(w[i + 1]) / int(w[i + 3]) for i in range(0, len(w) - 3, 4)
+                if w[i].startswith("cpu") and int(w[i + 3]) > 0]
+        if lows:
+            out[when] = min(lows)
+    return out
+
+
 def table(res):
     out = []
     p = out.append
     p(f"kernel {res['env'].get('kernel', '?')}, {res['env'].get('cpus', '?')} vCPUs (TCG), "
       f"{res['env'].get('date', '?')}, host load {res['env'].get('host_load', '?')}")
+    st = steadiness(res["env"])
+    if st:
+        p("guest CPU speed, slowest window of a measurement's length over fastest: " +
+          ", ".join(f"{w} {v:.2f}" for w, v in st.items()))
+        if min(st.values()) < STEADY:
+            p(f"WARNING: below {STEADY}: the host's speed moved within seconds, and ratios "
+              "of measurements seconds apart cannot be read to 5%")
     for mode, title in (("new", "UDP new flows/s (every packet a new flow)"),
                         ("est", "UDP packets/s on 64 established flows")):
         p("")
