@@ -332,7 +332,7 @@ def table(res):
     p = out.append
     p(f"kernel {res['env'].get('kernel', '?')}, {res['env'].get('cpus', '?')} vCPUs (TCG), "
       f"{res['env'].get('date', '?')}, host load {res['env'].get('host_load', '?')}")
-    st = steadiness(res["env"])
+    st = res["steadiness"]
     if st:
         p("guest CPU speed, slowest window of a measurement's length over fastest: " +
           ", ".join(f"{w} {v:.2f}" for w, v in st.items()))
