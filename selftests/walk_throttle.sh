@@ -17,6 +17,14 @@
 # and b2's still there. The checks are of order, not of time; the times
 # are printed.
 #
+# The order can only be seen if show and the mark take less than the
+# delete's wait, which is ten times a walk: the table is large enough that
+# the wait is seconds, and the two requests are started beforehand in the
+# LB's namespace, so that sending them costs an exec of ringctl each, not
+# ip netns exec's namespace setup too (on a busy host, 1.8 s for the pair
+# against a 2.3 s wait, and the deferred walk, which runs under the
+# namespace's lock, came first).
+#
 #   wt-cli               wt-lb                                   wt-b1 .. wt-b3
 #  +----------------+  +-------------------------------------+    +-----------+
 #  | 10.1.0.2       +--+ 10.0.0.100:80 udp -> b1 b2 b3 (b4)  +----+ 10.2.N.2  |
@@ -30,9 +38,10 @@ P=wt
 . "$(dirname "$0")/lib/topo.sh"
 need_tools conntrack
 CT_FILL=${WT_CT_FILL:-$RS_BINDIR/ct_fill}
-# A walk of 0.3 to 2.5 s under TCG (quiet host to busy), so that the
-# delete of b1 waits seconds, against about one for show and the mark.
-ENTRIES=${WT_ENTRIES:-200000}
+# A walk of 0.5 to 4 s under TCG (quiet host to busy), so that the
+# delete of b1 waits 5 s or more, against well under one for show and
+# the mark.
+ENTRIES=${WT_ENTRIES:-400000}
 # Deletes of b4 to spend the credit, at most.
 MAX_SPEND=6
 SPORTS=40000-40063
@@ -126,6 +135,32 @@ del_wait()
 	wait $DEL || die "ringctl backend del failed"
 }
 
+# arm NAME ARGS: ringctl ARGS in the LB's namespace, started now, sending
+# its request once go NAME is called (output in $W/NAME, pid in ARMED).
+# The fifo is held open both ways here, so neither side's open blocks.
+arm()
+{
+	local name=$1 fd
+	shift
+	mkfifo "$W/$name.go"
+	exec {fd}<>"$W/$name.go"
+	eval "GO_$name=$fd"
+	# shellcheck disable=SC2016 # the armed shell's own arguments
+	lb bash -c 'read -r _ <"$1" && shift && exec "$@"' arm "$W/$name.go" \
+		"$RINGCTL" "$@" >"$W/$name" 2>&1 &
+	ARMED=$!
+	# Armed once ip netns exec has become the shell (which then reads).
+	local i comm=
+	for i in $(seq 1 100); do
+		read -r comm 2>/dev/null <"/proc/$ARMED/comm" || break
+		[ "$comm" != bash ] || break
+		nap 0.05
+	done
+	[ "$comm" = bash ] || die "ringctl $* could not be armed in $P-lb"
+	nap 0.2
+}
+go() { local fd="GO_$1"; echo go >&"${!fd}"; }
+
 # entry SPORT: whether the LB has the entry of the client's flow from SPORT.
 entry()
 {
@@ -191,6 +226,19 @@ cost=$(walks | sort -n | tail -n 1)
 echo "# a walk of the table costs $cost ms; a delete took $base ms with an empty" \
 	"table, $paid ms with a full one"
 
+# What show and the mark cost when nothing waits, once they are armed;
+# armed now, not while the credit refills.
+arm alone show
+ALONE=$ARMED
+ts=$(now)
+go alone
+wait $ALONE || die "ringctl show failed: $(cat "$W/alone")"
+alone=$(ms "$ts")
+arm show show
+SHOW=$ARMED
+arm mark backend set "$SVC4" "$(be4 2)" proto udp health down
+MARK=$ARMED
+
 # Spend the burst with deletes of b4, until one has waited for credit:
 # the walk it waited for leaves the namespace a debt of about one walk.
 for i in $(seq 1 $MAX_SPEND); do
@@ -217,21 +265,20 @@ waiting=$(ms "$T_DEL")
 
 # Meanwhile: show, and the health checker's mark, at once.
 ts=$(now)
-ip netns exec "$P-lb" "$RINGCTL" show >"$W/show" 2>&1 &
-SHOW=$!
-ip netns exec "$P-lb" "$RINGCTL" backend set "$SVC4" "$(be4 2)" proto udp health down >"$W/mark" 2>&1 &
-MARK=$!
+go show
+go mark
 wait $SHOW || die "ringctl show failed while the delete waited: $(cat "$W/show")"
 show_took=$(ms "$ts")
 wait $MARK || die "ringctl backend set health down failed while the delete waited: $(cat "$W/mark")"
 mark_took=$(ms "$ts")
 both=$(ms "$T_DEL")
 running $DEL ||
-	die "show and the health mark (in $show_took and $mark_took ms) returned after the delete of" \
-		"b1 (seen waiting in $frame, $waiting ms after it started): they waited for it;" \
-		"both returned $both ms after it started"
+	die "show and the health mark (in $show_took and $mark_took ms; show alone $alone ms)" \
+		"returned after the delete of b1 (seen waiting in $frame, $waiting ms after it" \
+		"started): they waited for it; both returned $both ms after it started"
 pass "show and the mark of b2 down returned while the delete of b1 waited in $frame" \
-	"(seen $waiting ms after it started): in $show_took and $mark_took ms, $both ms after it started"
+	"(seen $waiting ms after it started): in $show_took and $mark_took ms (show alone" \
+	"$alone ms), $both ms after it started"
 first=${B1%% *}
 entry "$first" ||
 	die "b1's flow from $first was gone when show and the mark returned: they waited for the delete's walk"
