@@ -52,9 +52,13 @@ TRACE=/sys/kernel/tracing
 [ -e $TRACE/trace ] || TRACE=/sys/kernel/debug/tracing
 CT_MAX=$(cat /proc/sys/net/netfilter/nf_conntrack_max 2>/dev/null || true)
 TRACED=
+# The armed requests (arm()), ended with the scenario whatever happens.
+ARMED_ALL=()
 
 cleanup()
 {
+	kill "${ARMED_ALL[@]}" 2>/dev/null || true
+	wait "${ARMED_ALL[@]}" 2>/dev/null || true
 	if [ -n "$TRACED" ]; then
 		echo nop >$TRACE/current_tracer
 		echo >$TRACE/set_graph_function
@@ -149,6 +153,7 @@ arm()
 	lb bash -c 'read -r _ <"$1" && shift && exec "$@"' arm "$W/$name.go" \
 		"$RINGCTL" "$@" >"$W/$name" 2>&1 &
 	ARMED=$!
+	ARMED_ALL+=("$ARMED")
 	# Armed once ip netns exec has become the shell (which then reads).
 	local i comm=
 	for i in $(seq 1 100); do
