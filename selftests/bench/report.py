@@ -338,7 +338,7 @@ def table(res):
           ", ".join(f"{w} {v:.2f}" for w, v in st.items()))
         if min(st.values()) < STEADY:
             p(f"WARNING: below {STEADY}: the host's speed moved within seconds, and ratios "
-              "of measurements seconds apart cannot be read to 5%")
+              "of measurements seconds apart may not be readable to 5%: read the 96% intervals")
     for mode, title in (("new", "UDP new flows/s (every packet a new flow)"),
                         ("est", "UDP packets/s on 64 established flows")):
         p("")
