@@ -38,9 +38,9 @@ P=wt
 . "$(dirname "$0")/lib/topo.sh"
 need_tools conntrack
 CT_FILL=${WT_CT_FILL:-$RS_BINDIR/ct_fill}
-# A walk of 0.5 to 4 s under TCG (quiet host to busy), so that the
-# delete of b1 waits 5 s or more, against well under one for show and
-# the mark.
+# A walk of 0.4 s or more under TCG (longer on a busy host), so that the
+# delete of b1 waits seconds (3.3 to 7.6 s here), against under one for
+# show and the mark.
 ENTRIES=${WT_ENTRIES:-400000}
 # Deletes of b4 to spend the credit, at most.
 MAX_SPEND=6
@@ -52,8 +52,10 @@ TRACE=/sys/kernel/tracing
 [ -e $TRACE/trace ] || TRACE=/sys/kernel/debug/tracing
 CT_MAX=$(cat /proc/sys/net/netfilter/nf_conntrack_max 2>/dev/null || true)
 TRACED=
-# The armed requests (arm()), ended with the scenario whatever happens.
+# The armed requests (arm()), ended with the scenario whatever happens,
+# and the fd of each one's fifo by name.
 ARMED_ALL=()
+declare -A GO=()
 
 cleanup()
 {
@@ -148,7 +150,7 @@ arm()
 	shift
 	mkfifo "$W/$name.go"
 	exec {fd}<>"$W/$name.go"
-	eval "GO_$name=$fd"
+	GO[$name]=$fd
 	# shellcheck disable=SC2016 # the armed shell's own arguments
 	lb bash -c 'read -r _ <"$1" && shift && exec "$@"' arm "$W/$name.go" \
 		"$RINGCTL" "$@" >"$W/$name" 2>&1 &
@@ -164,7 +166,7 @@ arm()
 	[ "$comm" = bash ] || die "ringctl $* could not be armed in $P-lb"
 	nap 0.2
 }
-go() { local fd="GO_$1"; echo go >&"${!fd}"; }
+go() { echo go >&"${GO[$1]}"; }
 
 # entry SPORT: whether the LB has the entry of the client's flow from SPORT.
 entry()
