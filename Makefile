@@ -15,7 +15,8 @@
 # make gen-check     fail if the checked-in generated netlink code is stale
 # make layers-check  fail if a layer of userspace/lib/ includes or calls a
 #                    command, or files of userspace/ depend on each other in a loop
-# make doc-check     fail if a relative link of README.md or doc/*.md is broken,
+# make doc-check     fail if a relative link of README.md, doc/*.md or
+#                    bench-results/*/NOTES.md is broken,
 #                    or README.md is over 300 lines
 # make sparse        sparse (C=2) on the kernel sources
 # make unit          host unit tests (KTAP)

@@ -6,7 +6,7 @@
  * a per-CPU part of its own (16 bytes in a line of its own, the tunnel's
  * route cache after it) a backend cost a new flow one more cold line than
  * its entry here: at 4,000 tunnel backends 3 to 4.5 points of the new-flow
- * rate (doc/performance.md, "Twenty rounds").
+ * rate (bench-results/2026-12-05-twenty-rounds/NOTES.md).
  *
  * Lifetime. The namespace mutex is held to take an entry (the service's
  * block list is the writer's); an entry is given back when its backend is

@@ -7,8 +7,8 @@ slowest, the median and the fastest window's count.
 The benchmark's ratios compare measurements a few seconds apart. Under
 emulation a guest CPU runs as fast as its host thread is given time, and
 on a shared host that moved by a factor of two within seconds on
-2026-12-05 (doc/performance.md), which no number of rounds averages to
-within 5%. datapath.sh runs this on each CPU before and after its phases
+2026-12-05 (bench-results/2026-12-05-peers-noisy-host/NOTES.md), which no
+number of rounds averages to within 5%. datapath.sh runs this on each CPU before and after its phases
 so that report.py can say when a run cannot be read; its windows are
 as long as one measurement, since what matters is whether two of them
 seconds apart saw the same speed.

@@ -3,7 +3,8 @@
 """doc-check.py [FILE.md...]: the documentation's links lead somewhere
 (make doc-check, run by make check).
 
-Reads README.md and doc/*.md (or the files given) and fails when
+Reads README.md, doc/*.md and the benchmark's dated notes,
+bench-results/*/NOTES.md (or the files given), and fails when
   - a relative link, [text](path), ![alt](path) or [label]: path, names a
     file or directory that does not exist (relative to the linking file;
     a leading / is the top of the repository, as on GitHub);
@@ -19,6 +20,7 @@ Links with a scheme (https:, mailto:) are not followed. Fenced code blocks
 and `code spans` are not read for links or headings.
 """
 
+import glob
 import os
 import re
 import sys
@@ -134,6 +136,10 @@ def main(argv):
     if not files:
         docs = sorted(f for f in os.listdir("doc") if f.endswith(".md")) if os.path.isdir("doc") else []
         files = ["README.md"] + [os.path.join("doc", f) for f in docs]
+        # doc/performance.md keeps one table a question and links each to
+        # the notes of the run it came from; those notes link back and to
+        # each other, and move with their folders.
+        files += sorted(glob.glob(os.path.join("bench-results", "*", "NOTES.md")))
     errors = 0
     count = 0
     for name in files:
