@@ -194,11 +194,27 @@ static struct rs_ring *build_changed(const struct rs_ring *ring,
 	return NULL;
 }
 
-static u32 old_points(struct rs_txn *txn, struct rs_service *svc)
+/*
+ * A slots service's table counts in the budget as a point a position of
+ * its slot space, whether the slots are held or not: its size is the
+ * capacity's (placement.h), and a point is about 12 bytes of ring to the
+ * table's 2 a slot, so the budget bounds both alike and errs on the side
+ * of the table.
+ */
+static u32 table_points(const struct rs_service_conf *conf)
+{
+	return conf->placement == RINGSTEER_PLACEMENT_SLOTS ? conf->capacity : 0;
+}
+
+/* What @svc is charged now: its ring's points and its table's. */
+static u64 old_points(struct rs_txn *txn, struct rs_service *svc)
 {
 	const struct rs_steer *steer = rs_steer_locked(svc, &txn->rn->lock);
 
-	return steer ? steer->ring->npoints : 0;
+	if (!steer)
+		return 0;
+	return (u64)steer->ring->npoints +
+	       (steer->slots ? 1U << steer->slots->bits : 0);
 }
 
 /* The points of a full build of @svc's ring with @vnodes. */
@@ -215,24 +231,30 @@ static u64 full_points(const struct rs_service *svc, u32 vnodes)
 }
 
 /*
- * @svc's ring is to have @points: checked against the ring's limit and
- * the namespace's budget before the ring is built, so that a refused
- * change costs no allocation. A change that adds no points to the
- * namespace always passes the budget: lowered at run time below what a
- * namespace holds, it still lets that namespace drain, delete, shrink and
- * take a new key.
+ * @svc's ring is to have @points, and its settings to be @conf: checked
+ * against the ring's limit and, with the table's points, the namespace's
+ * budget before the ring is built, so that a refused change costs no
+ * allocation. A change that adds no points to the namespace always passes
+ * the budget: lowered at run time below what a namespace holds, it still
+ * lets that namespace drain, delete, shrink and take a new key.
  */
-static int charge(struct rs_txn *txn, struct rs_service *svc, u64 points)
+static int charge(struct rs_txn *txn, struct rs_service *svc, u64 points,
+		  const struct rs_service_conf *conf)
 {
-	u64 total = txn->npoints - old_points(txn, svc) + points;
+	u64 total = txn->npoints - old_points(txn, svc) + points +
+		    table_points(conf);
 
 	if (points > RINGSTEER_MAX_POINTS) {
 		ring_extack(-E2BIG, txn->extack);
 		return -E2BIG;
 	}
 	if (total > txn->rn->services.npoints && total > rs_net_points_max()) {
-		NL_SET_ERR_MSG_MOD(txn->extack,
-				   "rings would exceed this namespace's point budget (module parameter max_points_per_netns)");
+		if (table_points(conf))
+			NL_SET_ERR_MSG_MOD(txn->extack,
+					   "ring and slot table would exceed this namespace's point budget (module parameter max_points_per_netns; a slot table costs a point a slot of its capacity)");
+		else
+			NL_SET_ERR_MSG_MOD(txn->extack,
+					   "rings would exceed this namespace's point budget (module parameter max_points_per_netns)");
 		return -E2BIG;
 	}
 	txn->npoints = total;
@@ -283,7 +305,7 @@ static int pend_full(struct rs_txn *txn, struct rs_service *svc,
 	struct rs_ring *ring;
 	int err;
 
-	err = charge(txn, svc, full_points(svc, rs_ring_vnodes(conf)));
+	err = charge(txn, svc, full_points(svc, rs_ring_vnodes(conf)), conf);
 	if (err)
 		return err;
 	ring = build_full(key, svc, rs_ring_vnodes(conf));
@@ -307,7 +329,7 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 		points -= (u64)was->weight * steer->ring->vnodes;
 	if (active(state))
 		points += (u64)weight * steer->ring->vnodes;
-	err = charge(txn, txn->svc, points);
+	err = charge(txn, txn->svc, points, &txn->svc->conf);
 	if (err)
 		return err;
 	ring = build_changed(steer->ring, was, was_state, weight, state);

@@ -72,7 +72,9 @@ static int parse_forward(struct nlattr *const *tb, const struct rs_service *svc,
 /*
  * PLACEMENT and CAPACITY over @conf: placement only as it is for an
  * existing service @svc (its backends' slots, or their absence, were
- * checked against it), capacity only with placement slots. The policy
+ * checked against it), capacity only with placement slots, and vnodes
+ * not with it: a slots service's ring has a point a slot, whatever vnodes
+ * says, so a value given would be taken and ignored. The policy
  * checked capacity's minimum; a slot number is the probe's top bits
  * (uapi "Slot placement"), so capacity is also a power of two.
  */
@@ -82,6 +84,7 @@ static int parse_placement(struct nlattr *const *tb, const struct rs_service *sv
 {
 	struct nlattr *placement = tb[RINGSTEER_SERVICE_A_PLACEMENT];
 	struct nlattr *cap = tb[RINGSTEER_SERVICE_A_CAPACITY];
+	struct nlattr *vnodes = tb[RINGSTEER_SERVICE_A_VNODES];
 
 	if (placement)
 		conf->placement = nla_get_u32(placement);
@@ -92,6 +95,11 @@ static int parse_placement(struct nlattr *const *tb, const struct rs_service *sv
 	}
 	if (cap && conf->placement != RINGSTEER_PLACEMENT_SLOTS) {
 		NL_SET_ERR_MSG_ATTR(extack, cap, "capacity applies to placement slots only");
+		return -EINVAL;
+	}
+	if (vnodes && conf->placement == RINGSTEER_PLACEMENT_SLOTS) {
+		NL_SET_ERR_MSG_ATTR(extack, vnodes,
+				    "vnodes applies to placement ring only: a slots backend's share is its number of slots");
 		return -EINVAL;
 	}
 	/* The maximum too: see the spec's note on NLA_POLICY_FULL_RANGE. */

@@ -17,13 +17,14 @@ unsigned int rs_net_id __read_mostly;
 
 /*
  * Every change may come from an unprivileged user in their own user and
- * network namespace: the rings one namespace may hold are bounded here,
+ * network namespace: the rings and slot tables one namespace may hold are
+ * bounded here (a table counts a point a slot of its capacity, commit.c),
  * and charged to its memory cgroup where they are allocated.
  */
 static unsigned int max_points_per_netns = 4 * RINGSTEER_MAX_POINTS;
 module_param(max_points_per_netns, uint, 0644);
 MODULE_PARM_DESC(max_points_per_netns,
-		 "ring points all services of one network namespace may hold, about 12 bytes each (default 4194304)");
+		 "ring points all services of one network namespace may hold, about 12 bytes each, a slots service's capacity included (default 4194304)");
 
 u64 rs_net_points_max(void)
 {

@@ -8,7 +8,8 @@
  * members, the backends on the ring in identity order, are the index that
  * the table's owners and the snapshot's owner[] share, and every change
  * keeps building it as for placement ring. The table is rebuilt whole on
- * each change: at most 65,536 slots, two bytes each and a bitmap.
+ * each change: at most 65,536 slots, two bytes each and a bitmap, charged
+ * to the namespace's point budget as a point a slot of the capacity.
  */
 #ifndef _RINGSTEER_PLACEMENT_H
 #define _RINGSTEER_PLACEMENT_H

@@ -8,8 +8,13 @@
  * agree whatever their history, and a change moves only the flows of the
  * slots it adds or removes), which makes every flow's preference a fixed
  * order of the slot space; a probe sequence is that order, computed on
- * demand. Its cost is capacity / live probes on average, which is why the
- * slot space should be at most a few times the slots held.
+ * demand. Its cost is about capacity / live probes on average, at most
+ * RS_SLOTS_PROBES, which is why the slot space should be at most a few
+ * times the slots held.
+ *
+ * The scan that answers after the last probe reads a summary, a bit for
+ * each 64-slot word of the map, so that it costs at most 3 + C / 4096
+ * words of the table (uapi) however sparse the slot space, not C / 64.
  */
 #include "slots.h"
 
@@ -40,19 +45,47 @@ static u32 map_words(u32 bits)
 	return bits >= 6 ? 1U << (bits - 6) : 1;
 }
 
-/* The first live slot at or after @from, wrapping; the table is not empty. */
-static u32 scan_from(const struct rs_slots *s, u32 from)
+/* Words of the summary: a bit for each word of the map. */
+static u32 summary_words(u32 bits)
 {
-	u32 words = map_words(s->bits);
-	u32 w = from / 64;
-	u64 bits = s->map[w] & (~0ULL << (from % 64));
-	u32 n;
+	return bits >= 12 ? 1U << (bits - 12) : 1;
+}
 
-	for (n = 0; n <= words; n++) {
-		if (bits)
-			return w * 64 + rs_ffs64(bits);
-		w = (w + 1) & (words - 1);
-		bits = s->map[w];
+static void set_live(struct rs_slots *s, u32 slot)
+{
+	s->map[slot / 64] |= 1ULL << (slot % 64);
+	s->summary[slot / 4096] |= 1ULL << (slot / 64 % 64);
+}
+
+/*
+ * The rest of @from's word, then the summary from the next word on: the
+ * summary's first word masked, the others whole, wrapping back to the
+ * first whole (the live slots of @from's word below @from come last).
+ */
+u32 rs_slots_scan(const struct rs_slots *s, u32 from, u32 *reads)
+{
+	u32 words = map_words(s->bits), sw = summary_words(s->bits);
+	u32 w = from / 64, j, n;
+	u64 bits = s->map[w] & (~0ULL << (from % 64));
+
+	if (reads)
+		*reads = 1;
+	if (bits)
+		return w * 64 + rs_ffs64(bits);
+	w = (w + 1) & (words - 1);
+	j = w / 64;
+	bits = s->summary[j] & (~0ULL << (w % 64));
+	for (n = 0; n <= sw; n++) {
+		if (reads)
+			*reads = n + 2;
+		if (bits) {
+			w = j * 64 + rs_ffs64(bits);
+			if (reads)
+				*reads = n + 3;
+			return w * 64 + rs_ffs64(s->map[w]);
+		}
+		j = (j + 1) & (sw - 1);
+		bits = s->summary[j];
 	}
 	return 0;	/* not reached: some slot is live */
 }
@@ -73,13 +106,13 @@ int rs_slots_find(const struct rs_slots *s, u64 pos, u32 *probes)
 	}
 	if (probes)
 		*probes = RS_SLOTS_PROBES + 1;
-	return scan_from(s, rs_slots_probe(pos, 0, s->bits));
+	return rs_slots_scan(s, rs_slots_probe(pos, 0, s->bits), NULL);
 }
 
 struct rs_slots *rs_slots_build(u32 bits, const struct rs_slot_holder *h,
 				u32 n)
 {
-	u32 cap, words, i;
+	u32 cap, words, sw, i;
 	struct rs_slots *s;
 	size_t size;
 
@@ -87,7 +120,8 @@ struct rs_slots *rs_slots_build(u32 bits, const struct rs_slot_holder *h,
 		return ERR_PTR(-ERANGE);
 	cap = 1U << bits;
 	words = map_words(bits);
-	size = sizeof(*s) + words * sizeof(u64) + cap * sizeof(u16);
+	sw = summary_words(bits);
+	size = sizeof(*s) + (words + sw) * sizeof(u64) + cap * sizeof(u16);
 	s = rs_alloc(size);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
@@ -95,8 +129,9 @@ struct rs_slots *rs_slots_build(u32 bits, const struct rs_slot_holder *h,
 	s->live = 0;
 	s->size = size;
 	s->map = (u64 *)(s + 1);
-	s->owner = (u16 *)(s->map + words);
-	memset(s->map, 0, words * sizeof(u64));
+	s->summary = s->map + words;
+	s->owner = (u16 *)(s->summary + sw);
+	memset(s->map, 0, (words + sw) * sizeof(u64));
 	memset(s->owner, 0, cap * sizeof(u16));
 	for (i = 0; i < n; i++) {
 		int err = h[i].slot >= cap ? -ERANGE :
@@ -106,7 +141,7 @@ struct rs_slots *rs_slots_build(u32 bits, const struct rs_slot_holder *h,
 			rs_free(s);
 			return ERR_PTR(err);
 		}
-		s->map[h[i].slot / 64] |= 1ULL << (h[i].slot % 64);
+		set_live(s, h[i].slot);
 		s->owner[h[i].slot] = h[i].member;
 		s->live++;
 	}

@@ -34,6 +34,7 @@ struct rs_slots {
 	u32 live;		/* slots held */
 	size_t size;		/* bytes, all included */
 	u64 *map;		/* [capacity / 64, at least 1]: live slots */
+	u64 *summary;		/* [capacity / 4096, at least 1]: words of map not 0 */
 	u16 *owner;		/* [capacity]: member of a live slot */
 };
 
@@ -56,6 +57,12 @@ u32 rs_slots_probe(u64 pos, u32 i, u32 bits);
  * scan answered). RCU-safe.
  */
 int rs_slots_find(const struct rs_slots *s, u64 pos, u32 *probes);
+/*
+ * The scan: the first live slot at or after @from, wrapping, in a table
+ * that is not empty; @reads, if not NULL, gets the words of the table it
+ * read, at most 3 + C / 4096 (rounded up). RCU-safe.
+ */
+u32 rs_slots_scan(const struct rs_slots *s, u32 from, u32 *reads);
 
 /* Owner's member index, or -ENOENT. RCU-safe. */
 static inline int rs_slots_lookup(const struct rs_slots *s, u64 pos)

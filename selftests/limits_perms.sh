@@ -11,6 +11,7 @@
 #  - max_points_per_netns lowered below what the namespace holds: a change
 #    that adds no points (drain, delete, a lower weight, a new key, fewer
 #    vnodes, a draining backend) passes, one that adds points gets E2BIG;
+#    a placement slots service's table counts a point a slot of capacity;
 #    and a ring over the budget is refused before it is built (E2BIG, not
 #    ENOMEM, in a memory cgroup too small to build it);
 #  - max_backends_per_netns: every backend counts, draining ones too;
@@ -186,6 +187,24 @@ budget_ok service del $S
 budget_ok service del 10.0.0.2:80
 echo "$points_max" >$PARAMS/max_points_per_netns
 [ $bad = 1 ] || pass "budget lowered below use: what adds no points passes, what adds points E2BIG"
+
+# A placement slots service's table counts a point a slot of its capacity,
+# held or not, next to its ring's point a slot held: 512 + 400 of 1,000.
+S3=10.0.0.3:80
+echo 1000 >$PARAMS/max_points_per_netns
+budget_e2big service add $S3 placement slots capacity 2048
+grep -q "slot table" "$W/err" || fail "a slot table over the budget: $(cat "$W/err"), expected it named"
+budget_ok service add $S3 placement slots capacity 512
+budget_e2big service set $S3 placement slots capacity 1024
+budget_ok backend add $S3 $B1 weight 400
+budget_e2big backend add $S3 $B2 weight 100
+rctl show -j | grep -q '"points":912' || fail "a slots service of capacity 512 and 400 slots held: $(rctl show -j)"
+budget_ok backend drain $S3 $B1
+rctl show -j | grep -q '"points":512' || fail "its backend drained: $(rctl show -j)"
+budget_ok service del $S3
+rctl show -j | grep -q '"points":0' || fail "its service deleted: $(rctl show -j)"
+echo "$points_max" >$PARAMS/max_points_per_netns
+[ $bad = 1 ] || pass "slot tables count in the budget: a point a slot of capacity"
 
 # An over-budget ring is refused before it is built: in a cgroup that could
 # not hold its 12 MiB, the answer is E2BIG, not ENOMEM.

@@ -111,6 +111,17 @@ rc_err "$ENOENT" lookup 10.0.0.102:80 "$CLI4:1000" proto udp
 cmd_ok rctl service del 10.0.0.102:80 proto udp
 pass "lookup on a ring with no active backend: ENOENT"
 
+# vnodes means nothing to a placement slots service (its ring has a point a
+# slot): ringctl refuses it on an add, the kernel on a set it cannot see.
+cmd_ok rctl service add 10.0.0.103:80 proto tcp placement slots
+rc_rejects service add 10.0.0.104:80 proto tcp placement slots vnodes 8
+grep -q "vnodes applies to placement ring only" "$W/err" ||
+	die "service add of placement slots with vnodes: $(cat "$W/err")"
+rc_err "$EINVAL" service set 10.0.0.103:80 proto tcp vnodes 8
+grep -q "vnodes applies to placement ring only" "$W/err" ||
+	die "service set of a slots service's vnodes: $(cat "$W/err")"
+pass "vnodes refused for placement slots: by ringctl on add, by the kernel on set"
+
 # --- Raw generic netlink: the kernel's own validation ----------------------
 # ERRNO (regex) | MSG (y: extack message required) | ATTR (offending
 # attribute the kernel must point at, or -) | request. The cases after
@@ -151,6 +162,8 @@ ERANGE   y backend.weight  BACKEND_SET $V4 be=10.2.1.2:8080 backend.weight=u32:0
 ENOENT   y -               BACKEND_SET $V4 be=10.2.3.2:8080 backend.weight=u32:2
 ENOENT   y -               BACKEND_DEL $V4 be=10.2.3.2:8080
 EINVAL   y flags           BACKEND_DEL $V4 be=10.2.1.2:8080 flags=u32:2
+EINVAL   y service.vnodes  SERVICE_NEW svc=10.0.0.101:80/tcp service.placement=u32:1 service.vnodes=u32:256
+EINVAL   y service.vnodes  SERVICE_SET svc=10.0.0.103:80/tcp service.vnodes=u32:8
 EINVAL   y flags           SERVICE_DEL $V4 flags=u32:6
 EINVAL   y -               LOOKUP $V4
 EINVAL   y flow.port       LOOKUP $V4 flow=10.1.0.2:0
@@ -213,6 +226,7 @@ cmp -s "$W/before" "$W/after" || {
 	diff "$W/before" "$W/after" >&2
 	die "rejected raw requests changed state"
 }
+cmd_ok rctl service del 10.0.0.103:80 proto tcp
 # Positive twin: a well-formed request on the same path is accepted.
 lb "$PY" "$RSNL" SERVICE_NEW svc=10.0.0.101:80/tcp service.vnodes=u32:4096 service.hash=u32:1 | grep -qx OK ||
 	die "well-formed raw SERVICE_NEW rejected"

@@ -137,3 +137,20 @@ pass "kernel lookup == simulate placement slots, 4,000 flows, and after a drain"
 [ "$(in1 save | "$RINGCTL" fingerprint file -)" = "$(in1 fingerprint)" ] ||
 	die "fingerprint file of lb1's save: $(in1 save | "$RINGCTL" fingerprint file -), the kernel's: $(in1 fingerprint)"
 pass "the offline fingerprint of a slots service (fingerprint file -) is the kernel's"
+
+# --- A draining backend's weight ---------------------------------------------
+# Its slots change as an active one's would (the lowest held kept, the
+# lowest free added: slot 10), none of them live, so no flow moves until it
+# is activated, and then only to it.
+cmd_ok in1 backend drain "$SVC4" 10.2.3.2:8080 proto tcp
+blookup in1 "$W/f4" >"$W/m1w"
+out=$(in1 backend set "$SVC4" 10.2.3.2:8080 proto tcp weight 2) ||
+	die "backend set of a draining backend's weight failed"
+[ "$out" = "backend set: slots 2,10" ] || die "a draining backend's weight 2: '$out', not slots 2,10"
+blookup in1 "$W/f4" >"$W/m1w2"
+expect_same "$W/m1w2" "$W/m1w" "a draining backend's weight changed vs before"
+cmd_ok in1 backend activate "$SVC4" 10.2.3.2:8080 proto tcp
+blookup in1 "$W/f4" >"$W/m1w3"
+[ "$(moved_to "$W/m1w" "$W/m1w3")" = 10.2.3.2:8080 ] ||
+	die "activating it moved flows to: $(moved_to "$W/m1w" "$W/m1w3" | tr '\n' ' ')"
+pass "a draining backend's weight changes its slots, moves nothing until it is activated"

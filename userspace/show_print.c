@@ -243,7 +243,7 @@ static void service_text(FILE *f, const struct rc_service *s, int w)
 	for (k = 0; proto[k]; k++)
 		proto[k] -= proto[k] >= 'a' && proto[k] <= 'z' ? 'a' - 'A' : 0;
 	fprintf(f, "%-4s %-*s %-6s %6u %8s %8u %10s %10llu %10llu", proto,
-		w, ep, rc_enum_name(&rc_enum_hash_mode, s->hash), s->vnodes, counts,
+		w, ep, rc_enum_name(&rc_enum_hash_mode, s->hash), rc_service_vnodes(s), counts,
 		s->points, ring, (unsigned long long)s->flows,
 		(unsigned long long)s->no_backend);
 	if (s->has_fingerprint)

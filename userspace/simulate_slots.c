@@ -23,8 +23,10 @@
 #define CTX "simulate"
 
 /*
- * The draining backends, spread evenly over the order given (every fifth
- * for a fifth), and the active ones into s->m: what the ring holds.
+ * The draining backends, spread evenly over the order given: of N, with
+ * COUNT draining, the i-th (from 0) drains when floor((i + 1) COUNT / N)
+ * != floor(i COUNT / N), every fifth for a fifth (the 5th, 10th, ...);
+ * and the active ones into s->m: what the ring holds.
  */
 int sim_split_draining(struct sim *s)
 {
@@ -46,11 +48,15 @@ int sim_split_draining(struct sim *s)
 		if (!s->draining[i])
 			s->m[s->n++] = s->all[i];
 	}
-	/* A change names an active backend (or a new one). */
+	/*
+	 * A change names an active backend (or a new one): a draining one owns
+	 * no flows, so its weight, drain or removal moves none to simulate.
+	 */
 	i = s->change == CH_NONE ? 0 : sim_find(s->all, s->nall, &s->cm);
 	if (s->change != CH_NONE && (int)i >= 0 && s->draining[i]) {
 		sim_member_format(buf, &s->cm);
-		return cli_error(CTX ": %s is draining: change an active backend", buf);
+		return cli_error(CTX ": %s is draining: its weight cannot be changed here, nor can it be drained or removed (it owns no flows, so nothing would move); name an active backend",
+				 buf);
 	}
 	return 0;
 }

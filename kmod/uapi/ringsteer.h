@@ -109,7 +109,38 @@
  * the order of their changes. Every live slot owns 1/L of the flows (L
  * live slots) up to the scan's share, which is at most (1 - L/C)^256: a
  * slot space at least an eighth full leaves the scan under one flow in
- * 10^14. A lookup takes C/L probes on average.
+ * 10^14.
+ *
+ * Cost. A lookup computes at most 256 probes; with L live slots of C it
+ * stops after (C/L) * (1 - (1 - L/C)^256) of them on average: about C/L
+ * while C/L is well under 256 (1.28 at 800 of 1,024), less where the cap
+ * binds (202 at L = 2, C = 1024). When none of them is live the scan
+ * reads at most 3 + C/4096 (rounded up) words of the table, 19 at
+ * C = 65536, whatever the slots held (the implementation keeps a bit for
+ * each 64 slots). So a lookup is bounded by 256 probes and 19 word reads
+ * however few slots are live, draining and down backends' included; the
+ * capacity is the operator's to keep at most eight times the slots held,
+ * where the average is 8 probes or fewer.
+ *
+ * Slot choice (normative for ringctl, "plan" and "simulate"). The kernel
+ * holds the slots each request gives and chooses none. ringctl chooses
+ * by one rule, so that what a host holds can be reproduced:
+ *   - slots given ("slots N,..."): exactly those. Where several backends
+ *     are placed at once ("simulate"), those with slots given hold them
+ *     first, then the others pick, in the order given;
+ *   - a backend added with weight w and no slots takes the w lowest slot
+ *     numbers no backend of the service holds (a draining or down
+ *     backend's slots are held: it keeps them);
+ *   - a weight raised from w to w' without slots keeps the w slots and
+ *     adds the w' - w lowest free; a weight lowered to w' keeps the w'
+ *     lowest slots held and gives up the highest.
+ * Where order matters: the owner depends only on the live slots, but a
+ * pick depends on the slots held when it is made. The same backends added
+ * without slots in another order, or after other deletes and weight
+ * changes, hold other slots and place flows differently. Hosts agree when
+ * they are given the same slots (as "ringctl save" writes them and
+ * "restore" sends them, picking none), or make the same changes in the
+ * same order from the same slots.
  */
 #ifndef _UAPI_RINGSTEER_H
 #define _UAPI_RINGSTEER_H

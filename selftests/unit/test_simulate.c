@@ -643,6 +643,38 @@ TEST(slots_given_bad_input_prints_nothing)
 	}
 }
 
+/*
+ * Errors that name what is wrong: the backend whose slots do not fit (the
+ * simulated service has no VIP to name), and a change of a draining
+ * backend, which simulate does not take.
+ */
+TEST(slots_errors_name_the_backend)
+{
+	static const struct { const char *args[16]; const char *want; } cases[] = {
+		{ { "simulate", "placement", "slots", "capacity", "4", "backend", "10.1.0.1:80@3",
+		    "backend", "10.1.0.2:80", "weight", "10.1.0.2:80", "3", NULL },
+		  "ringctl: simulate: backend 10.1.0.2:80: fewer free slots than its weight (capacity 4)\n" },
+		{ { "simulate", "placement", "slots", "capacity", "4", "backend", "10.1.0.1:80@3",
+		    "add", "10.1.0.3:80@2", NULL },
+		  "ringctl: simulate: backend 10.1.0.3:80: fewer free slots than its weight (capacity 4)\n" },
+		{ { "simulate", "placement", "slots", "capacity", "8", "backend", "10.1.0.1:80@3",
+		    "backend", "10.1.0.2:80", "draining", "1", "weight", "10.1.0.2:80", "3", NULL },
+		  "ringctl: simulate: 10.1.0.2:80 is draining: its weight cannot be changed here" },
+	};
+	char *out, *err;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_GT(0, run2(&out, &err, cases[i].args)) TH_LOG("case %u", i);
+		EXPECT_STREQ("", out) TH_LOG("case %u", i);
+		EXPECT_EQ(0, strncmp(err, cases[i].want, strlen(cases[i].want)))
+			TH_LOG("case %u: %s", i, err);
+		EXPECT_EQ(NULL, strstr(err, "0.0.0.0")) TH_LOG("case %u: %s", i, err);
+		free(out);
+		free(err);
+	}
+}
+
 /* A configuration file (the format of save) with TEXT; its path in PATH. */
 static void conf_file(char *path, const char *text)
 {

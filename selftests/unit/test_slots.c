@@ -388,4 +388,65 @@ TEST(scan_bounds_sparse_spaces)
 	rs_slots_free(s);
 }
 
+/*
+ * The scan's cost does not grow with the slot space: whatever it starts
+ * from, it reads at most 3 + C/4096 words (uapi "Slot placement"), here
+ * with one live slot of 65,536 just before where it starts, so that it
+ * wraps all the way round, and with one just after.
+ */
+TEST(scan_reads_bounded)
+{
+	static const u32 live[] = { 0, 63, 64, 4095, 4096, 30000, 65535 };
+	u32 bits, k, d, reads, bound, worst = 0;
+
+	for (bits = RS_SLOTS_MIN_BITS; bits <= RS_SLOTS_MAX_BITS; bits++) {
+		bound = 3 + ((1U << bits) + 4095) / 4096;
+		for (k = 0; k < ARRAY_SIZE(live); k++) {
+			u32 cap = 1U << bits, slot = live[k] & (cap - 1);
+			struct rs_slot_holder h = { slot, 0 };
+			struct rs_slots *s = rs_slots_build(bits, &h, 1);
+
+			ASSERT_FALSE(IS_ERR(s));
+			for (d = 0; d < 3; d++) {
+				u32 from = (slot + cap - 1 + d) & (cap - 1);
+
+				ASSERT_EQ(slot, rs_slots_scan(s, from, &reads));
+				ASSERT_LE(reads, bound);
+				if (bits == RS_SLOTS_MAX_BITS && reads > worst)
+					worst = reads;
+			}
+			rs_slots_free(s);
+		}
+	}
+	TH_LOG("scan at capacity 65536: at most %u words read", worst);
+}
+
+/* The summary changes the scan's cost, not its answer: a plain walk's. */
+TEST(scan_matches_a_walk)
+{
+	static struct rs_slot_holder h[64];
+	struct rs_slots *s;
+	u64 seed = 11;
+	u32 t, i, n, bits, cap, from, want;
+
+	for (t = 0; t < 400; t++) {
+		bits = RS_SLOTS_MIN_BITS + t % (RS_SLOTS_MAX_BITS - RS_SLOTS_MIN_BITS + 1);
+		cap = 1U << bits;
+		n = 1 + rnd_next(&seed) % (cap < 64 ? cap : 64);
+		for (i = 0; i < n; i++) {
+			h[i].slot = (i * (cap / n) + rnd_next(&seed) % (cap / n)) & (cap - 1);
+			h[i].member = i;
+		}
+		s = rs_slots_build(bits, h, n);
+		ASSERT_FALSE(IS_ERR(s));
+		for (i = 0; i < 50; i++) {
+			from = rnd_next(&seed) & (cap - 1);
+			for (want = from; !(s->map[want / 64] & (1ULL << (want % 64)));)
+				want = (want + 1) & (cap - 1);
+			ASSERT_EQ(want, rs_slots_scan(s, from, NULL));
+		}
+		rs_slots_free(s);
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -189,6 +189,67 @@ TEST(save_and_restore_keep_slots)
 	rc_config_free(&again);
 }
 
+/* A config line, parsed into a fresh config; 0 or the error (in errbuf). */
+static int parse_conf_text(const char *text, struct rc_config *c)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	capture();
+	ret = parse_config(f, "restore", "conf", c);
+	captured();
+	fclose(f);
+	return ret;
+}
+
+/*
+ * vnodes means nothing to a slots service (its ring has a point a slot):
+ * refused in a file and on the command line, never written by save, even
+ * when the kernel reports the service's vnodes.
+ */
+TEST(vnodes_refused_for_slots)
+{
+	char buf[128], *argv[8], *save = NULL, *w, *text = NULL;
+	struct rc_config c;
+	struct rc_service s;
+	struct parse_args a;
+	int argc = 0, ret;
+	size_t len = 0;
+	FILE *f;
+
+	ret = parse_conf_text("service 10.0.0.1:80 proto tcp vnodes 256 placement slots capacity 64\n", &c);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_NE(NULL, strstr(errbuf, "vnodes applies to placement ring only")) TH_LOG("%s", errbuf);
+	rc_config_free(&c);
+	ASSERT_EQ(0, parse_conf_text("service 10.0.0.1:80 vnodes 7\n", &c)) TH_LOG("%s", errbuf);
+	EXPECT_EQ(7, rc_service_vnodes(&c.s[0]));
+	rc_config_free(&c);
+
+	snprintf(buf, sizeof(buf), "10.0.0.1:80 placement slots vnodes 4");
+	for (w = strtok_r(buf, " ", &save); w && argc < 8; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	capture();
+	ret = parse_service_args("service add", argc, argv,
+				 parse_settings_kw(RC_OBJ_SERVICE, RC_SOP_ADD), &s, &a) ?:
+	      parse_check_new_service("service add", &s);
+	captured();
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_NE(NULL, strstr(errbuf, "service add: vnodes applies to placement ring only"))
+		TH_LOG("%s", errbuf);
+
+	/* As show and save read a live slots service: vnodes reported. */
+	ASSERT_EQ(0, parse_conf_text("service 10.0.0.1:80 placement slots capacity 64\n", &c));
+	rc_setting_put(&rc_settings[RC_SET_VNODES], &c.s[0], RINGSTEER_DEFAULT_VNODES);
+	EXPECT_EQ(1, rc_service_vnodes(&c.s[0]));
+	f = open_memstream(&text, &len);
+	print_config(f, &c);
+	fclose(f);
+	EXPECT_EQ(NULL, strstr(text, "vnodes")) TH_LOG("%s", text);
+	free(text);
+	rc_config_free(&c);
+}
+
 TEST(restore_sets_moved_slots)
 {
 	uint16_t was[] = { 3 }, now[] = { 5 };

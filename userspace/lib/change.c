@@ -34,7 +34,7 @@ static bool holds_any(const struct rc_backend *b, const uint16_t *slots, uint32_
 static int change_slots(const char *ctx, const struct rc_preview_req *r, struct rc_service *after,
 		      struct rc_backend *b, bool slots_service)
 {
-	char name[RC_SERVICE_NAME_LEN];
+	char be[RC_ENDPOINT_LEN];
 	uint32_t n = b->weight, i;
 	uint16_t *pick;
 	int err;
@@ -62,10 +62,12 @@ static int change_slots(const char *ctx, const struct rc_preview_req *r, struct 
 			err = -ERANGE;
 	if (err) {
 		free(pick);
-		return cli_error("%s: %s of %s", ctx,
-				 err == -ENOSPC ? "fewer free slots than the weight" :
+		/* The backend: simulate's service has no VIP to name. */
+		rc_endpoint_format(be, &b->ep);
+		return cli_error("%s: backend %s: %s (capacity %u)", ctx, be,
+				 err == -ENOSPC ? "fewer free slots than its weight" :
 				 err == -EEXIST ? "a slot held by another backend" :
-				 "a slot beyond the capacity", rc_service_name(name, after));
+				 "a slot beyond the capacity", rc_service_capacity(after));
 	}
 	free(b->slots);
 	b->slots = pick;

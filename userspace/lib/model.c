@@ -139,9 +139,12 @@ const char *rc_family_name(uint8_t family)
 	return family == AF_INET6 ? "inet6" : "inet";
 }
 
+/* As the kernel's rs_ring_vnodes(): a slots service's ring has a point a slot. */
 uint32_t rc_service_vnodes(const struct rc_service *s)
 {
-	return rc_setting_value(&rc_settings[RC_SET_VNODES], s);
+	const struct rc_setting *r = &rc_settings[RC_SET_VNODES];
+
+	return rc_setting_applies(r, s) ? rc_setting_value(r, s) : 1;
 }
 
 uint32_t rc_backend_weight(const struct rc_backend *b)

@@ -18,7 +18,9 @@ const struct rc_setting rc_settings[] = {
 		"vnodes", "vnodes", SVC(vnodes), .attr = RINGSTEER_SERVICE_A_VNODES,
 		.min = 1, .max = RINGSTEER_MAX_VNODES, .def = RINGSTEER_DEFAULT_VNODES,
 		.has = RC_HAS_VNODES, .ops = RC_SOP_ADD | RC_SOP_SET,
-		.flags = RC_SF_SHOW_QUIET, .parent = RC_NO_PARENT,
+		/* A slots service's ring has a point a slot: the kernel refuses it. */
+		.flags = RC_SF_SHOW_QUIET, .parent = RC_SET_PLACEMENT,
+		.parent_value = RINGSTEER_PLACEMENT_RING,
 	},
 	[RC_SET_HASH] = {
 		"hash", "hash", SVC(hash), .attr = RINGSTEER_SERVICE_A_HASH,
