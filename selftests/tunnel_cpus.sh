@@ -79,7 +79,7 @@ trap 'on 0-1; topo_cleanup' EXIT
 tunnel_service 3
 # -- Old connections of the tuples reused below, on cpu1.
 on 1
-traffic 21000-21099 >"$W/old"
+traffic 21000-21049 >"$W/old"
 on 0
 # Without the first case, b4 joins here.
 [[ " $CASES " == *" moved "* ]] || cmd_ok rctl backend add "$SVC4" "10.2.4.2:80"
@@ -87,47 +87,47 @@ on 0
 # -- Connections on cpu0 alone, then b4 joins, then they send on cpu1.
 case_moved()
 {
-	lookup 20000-20099 >"$W/want1"
-	hold_start -t 20 20000-20099 >"$W/held1"
+	lookup 20000-20049 >"$W/want1"
+	hold_start -t 20 20000-20049 >"$W/held1"
 	expect_same "$W/held1" "$W/want1" "held connections vs ringctl lookup"
 	sleep 1.5
 	hold_ping >"$W/ping1"
 	expect_same "$W/ping1" "$W/want1" "held connections, on cpu0"
 	cmd_ok rctl backend add "$SVC4" "10.2.4.2:80"
-	lookup 20000-20099 >"$W/want2"
+	lookup 20000-20049 >"$W/want2"
 	paste -d' ' "$W/want1" "$W/want2" | awk '$2 != $4 { print $1 }' >"$W/moved2"
 	[ -s "$W/moved2" ] || die "b4 moved none of the held connections on the ring: nothing to test"
 	c1=$(on_cpu 1)
 	pin_ns "$P-cli" 1
 	hold_ping >"$W/ping2"
 	hold_stop
-	[ "$(on_cpu 1)" -ge $((c1 + 100)) ] ||
-		die "the held connections sent $(($(on_cpu 1) - c1)) packets on cpu1, want 100 at least"
+	[ "$(on_cpu 1)" -ge $((c1 + 50)) ] ||
+		die "the held connections sent $(($(on_cpu 1) - c1)) packets on cpu1, want 50 at least"
 	broken "$W/want1" "$W/ping2" >"$W/broken2"
 	[ ! -s "$W/broken2" ] ||
 		die "connections that moved from cpu0 to cpu1: $(wc -l <"$W/broken2") broke (the ring moved $(wc -l <"$W/moved2"))"
-	pass "100 connections moved from cpu0 to cpu1 after b4 joined ($(wc -l <"$W/moved2") moved on the ring): none broke"
+	pass "50 connections moved from cpu0 to cpu1 after b4 joined ($(wc -l <"$W/moved2") moved on the ring): none broke"
 }
 
 # -- Tuples reused: the new connections start on cpu0, then send on cpu1.
 case_reuse()
 {
-	lookup 21000-21099 >"$W/want3"
+	lookup 21000-21049 >"$W/want3"
 	paste -d' ' "$W/old" "$W/want3" | awk '$2 != $4 { print $1 }' >"$W/moved3"
 	[ -s "$W/moved3" ] || die "b4 moved none of the reused tuples on the ring: nothing to test"
 	on 0
-	hold_start -t 20 21000-21099 >"$W/held3"
+	hold_start -t 20 21000-21049 >"$W/held3"
 	no_failures "$W/held3" "new connections of reused tuples, on cpu0"
 	c1=$(on_cpu 1)
 	pin_ns "$P-cli" 1
 	hold_ping >"$W/ping3"
 	hold_stop
-	[ "$(on_cpu 1)" -ge $((c1 + 100)) ] ||
-		die "the new connections sent $(($(on_cpu 1) - c1)) packets on cpu1, want 100 at least"
+	[ "$(on_cpu 1)" -ge $((c1 + 50)) ] ||
+		die "the new connections sent $(($(on_cpu 1) - c1)) packets on cpu1, want 50 at least"
 	broken "$W/held3" "$W/ping3" >"$W/broken3"
 	[ ! -s "$W/broken3" ] ||
 		die "reused tuples started on cpu0, then sent on cpu1: $(wc -l <"$W/broken3") broke (the ring moved $(wc -l <"$W/moved3") since the old connections)"
-	pass "100 reused tuples started on cpu0 and went on on cpu1 ($(wc -l <"$W/moved3") moved on the ring since their old connections on cpu1): none broke"
+	pass "50 reused tuples started on cpu0 and went on on cpu1 ($(wc -l <"$W/moved3") moved on the ring since their old connections on cpu1): none broke"
 }
 
 for c in moved reuse; do
