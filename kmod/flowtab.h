@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * forward tunnel's flow table: per CPU, it pins a flow to the backend it
- * started on across ring changes on this host (flowtab.c has the rules).
- * The table of a namespace is allocated with its tunnel hooks and freed
- * after them; the packet path only reads and overwrites entries of its
- * own CPU, with BHs off (rs_tun_hook()), without a lock.
+ * forward tunnel's flow table: it pins a flow to the backend it started
+ * on across ring changes on this host (flowtab.c has the rules). The
+ * table of a namespace is allocated with its tunnel hooks and freed after
+ * them; one table for all CPUs, which the packet path alone reads and
+ * writes, with BHs off (rs_tun_hook()), a writer holding the bucket's
+ * lock for a few stores.
  */
 #ifndef _RINGSTEER_FLOWTAB_H
 #define _RINGSTEER_FLOWTAB_H
@@ -29,15 +30,16 @@ u32 rs_ft_entries(const struct rs_flow_table *ft);
 
 /*
  * The backend @svc's flow from @saddr:@sport is pinned to, or NULL (a
- * miss); *@slot is where rs_ft_put() may record the ring's choice (NULL:
- * nowhere). @syn: a TCP SYN, which always misses (it follows the ring).
+ * miss); *@bkt is the bucket where rs_ft_put() may record the ring's
+ * choice (NULL: nowhere). @syn: a TCP SYN, which misses (it follows the
+ * ring) unless the entry is established and its backend on the ring.
  */
 struct rs_backend *rs_ft_get(struct rs_services *s,
 			     const struct rs_service *svc,
 			     const union nf_inet_addr *saddr, __be16 sport,
-			     bool syn, struct rs_ft_entry **slot);
+			     bool syn, struct rs_ft_entry **bkt);
 /* False if the flood threshold kept it from being recorded. */
-bool rs_ft_put(struct rs_services *s, struct rs_ft_entry *slot,
+bool rs_ft_put(struct rs_services *s, struct rs_ft_entry *bkt,
 	       const struct rs_service *svc, const union nf_inet_addr *saddr,
 	       __be16 sport, struct rs_backend *b);
 

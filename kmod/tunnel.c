@@ -378,7 +378,7 @@ static struct rs_backend *pick(struct net *net, struct sk_buff *skb,
 			       const struct pkt_info *pi, struct rs_tun_pkt *p,
 			       u64 *pos, enum rs_tun_stat *why)
 {
-	struct rs_ft_entry *slot;
+	struct rs_ft_entry *bkt;
 	struct rs_backend *b;
 
 	/*
@@ -389,7 +389,7 @@ static struct rs_backend *pick(struct net *net, struct sk_buff *skb,
 		*why = RS_TUN_MARTIANS;
 		return NULL;
 	}
-	b = rs_ft_get(services, svc, &pi->saddr, pi->sport, pi->syn, &slot);
+	b = rs_ft_get(services, svc, &pi->saddr, pi->sport, pi->syn, &bkt);
 	if (b) {
 		count(svc, b, pi, true);
 		*pos = rs_flow_position(&steer->ring->key, &p->flow, steer->hash);
@@ -405,7 +405,7 @@ static struct rs_backend *pick(struct net *net, struct sk_buff *skb,
 	count(svc, b, pi, false);
 	/* An ICMP error starts no flow. */
 	if (!pi->icmp &&
-	    !rs_ft_put(services, slot, svc, &pi->saddr, pi->sport, b))
+	    !rs_ft_put(services, bkt, svc, &pi->saddr, pi->sport, b))
 		rs_tun_stats_add(svc->tun_stats, RS_TUN_FLOOD_SKIPPED, RS_TUN_NSTATS);
 	return b;
 }
@@ -463,8 +463,9 @@ static unsigned int tun_steer(void *priv, struct sk_buff *skb,
 
 /*
  * Mostly in softirq, but after an NFQUEUE verdict nf_reinject() runs the
- * remaining hooks in process context: the flow table and the per-CPU
- * stats and route caches need their CPU to stay, and no softirq between.
+ * remaining hooks in process context: the flow table's bucket locks, its
+ * per-CPU flood rate and the per-CPU stats and route caches need their CPU
+ * to stay, and no softirq between.
  */
 static unsigned int rs_tun_hook(void *priv, struct sk_buff *skb,
 				const struct nf_hook_state *state)

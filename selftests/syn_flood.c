@@ -3,11 +3,15 @@
  * A spoofed-source TCP SYN flood, for the flow table's flood scenario
  * (tunnel_flood.sh). Run it only inside a network namespace of a test.
  *
- *   syn_flood [-s SECONDS] [-n COUNT] IFNAME DSTMAC DSTADDR DPORT SRCNET/LEN
+ *   syn_flood [-s SECONDS] [-n COUNT] [-2] [-p LO-HI] IFNAME DSTMAC DSTADDR DPORT SRCNET/LEN
  *
  * Sends IPv4 TCP SYNs (with an MSS option, checksums right) out of
  * IFNAME to DSTMAC, for DSTADDR:DPORT, each from a random address of
  * SRCNET/LEN and a random port (1024..65535): every one a new flow.
+ * -2: each SYN is followed by an ACK of the same flow (two packets a
+ * spoofed flow, what confirms an entry that counts packets). -p: the
+ * source ports LO..HI in turn instead of random ones (a SRCNET/32 then
+ * names existing flows: a blind sender that knows them).
  * Frames go straight to the device (AF_PACKET, past the qdisc) in
  * batches of BATCH, as fast as they are taken.
  * It stops after SECONDS (default 10) or COUNT frames (default 10^8),
@@ -90,10 +94,14 @@ struct flood {
 	uint32_t net, hostmask;	/* host order */
 	struct in_addr dst;
 	uint16_t dport;
+	uint16_t plo, phi, pnext;	/* -p, else all 0 */
+	int pairs;			/* -2 */
+	uint32_t saddr, seq;		/* the last SYN's, for its ACK */
+	uint16_t sport;
 };
 
-/* One frame's IP and TCP headers for a new random flow; Ethernet is fixed. */
-static void fill(uint8_t *frame, const struct flood *f)
+/* One frame's IP and TCP headers; Ethernet is fixed. */
+static void fill(uint8_t *frame, struct flood *f, int ack)
 {
 	struct iphdr *ip = (struct iphdr *)(frame + sizeof(struct ether_header));
 	struct tcphdr *th = (struct tcphdr *)(ip + 1);
@@ -112,15 +120,27 @@ static void fill(uint8_t *frame, const struct flood *f)
 	ip->frag_off = htons(IP_DF);
 	ip->ttl = 64;
 	ip->protocol = IPPROTO_TCP;
-	ip->saddr = htonl(f->net | (rnd() & f->hostmask));
+	if (!ack) {
+		f->saddr = htonl(f->net | (rnd() & f->hostmask));
+		f->seq = rnd();
+		if (f->phi) {
+			f->sport = f->pnext;
+			f->pnext = f->pnext == f->phi ? f->plo : f->pnext + 1;
+		} else {
+			f->sport = 1024 + rnd() % (65536 - 1024);
+		}
+	}
+	ip->saddr = f->saddr;
 	ip->daddr = f->dst.s_addr;
 	ip->check = csum_fold(csum_add(0, ip, sizeof(*ip)));
 
-	th->source = htons(1024 + rnd() % (65536 - 1024));
+	th->source = htons(f->sport);
 	th->dest = htons(f->dport);
-	th->seq = htonl(rnd());
+	th->seq = htonl(f->seq + !!ack);
 	th->doff = TCP_LEN / 4;
-	th->syn = 1;
+	th->syn = !ack;
+	th->ack = !!ack;
+	th->ack_seq = ack ? htonl(rnd()) : 0;
 	th->window = htons(64240);
 	opt[0] = TCPOPT_MAXSEG;
 	opt[1] = TCPOLEN_MAXSEG;
@@ -167,7 +187,7 @@ static int parse_net(const char *s, struct flood *f)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: syn_flood [-s SECONDS] [-n COUNT] IFNAME DSTMAC DSTADDR DPORT SRCNET/LEN\n");
+	fprintf(stderr, "usage: syn_flood [-s SECONDS] [-n COUNT] [-2] [-p LO-HI] IFNAME DSTMAC DSTADDR DPORT SRCNET/LEN\n");
 	exit(2);
 }
 
@@ -191,11 +211,16 @@ int main(int argc, char **argv)
 	int opt, s, i, n, one = 1;
 
 	rnd_state = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
-	while ((opt = getopt(argc, argv, "s:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:2p:")) != -1) {
 		if (opt == 's')
 			secs = atof(optarg);
 		else if (opt == 'n')
 			count = strtoull(optarg, NULL, 0);
+		else if (opt == '2')
+			f.pairs = 1;
+		else if (opt == 'p' && sscanf(optarg, "%hu-%hu", &f.plo, &f.phi) == 2 &&
+			 f.plo && f.plo <= f.phi)
+			f.pnext = f.plo;
 		else
 			usage();
 	}
@@ -241,8 +266,9 @@ int main(int argc, char **argv)
 		n = BATCH;
 		if (count - sent < (unsigned long long)n)
 			n = count - sent;
+		/* A batch is even: a flow's ACK goes with its SYN. */
 		for (i = 0; i < n; i++)
-			fill(frames[i], &f);
+			fill(frames[i], &f, f.pairs && i % 2);
 		n = sendmmsg(s, msgs, n, 0);
 		if (n < 0 && errno != ENOBUFS && errno != EAGAIN && errno != EINTR)
 			fail("sendmmsg");

@@ -9,7 +9,7 @@
 # from the backend it started on, during the flood and after it.
 #   - guard off (flood_threshold=0): every SYN is steered and recorded,
 #     but as a tentative entry, which never evicts a confirmed one (an
-#     entry whose flow has sent a second packet);
+#     entry whose flow has sent a packet a second after its first);
 #   - guard on (flood_threshold low, under the flood's rate): past it no
 #     miss is recorded at all, counted as flood_skipped;
 #   - negative control, no table (flow_table_entries=0): the same flood
@@ -70,8 +70,8 @@ for i in 1 2 3 4; do
 	}
 	EOF
 done
-# The table is per CPU: as a NIC's RSS would, RPS keeps each flow's
-# packets on one CPU of the LB (cpu0), the flood's and the connections'.
+# As a NIC's RSS would, RPS keeps each flow's packets on one CPU of the
+# LB (cpu0), the flood's and the connections'.
 lb sh -c 'echo 1 >/sys/class/net/lb-cli/queues/rx-0/rps_cpus'
 ENTRIES0=$(cat "$PARAMS/flow_table_entries")
 if [ -e "$PARAMS/flood_threshold" ]; then
@@ -124,6 +124,11 @@ flood_case()
 	# Long timeouts: a request the flood delays is retransmitted, not lost.
 	hold_start -t 60 "$SPORTS" >"$f.held"
 	expect_same "$f.held" "$f.want" "$name: held connections vs ringctl lookup"
+	# A packet over a second after its first confirms a flow: before
+	# that, it is as tentative as the flood's.
+	sleep 1.5
+	hold_ping >"$f.confirm"
+	expect_same "$f.confirm" "$f.want" "$name: held connections, a second on"
 
 	h0=$(counter table_hits)
 	m0=$(counter table_misses)
@@ -138,11 +143,11 @@ flood_case()
 	ip netns exec "$P-cli" taskset -c 0 "$FLOOD" -s "$FLOOD_SECS" -n 50000000 \
 		cli0 "$(mac 0 1)" "$VIP4" "$VPORT" "$FLOOD_NET" >"$f.flood" 2>&1 &
 	FLOOD_PID=$!
-	# Until the flood has sent the table's size three times over (12 new
-	# flows a bucket on average: LRU would keep a flow with a chance of
-	# 0.2 %), 40 s at most, and once and a half at least: then, unless
+	# Until the flood has sent the table's size (a block a CPU) three
+	# times over (12 new flows a bucket on average: LRU would keep a flow
+	# with a chance of 0.2 %), 40 s at most, and once and a half at least: then, unless
 	# something protects them, the held connections' entries are gone.
-	want=$((3 * (size > 1000 ? size : 1000)))
+	want=$((3 * $(nproc) * (size > 1000 ? size : 1000)))
 	end=$((SECONDS + 40))
 	while [ $(($(counter table_misses) - m0)) -lt "$want" ] && [ "$SECONDS" -lt "$end" ]; do
 		sleep 0.2

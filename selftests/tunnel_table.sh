@@ -33,8 +33,9 @@ for i in 1 2 3 4; do
 		die "ringsteer-backend up on b$i"
 done
 [ "$(cat "$PARAM")" -gt 0 ] || die "the flow table is off by default"
-# The table is per CPU: as a NIC's RSS would, RPS keeps each flow's
-# packets on one CPU of the LB (here all on cpu0), whichever CPU sent them.
+# As a NIC's RSS would, RPS keeps each flow's packets on one CPU of the
+# LB (here all on cpu0), whichever CPU sent them (tunnel_cpus.sh has
+# flows on both).
 lb sh -c 'echo 1 >/sys/class/net/lb-cli/queues/rx-0/rps_cpus'
 
 # counter NAME: one of the TCP service's tunnel counters.
@@ -43,11 +44,10 @@ counter() { rctl show -j | jq ".services[0].tunnel.$1"; }
 broken() { awk '$2 == "-" { print $1 }' "$1" | sort -n; }
 
 tunnel_service 3
-# 16384 entries of 48 bytes take a 1 MiB block: the table fills it, 5461
-# buckets of 4.
-[ "$(rctl show -j | jq .flow_table_entries)" = 21844 ] ||
-	die "flow table of $(rctl show -j | jq .flow_table_entries) entries a CPU, want 21844 (16384 filling its 1 MiB)"
-rctl show | grep -q "flow table 21844 entries a CPU" || die "show's namespace line has no flow table size"
+# 16384 entries of 64 bytes fill a 1 MiB block a CPU: 4096 buckets of 4.
+[ "$(rctl show -j | jq .flow_table_entries)" = 16384 ] ||
+	die "flow table of $(rctl show -j | jq .flow_table_entries) entries a CPU, want 16384 (filling its 1 MiB)"
+rctl show | grep -q "flow table 16384 entries a CPU" || die "show's namespace line has no flow table size"
 lookup 20000-20199 >"$W/want1"
 hold_start 20000-20199 >"$W/held1"
 expect_same "$W/held1" "$W/want1" "held connections vs ringctl lookup"
