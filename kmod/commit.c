@@ -661,7 +661,7 @@ static void apply(struct rs_txn *txn)
 	for (i = 0; i < txn->ndoomed; i++)
 		unlink_service(txn, txn->doomed[i]);
 	if (txn->new_backend)
-		rs_backend_link(txn->svc, txn->new_backend);
+		rs_backend_link(&rn->services, txn->svc, txn->new_backend);
 	if (txn->set_backend)
 		rs_backend_set_conf(txn->backend, &c->backend_conf);
 	/* The backend's new slots; txn_free() frees the ones they replace. */

@@ -33,13 +33,18 @@
 #include "tally.h"
 
 /*
- * The kernel's ICMP limits exempt fragmentation needed (icmpv4_mask_allow()),
- * so without a limit of its own the hook would answer at the sender's rate.
+ * The kernel's ICMP limits exempt fragmentation needed and packet too big
+ * (icmpv4_mask_allow(), icmpv6_mask_allow()): a path that cannot learn
+ * its MTU is broken for good. So without a limit of its own the hook would
+ * answer them at the sender's rate; this one is per CPU, and theirs alone,
+ * so that another host's time-exceeded flood cannot turn them off. Time
+ * exceeded is left to the kernel's limits (icmp_msgs_per_sec and, per
+ * destination, icmp_ratelimit), which apply in icmp_send().
  */
 static unsigned int icmp_rate = 1000;
 module_param(icmp_rate, uint, 0644);
 MODULE_PARM_DESC(icmp_rate,
-		 "ICMP errors forward tunnel sends a second in one namespace (too big, time exceeded; default 1000, as net.ipv4.icmp_msgs_per_sec; 0: none)");
+		 "Fragmentation needed / packet too big errors forward tunnel sends a second on one CPU in one namespace (default 1000; 0: none); time exceeded follows the kernel's own ICMP limits");
 
 /* The GUE source port: from the flow's keyed hash, 49152..65535. */
 static __be16 gue_sport(u64 hash)
@@ -85,24 +90,21 @@ static void stat(struct rs_service *svc, enum rs_tun_stat which)
 }
 
 /*
- * One more ICMP error this second? Under contention the answer is no:
- * a flood is when two CPUs want to answer at once.
+ * One more "too big" this second on this CPU? Bottom halves are off
+ * (tunnel.c): the bucket is this CPU's alone.
  */
-static bool may_answer(struct rs_service *svc, struct rs_icmp_limit *l)
+static bool may_answer(struct rs_service *svc,
+		       struct rs_icmp_limit __percpu *limit)
 {
+	struct rs_icmp_limit *l = this_cpu_ptr(limit);
 	bool ok;
 
-	if (!spin_trylock(&l->lock)) {
-		stat(svc, RS_TUN_ICMP_LIMITED);
-		return false;
-	}
 	if (time_after_eq(jiffies, l->second + HZ)) {
 		l->second = jiffies;
 		l->sent = 0;
 	}
 	ok = l->sent < READ_ONCE(icmp_rate);
 	l->sent += ok;
-	spin_unlock(&l->lock);
 	if (!ok)
 		stat(svc, RS_TUN_ICMP_LIMITED);
 	return ok;
@@ -152,23 +154,25 @@ static void untrack(struct sk_buff *skb)
 }
 
 /*
- * The outer header's ID. With DF it is an atomic datagram, and 0 will do
- * (RFC 6864), as ip_select_ident() gives it. Without DF the outer packet
- * may be fragmented on the way, so its ID must not repeat soon between
- * this host and the backend: a per-CPU counter of the backend's, started
- * at random and advanced by the segments a GSO packet becomes, as the
- * kernel numbers a connected socket's packets. Not ip_select_ident(): it
- * hashes the destination into a table shared by the host and draws a
- * random number when the bucket has been idle, which with thousands of
- * backends is two cold accesses a packet (5% of the LB's CPU at 4,000
- * backends). The IDs of 32 backends share a cache line (tally.h).
+ * The outer header's ID, once the outer header is in place. An atomic
+ * datagram (DF, and small enough for the route: ip_finish_output() will
+ * not fragment it) gets 0 (RFC 6864), as ip_select_ident() gives it. Any
+ * other may be fragmented, here (untrack() let a DF one be) or on the way,
+ * so its ID must not repeat soon between this host and the backend: a
+ * per-CPU counter of the backend's, started at random and advanced by the
+ * segments a GSO packet becomes, as the kernel numbers a connected
+ * socket's packets. Not ip_select_ident(): it hashes the destination into
+ * a table shared by the host and draws a random number when the bucket
+ * has been idle, which with thousands of backends is two cold accesses a
+ * packet (5% of the LB's CPU at 4,000 backends). The IDs of 32 backends
+ * share a cache line (tally.h).
  */
 static __be16 outer_id(const struct sk_buff *skb, __be16 df,
-		       struct rs_backend *b)
+		       const struct dst_entry *dst, struct rs_backend *b)
 {
 	u16 segs = skb_shinfo(skb)->gso_segs ?: 1;
 
-	if (df && !skb->ignore_df)
+	if (df && !too_big(skb, 0, dst_mtu(dst)))
 		return 0;
 	return htons(this_cpu_add_return(b->tally->outer_id[b->tally_idx],
 					 segs) - segs);
@@ -187,8 +191,7 @@ static bool fits4(struct sk_buff *skb, struct rs_service *svc,
 	unsigned int mtu;
 
 	if (iph->ttl <= 1) {
-		if (may_answer(svc, p->icmp_limit))
-			icmp_send(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
+		icmp_send(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
 		return false;
 	}
 	/* A maximal reassembled datagram has no room for an outer header. */
@@ -254,8 +257,8 @@ void rs_tun_xmit4(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 	iph->daddr = daddr;
 	iph->saddr = saddr;
 	iph->ttl = ttl;
-	iph->id = outer_id(skb, df, b);
 	untrack(skb);
+	iph->id = outer_id(skb, df, &rt->dst, b);
 	ip_local_out(net, NULL, skb);
 	return;
 
@@ -272,8 +275,7 @@ static bool fits6(struct sk_buff *skb, struct rs_service *svc,
 	unsigned int mtu;
 
 	if (ipv6_hdr(skb)->hop_limit <= 1) {
-		if (may_answer(svc, p->icmp_limit))
-			icmpv6_send(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
+		icmpv6_send(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
 		return false;
 	}
 	/* The outer payload length must hold the whole inner packet. */

@@ -19,14 +19,15 @@ struct rs_tun_pkt {
 	struct rs_flow flow;
 	u64 hash;		/* the flow's keyed hash, hash mode flow */
 	bool icmp;		/* an ICMP error quoting the flow */
-	struct rs_icmp_limit *icmp_limit;	/* the namespace's */
+	struct rs_icmp_limit __percpu *icmp_limit;	/* the namespace's */
 };
 
 /*
  * Encapsulate @skb to @b as @steer says and send it, or answer it (ICMP
- * fragmentation needed, packet too big, time exceeded: at most icmp_rate
- * a second in the namespace, from the address routing picks towards the
- * client) or drop it; the skb is consumed either way. Its source was
+ * fragmentation needed, packet too big: at most icmp_rate a second on a
+ * CPU in the namespace; time exceeded: within the kernel's ICMP limits;
+ * from the address routing picks towards the client) or drop it; the skb
+ * is consumed either way. Its source was
  * checked to be remote unicast (tunnel.c). Softirq, under
  * rcu_read_lock().
  */

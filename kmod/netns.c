@@ -6,6 +6,7 @@
  */
 
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
@@ -158,8 +159,13 @@ static int __net_init rs_net_init(struct net *net)
 	mutex_init(&rn->lock);
 	rs_services_init(&rn->services);
 	rn->services.unserved = rs_counter_alloc();
-	if (!rn->services.unserved)
+	rn->services.icmp_limit = alloc_percpu_gfp(struct rs_icmp_limit,
+						   GFP_KERNEL_ACCOUNT);
+	if (!rn->services.unserved || !rn->services.icmp_limit) {
+		free_percpu(rn->services.icmp_limit);
+		free_percpu(rn->services.unserved);
 		return -ENOMEM;
+	}
 	INIT_LIST_HEAD(&rn->retired);
 	rs_sweep_init(&rn->sweep, net, &rn->lock, &kept_flows);
 	rs_conns_init(&rn->conns, net, &rn->lock, &rn->services);
@@ -217,6 +223,7 @@ static void __net_exit rs_net_exit(struct net *net)
 	forget_retired(rn);
 	xa_destroy(&rn->services.ids);
 	free_percpu(rn->services.unserved);
+	free_percpu(rn->services.icmp_limit);
 	rs_sweep_free(&rn->sweep);
 	memzero_explicit(rn->key, sizeof(rn->key));
 	mutex_unlock(&rn->lock);

@@ -8,19 +8,30 @@
  * Rules.
  *  - The backend holds a reference to the route it caches; packets carry
  *    it without one (skb_dst_set_noref()). They run under rcu_read_lock(),
- *    the stack takes a reference where it keeps a packet past that
- *    (skb_dst_force()), and a released route is freed only after a grace
- *    period (dst_release()), as IPVS relies on.
+ *    and the stack takes a reference where it keeps a packet past that
+ *    (skb_dst_force(), in a neighbour's or a device's queue).
+ *  - The backend's reference to a replaced route is dropped only after a
+ *    grace period, as IPVS drops a destination's (ip_vs_dest_dst_rcu_free()):
+ *    dropped at once, it can be the last, and a packet still carrying the
+ *    route without one would then fail skb_dst_force() and lose its route
+ *    in a queue. IPVS allocates a callback's head for every route; here
+ *    the replaced route waits in route_old with a polled grace period
+ *    (start_poll_synchronize_rcu()), and the next replacement drops it
+ *    once that has passed. Until then routes are not replaced: a packet
+ *    that finds the cached one stale looks one up for itself.
  *  - The route, its source address and its IPv6 cookie change together:
- *    written under route_lock inside route_seq, read inside route_seq.
+ *    written under route_lock inside route_seq, read inside route_seq;
+ *    route_old and route_gp under route_lock only.
  *  - Nobody waits. A reader that meets a writer, and a writer that meets
  *    another, looks the route up for its own packet, as a miss does. The
  *    hook runs with bottom halves off (tunnel.c), so plain spin_trylock().
  *  - A route dst_check() finds stale is looked up again and replaces it.
- *  - The cached route goes with the backend (rs_backend_free()), a grace
- *    period after the last packet that could read it.
+ *  - The cached and the replaced route go with the backend
+ *    (rs_backend_free()), a grace period after the last packet that could
+ *    read either.
  */
 
+#include <linux/rcupdate.h>
 #include <linux/skbuff.h>
 #include <net/dst.h>
 #include <net/ip6_fib.h>
@@ -59,8 +70,15 @@ static void store(struct rs_backend *b, struct dst_entry *dst,
 
 	if (!spin_trylock(&b->route_lock))
 		return;
+	old = b->route_old;
+	if (old && !poll_state_synchronize_rcu(b->route_gp)) {
+		spin_unlock(&b->route_lock);
+		return;
+	}
 	dst_hold(dst);
-	old = b->route;
+	b->route_old = b->route;
+	if (b->route_old)
+		b->route_gp = start_poll_synchronize_rcu();
 	write_seqcount_begin(&b->route_seq);
 	WRITE_ONCE(b->route, dst);
 	b->route_saddr = saddr4;

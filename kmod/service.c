@@ -21,7 +21,7 @@ void rs_services_init(struct rs_services *services)
 {
 	hash_init(services->table);
 	hash_init(services->tun_vips);
-	spin_lock_init(&services->icmp_limit.lock);
+	hash_init(services->tun_backends);
 	xa_init_flags(&services->ids, XA_FLAGS_ALLOC1);
 	services->next_id = 0;
 	RCU_INIT_POINTER(services->ft, NULL);
@@ -84,8 +84,19 @@ void rs_service_link(struct rs_services *services, struct rs_service *svc)
 	services->count++;
 }
 
+/* Readers may still be on the node: freed a grace period later. */
+static void backend_unhash(struct rs_backend *b)
+{
+	if (!hlist_unhashed(&b->addr_node))
+		hlist_del_init_rcu(&b->addr_node);
+}
+
 void rs_service_unlink(struct rs_services *services, struct rs_service *svc)
 {
+	struct rs_backend *b;
+
+	list_for_each_entry(b, &svc->backends, node)
+		backend_unhash(b);
 	hash_del_rcu(&svc->hnode);
 	if (rs_tunnel(&svc->conf.fwd))
 		hash_del_rcu(&svc->vip_node);
@@ -181,7 +192,8 @@ struct rs_backend *rs_backend_alloc(struct rs_service *svc,
 	return b;
 }
 
-void rs_backend_link(struct rs_service *svc, struct rs_backend *b)
+void rs_backend_link(struct rs_services *services, struct rs_service *svc,
+		     struct rs_backend *b)
 {
 	struct rs_backend *pos;
 
@@ -191,10 +203,15 @@ void rs_backend_link(struct rs_service *svc, struct rs_backend *b)
 	}
 	list_add_tail(&b->node, &pos->node);
 	svc->nbackends++;
+	if (rs_tunnel(&svc->conf.fwd))
+		hash_add_rcu(services->tun_backends, &b->addr_node,
+			     rs_vip_hash(b->member.family,
+					 (const union nf_inet_addr *)b->member.addr));
 }
 
 void rs_backend_unlink(struct rs_service *svc, struct rs_backend *b)
 {
+	backend_unhash(b);
 	list_del(&b->node);
 	svc->nbackends--;
 }
@@ -203,6 +220,7 @@ void rs_backend_free(struct rs_backend *b)
 {
 	/* Packets sent by it without a reference are gone (route.c). */
 	dst_release(b->route);
+	dst_release(b->route_old);
 	rs_tally_give_back(b);
 	kvfree(b->slots);
 	kfree(b);

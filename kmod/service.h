@@ -41,8 +41,12 @@ struct rs_backend *rs_backend_find(const struct rs_service *svc,
 struct rs_backend *rs_backend_alloc(struct rs_service *svc,
 				    const struct rs_endpoint *ep,
 				    const struct rs_backend_conf *conf);
-/* Keeps svc->backends in identity order, the order of ring members. */
-void rs_backend_link(struct rs_service *svc, struct rs_backend *b);
+/*
+ * Keeps svc->backends in identity order, the order of ring members, and a
+ * tunnel service's backends in services->tun_backends (steer.h).
+ */
+void rs_backend_link(struct rs_services *services, struct rs_service *svc,
+		     struct rs_backend *b);
 void rs_backend_unlink(struct rs_service *svc, struct rs_backend *b);
 void rs_backend_free(struct rs_backend *b);
 void rs_backend_free_rcu(struct rs_backend *b);

@@ -71,6 +71,20 @@ bool rs_tun_vip_rcu(const struct rs_services *services, u8 family,
 	return false;
 }
 
+bool rs_tun_backend_rcu(const struct rs_services *services, u8 family,
+			const union nf_inet_addr *addr)
+{
+	struct rs_backend *b;
+
+	hash_for_each_possible_rcu(services->tun_backends, b, addr_node,
+				   rs_vip_hash(family, addr)) {
+		if (b->member.family == family &&
+		    !memcmp(b->member.addr, addr, rs_addr_len(family)))
+			return true;
+	}
+	return false;
+}
+
 struct rs_backend *rs_steer_pick(const struct rs_steer *steer,
 				 const struct rs_flow *flow, u64 *pos)
 {

@@ -98,6 +98,14 @@ struct rs_backend {
 	u32 route_cookie;		/* IPv6: rt6_get_cookie() */
 	struct in6_addr route_saddr6;
 	spinlock_t route_lock;		/* serialises route's writers */
+	/* The route replaced last, released once route_gp has passed. */
+	struct dst_entry *route_old;
+	unsigned long route_gp;
+	/*
+	 * forward tunnel: in rs_services->tun_backends while on the
+	 * service's list, RCU (whose ICMP errors the hook believes).
+	 */
+	struct hlist_node addr_node;
 	struct rs_tally_block *tally_block;
 	struct list_head node;		/* writer: svc->backends, identity order */
 	u64 share;			/* writer: ring positions owned */
@@ -121,9 +129,9 @@ enum rs_tun_stat {
 	RS_TUN_TOO_BIG,
 	RS_TUN_FRAGMENTS,
 	RS_TUN_ENCAP_ERRORS,
-	RS_TUN_MARTIANS,	/* dropped: a source that is not unicast */
+	RS_TUN_MARTIANS,	/* dropped: not a remote unicast source */
 	RS_TUN_NOT_HOST,	/* dropped: a frame to another link address */
-	RS_TUN_ICMP_LIMITED,	/* ICMP errors not sent: icmp_rate */
+	RS_TUN_ICMP_LIMITED,	/* too big not sent: icmp_rate */
 	RS_TUN_FLOOD_SKIPPED,	/* misses not recorded: flood_threshold */
 	RS_TUN_NSTATS
 };
@@ -189,11 +197,13 @@ struct rs_service {
 };
 
 /*
- * The ICMP errors forward tunnel sends in one namespace, a second
- * (encap.c): the kernel exempts fragmentation needed from its own limits.
+ * The "fragmentation needed" / "packet too big" errors forward tunnel
+ * sends on one CPU in one namespace, a second (encap.c): the kernel
+ * exempts them from its own limits. Per CPU, read and written with bottom
+ * halves off (tunnel.c), so no lock: no answer is refused because another
+ * CPU answers at the same time.
  */
 struct rs_icmp_limit {
-	spinlock_t lock;		/* taken with trylock, in softirq */
 	unsigned long second;		/* jiffies the count started */
 	u32 sent;
 };
@@ -207,6 +217,12 @@ struct rs_services {
 	 * (tunnel.c), and this finds them whatever the port.
 	 */
 	DECLARE_HASHTABLE(tun_vips, 6);
+	/*
+	 * Forward tunnel backends by address, RCU (writers under the
+	 * mutex): an ICMP error about an outer packet is believed only if
+	 * it quotes one of them (tunnel.c). One entry a service's backend.
+	 */
+	DECLARE_HASHTABLE(tun_backends, 8);
 	struct list_head list;		/* writer: creation order */
 	u32 count;			/* writer */
 	u32 ntunnel;			/* writer: of them forward tunnel */
@@ -220,7 +236,7 @@ struct rs_services {
 	struct rs_flow_table __rcu *ft;
 	/* Packets to a tunnel VIP not steered and dropped (tunnel.c). */
 	struct rs_counter __percpu *unserved;
-	struct rs_icmp_limit icmp_limit;
+	struct rs_icmp_limit __percpu *icmp_limit;
 };
 
 /* rcu_read_lock() held. */
@@ -236,6 +252,9 @@ u32 rs_vip_hash(u8 family, const union nf_inet_addr *vip);
 /* Whether a forward tunnel service has @vip, whatever its port. */
 bool rs_tun_vip_rcu(const struct rs_services *services, u8 family,
 		    const union nf_inet_addr *vip);
+/* Whether @addr is a forward tunnel service's backend, whatever the port. */
+bool rs_tun_backend_rcu(const struct rs_services *services, u8 family,
+			const union nf_inet_addr *addr);
 
 static inline size_t rs_addr_len(u8 family)
 {

@@ -16,8 +16,8 @@
  * answers anything: a frame sent to another link-layer address (L2
  * broadcast or multicast) is dropped, and so is a packet whose source is
  * not a remote unicast address (multicast, broadcast, zeronet, loopback,
- * or one of the host's own); IPv6 likewise (multicast, unspecified,
- * loopback, v4-mapped, local). The bit tests run on every packet, the
+ * link-local, or one of the host's own); IPv6 likewise (multicast,
+ * unspecified, loopback, v4-mapped, link-local, local). The bit tests run on every packet, the
  * routing table's only on a table miss: an entry was recorded by a packet
  * from the same source that passed them. What reaches a tunnel VIP and is
  * not steered (another port or protocol, ICMP echo, a fragment that could
@@ -30,8 +30,10 @@
  * The outer path MTU: a router between the load balancer and a backend
  * answers an outer packet that is too big with an ICMP error to the load
  * balancer's own address, which the kernel applies only through a tunnel
- * device (tunl0, ip6tnl0, a fou port). So the hook applies it itself, and
- * the next packet of the flow is answered with the smaller MTU.
+ * device (tunl0, ip6tnl0, a fou port). So the hook applies it itself, if
+ * it is about a packet to one of the namespace's backends and
+ * net.ipv4.ip_no_pmtu_disc allows it, and the next packet of the flow is
+ * answered with the smaller MTU.
  *
  * Runs under rcu_read_lock() in softirq: no lock, no allocation, no
  * sleeping. Local clients on the load balancer itself (LOCAL_OUT) are not
@@ -238,14 +240,20 @@ static unsigned int drop(struct rs_service *svc, enum rs_tun_stat why)
 	return NF_DROP;
 }
 
-/* The bit tests on the packet's own source (not a quoted one). */
+/*
+ * The bit tests on the packet's own source (not a quoted one). A
+ * link-local source (169.254/16, fe80::/10) names a host on the link the
+ * packet came in by, not on the backend's: ip6_forward() refuses to
+ * forward it, and so does the tunnel, for both families.
+ */
 static bool plain_source(const struct sk_buff *skb, u8 family)
 {
 	__be32 a;
 
 	if (family == AF_INET6)
 		return !(ipv6_addr_type(&ipv6_hdr(skb)->saddr) &
-			 (IPV6_ADDR_MULTICAST | IPV6_ADDR_LOOPBACK | IPV6_ADDR_MAPPED)) &&
+			 (IPV6_ADDR_MULTICAST | IPV6_ADDR_LOOPBACK | IPV6_ADDR_MAPPED |
+			  IPV6_ADDR_LINKLOCAL)) &&
 		       !ipv6_addr_any(&ipv6_hdr(skb)->saddr);
 	/*
 	 * The kernel's ipv4_is_zeronet() is 0.0.0.0 alone since 0/8 became
@@ -254,7 +262,8 @@ static bool plain_source(const struct sk_buff *skb, u8 family)
 	 */
 	a = ip_hdr(skb)->saddr;
 	return !ipv4_is_multicast(a) && !ipv4_is_lbcast(a) &&
-	       (a & htonl(IN_CLASSA_NET)) && !ipv4_is_loopback(a);
+	       (a & htonl(IN_CLASSA_NET)) && !ipv4_is_loopback(a) &&
+	       !ipv4_is_linklocal_169(a);
 }
 
 static bool local_address(struct net *net, u8 family,
@@ -275,26 +284,52 @@ static bool remote_source(struct net *net, const struct sk_buff *skb, u8 family)
 
 /*
  * An ICMP error to the host's own address that quotes an outer packet
- * of ours (ipip or ip6ip6, or GUE from its source port range): its MTU
- * goes into the route to the backend, where the kernel's tunnel devices
- * would have put it. Spoofed, it can lower the path MTU towards the
- * quoted destination to the kernel's minimum for ip_rt_mtu_expires, as
- * it can through tunl0.
+ * of ours (ipip or ip6ip6, or GUE from its source port range) to one of
+ * the namespace's tunnel backends: its MTU goes into the route to the
+ * backend, where the kernel's tunnel devices would have put it. The
+ * checksum is checked last, as it reads the whole message. A quote of
+ * any other destination (the host's BGP peer, its resolver) changes
+ * nothing: nobody can lower the path MTU towards them through the hook.
+ * Spoofed with a backend's address, it can lower the path MTU towards that
+ * backend to the kernel's minimum for ip_rt_mtu_expires, as it can through
+ * tunl0.
  */
-static bool ours_quoted(const struct sk_buff *skb, unsigned int qoff, u8 proto)
+static bool ours_quoted(struct rs_services *services, const struct sk_buff *skb,
+			unsigned int qoff, u8 proto, u8 family,
+			const union nf_inet_addr *daddr)
 {
 	const struct udphdr *uh;
 	struct udphdr _uh;
 
-	if (proto != IPPROTO_UDP)
-		return proto == IPPROTO_IPIP || proto == IPPROTO_IPV6;
-	uh = skb_header_pointer(skb, qoff, sizeof(_uh), &_uh);
-	return uh && ntohs(uh->source) >= RS_GUE_SPORT_MIN;
+	if (proto == IPPROTO_UDP) {
+		uh = skb_header_pointer(skb, qoff, sizeof(_uh), &_uh);
+		if (!uh || ntohs(uh->source) < RS_GUE_SPORT_MIN)
+			return false;
+	} else if (proto != IPPROTO_IPIP && proto != IPPROTO_IPV6) {
+		return false;
+	}
+	return rs_tun_backend_rcu(services, family, daddr);
 }
 
-static void learn_pmtu4(struct net *net, struct sk_buff *skb)
+/*
+ * net.ipv4.ip_no_pmtu_disc, as icmp_unreach() reads it for the kernel's
+ * own tunnels: 0 learns. 2 ignores the error. 3 (hardened) believes it
+ * only for protocols that verify it themselves (TCP, SCTP), never IPIP or
+ * UDP. 1 would lock the route at min_pmtu; the hook copies the client's
+ * DF to the outer header, so that would answer every client with the
+ * smallest MTU on the word of one ICMP error: 1 learns nothing either
+ * (doc/semantics.md).
+ */
+static bool pmtu_disc(struct net *net)
+{
+	return !READ_ONCE(net->ipv4.sysctl_ip_no_pmtu_disc);
+}
+
+static void learn_pmtu4(struct rs_services *services, struct net *net,
+			struct sk_buff *skb)
 {
 	unsigned int off = ip_hdrlen(skb) + sizeof(struct icmphdr);
+	union nf_inet_addr daddr = {};
 	const struct icmphdr *ih;
 	const struct iphdr *qh;
 	struct icmphdr _ih;
@@ -304,22 +339,29 @@ static void learn_pmtu4(struct net *net, struct sk_buff *skb)
 	if (!ih || ih->type != ICMP_DEST_UNREACH || ih->code != ICMP_FRAG_NEEDED)
 		return;
 	mtu = ntohs(ih->un.frag.mtu);
-	if (!pskb_may_pull(skb, off + sizeof(*qh)))
+	if (!pmtu_disc(net) || !pskb_may_pull(skb, off + sizeof(*qh)))
 		return;
 	qh = (const struct iphdr *)(skb->data + off);
+	daddr.ip = qh->daddr;
 	if (qh->ihl < 5 || qh->saddr != ip_hdr(skb)->daddr ||
-	    !ours_quoted(skb, off + qh->ihl * 4, qh->protocol) ||
-	    inet_addr_type(net, qh->saddr) != RTN_LOCAL)
+	    !ours_quoted(services, skb, off + qh->ihl * 4, qh->protocol,
+			 AF_INET, &daddr) ||
+	    inet_addr_type(net, qh->saddr) != RTN_LOCAL ||
+	    nf_ip_checksum(skb, NF_INET_PRE_ROUTING, ip_hdrlen(skb), IPPROTO_ICMP))
 		return;
 	/* It reads the quoted header at skb->data, as an err_handler does. */
+	qh = (const struct iphdr *)(skb->data + off);
 	__skb_pull(skb, off);
 	ipv4_update_pmtu(skb, net, mtu, 0, qh->protocol);
 	__skb_push(skb, off);
 }
 
-static void learn_pmtu6(struct net *net, struct sk_buff *skb)
+/* IPv6 has no ip_no_pmtu_disc: icmpv6_rcv() always believes a quote. */
+static void learn_pmtu6(struct rs_services *services, struct net *net,
+			struct sk_buff *skb)
 {
 	unsigned int off = sizeof(struct ipv6hdr) + sizeof(struct icmp6hdr);
+	union nf_inet_addr daddr;
 	const struct icmp6hdr *ih;
 	const struct ipv6hdr *qh;
 	struct icmp6hdr _ih;
@@ -332,9 +374,13 @@ static void learn_pmtu6(struct net *net, struct sk_buff *skb)
 	if (!pskb_may_pull(skb, off + sizeof(*qh)))
 		return;
 	qh = (const struct ipv6hdr *)(skb->data + off);
+	daddr.in6 = qh->daddr;
 	if (!ipv6_addr_equal(&qh->saddr, &ipv6_hdr(skb)->daddr) ||
-	    !ours_quoted(skb, off + sizeof(*qh), qh->nexthdr) ||
-	    !ipv6_chk_addr(net, &qh->saddr, NULL, 0))
+	    !ours_quoted(services, skb, off + sizeof(*qh), qh->nexthdr,
+			 AF_INET6, &daddr) ||
+	    !ipv6_chk_addr(net, &qh->saddr, NULL, 0) ||
+	    nf_ip6_checksum(skb, NF_INET_PRE_ROUTING, sizeof(struct ipv6hdr),
+			    IPPROTO_ICMPV6))
 		return;
 	__skb_pull(skb, off);
 	ip6_update_pmtu(skb, net, mtu, 0, 0, sock_net_uid(net, NULL));
@@ -353,12 +399,12 @@ static unsigned int not_steered(struct rs_services *services, struct net *net,
 
 	if (family == AF_INET) {
 		if (ip_hdr(skb)->protocol == IPPROTO_ICMP)
-			learn_pmtu4(net, skb);
+			learn_pmtu4(services, net, skb);
 		daddr.ip = ip_hdr(skb)->daddr;
 	} else {
 		/* The header is in the linear part before any extension. */
 		if (ipv6_hdr(skb)->nexthdr == IPPROTO_ICMPV6)
-			learn_pmtu6(net, skb);
+			learn_pmtu6(services, net, skb);
 		daddr.in6 = ipv6_hdr(skb)->daddr;
 	}
 	if (!rs_tun_vip_rcu(services, family, &daddr) ||
@@ -453,7 +499,7 @@ static unsigned int tun_steer(void *priv, struct sk_buff *skb,
 	p.hash = steer->hash == RINGSTEER_HASH_FLOW ? pos :
 		 rs_flow_position(&steer->ring->key, &p.flow, RINGSTEER_HASH_FLOW);
 	p.icmp = pi.icmp;
-	p.icmp_limit = &services->icmp_limit;
+	p.icmp_limit = services->icmp_limit;
 	if (family == AF_INET)
 		rs_tun_xmit4(state->net, skb, svc, steer, b, &p);
 	else

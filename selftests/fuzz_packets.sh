@@ -11,8 +11,11 @@
 # non-unicast destination; nothing for a martian source or a frame to
 # another L2 address; nothing to a tunnel VIP routed on or answered by
 # routing; encapsulated packets are their service's; what must be steered
-# is; the tunnel's ICMP errors within icmp_rate. Per chunk of inputs: the
-# kernel's counters agree with what was seen. At the end: every steered
+# is; the tunnel's "too big" errors within icmp_rate (a CPU); nothing
+# from a tunnel service to a link-local source. Per chunk of inputs: the
+# kernel's counters agree with what was seen, and the LB keeps a path MTU
+# towards no destination but its backends (forged "too big" errors to its
+# own address quote outer packets to clients). At the end: every steered
 # flow went where `ringctl lookup` says, and the kernel log is clean.
 #
 #   pf-cli                  pf-lb                                    pf-b1 .. pf-b3
@@ -53,7 +56,7 @@ COUNT=${RS_PKT_COUNT:-50000}
 FIRST=${RS_PKT_FIRST:-0}
 CHUNK=${RS_PKT_CHUNK:-50000}
 SEED=${RS_PKT_SEED:-$(( (SRANDOM << 31) ^ SRANDOM ))}
-# The tunnel's ICMP errors a second: low enough for a run under TCG to
+# The tunnel's "too big" errors a second on a CPU: low enough for a run under TCG to
 # reach it (the module's default is 1000).
 RATE=20
 PARAM=/sys/module/ringsteer/parameters/icmp_rate
@@ -210,6 +213,16 @@ counters()
 	   else empty end)'
 }
 
+# stray_pmtu: the destinations, not backends, that the LB keeps a path
+# MTU for. The hook learns one only from a quote of a backend's outer
+# packet, and nothing else in the LB learns any (it has no sockets and
+# no tunnel device up).
+stray_pmtu()
+{
+	{ lb ip -o route show cache; lb ip -o -6 route show cache; } 2>/dev/null |
+		awk '/ mtu / { print $1 }' | grep -vE '^(10\.2\.[0-9]+\.2|fd02:[0-9]+::2)$' || true
+}
+
 failed=()
 i=$FIRST
 k=0
@@ -231,6 +244,11 @@ while [ "$i" -lt "$end" ]; do
 	if [ -s "$W/counters" ]; then
 		sed 's/^/FAIL counters: /' "$W/counters"
 		failed+=("counters of inputs $i to $((i + n - 1))")
+	fi
+	stray_pmtu >"$W/pmtu"
+	if [ -s "$W/pmtu" ]; then
+		sed 's/^/FAIL pmtu-only-from-backends: a path MTU learnt towards /' "$W/pmtu"
+		failed+=("path MTU of inputs $i to $((i + n - 1))")
 	fi
 	i=$((i + n))
 	k=$((k + 1))

@@ -17,8 +17,10 @@
  *     service's encapsulation, to the backend of the link it leaves on,
  *     and every packet of a flow goes to the same backend (the flows file
  *     lets fuzz_packets.sh ask `ringctl lookup` about each one);
- *   - the tunnel's own ICMP errors (time exceeded, too big) stay within
- *     twice their rate in any second (the limit counts per second);
+ *   - the tunnel's "too big" errors stay within twice their rate times
+ *     the CPUs in any second (the limit counts per second and CPU); its
+ *     time exceeded is the kernel's to limit (icmp_send()), so that a
+ *     TTL-1 flood cannot use up what path MTU discovery needs;
  * and per input, once nothing of it can still be on the way: what a
  * tunnel service must steer reached a backend.
  */
@@ -27,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pktfuzz.h"
 
@@ -66,7 +69,7 @@ struct check {
 	const struct topo *t;
 	uint64_t seed, first, cur, settled;
 	bool any, verbose;
-	unsigned int icmp_rate, show;
+	unsigned int icmp_rate, ncpus, show;
 	struct input ring[RING];
 	uint64_t fails[INV_N], first_fail[INV_N];
 	struct {
@@ -137,10 +140,11 @@ struct check *check_new(const struct topo *t, uint64_t seed, uint64_t first,
 	c->seed = seed;
 	c->first = c->settled = first;
 	c->icmp_rate = icmp_rate;
+	c->ncpus = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	c->verbose = verbose;
 	c->show = show;
 	c->flows = calloc(FLOWS, sizeof(*c->flows));
-	c->win_cap = 2 * icmp_rate + 16;
+	c->win_cap = 2 * icmp_rate * c->ncpus + 16;
 	c->win = calloc(c->win_cap, sizeof(*c->win));
 	c->sus = calloc(MAX_SUSPECTS, sizeof(*c->sus));
 	if (!c->flows || !c->win || !c->sus) {
@@ -325,7 +329,7 @@ static void natted(struct check *c, const struct input *in, const struct out *o)
 	}
 }
 
-/* The tunnel's own ICMP errors: no more than twice the rate in a second. */
+/* The tunnel's "too big": no more than twice the rate a CPU in a second. */
 static void rate(struct check *c, const struct input *in, const struct out *o,
 		 uint64_t ns)
 {
@@ -339,11 +343,11 @@ static void rate(struct check *c, const struct input *in, const struct out *o,
 	}
 	i = (c->win_head + c->win_n) % c->win_cap;
 	c->win[i] = ns;
-	if (++c->win_n <= 2 * c->icmp_rate)
+	if (++c->win_n <= 2 * c->icmp_rate * c->ncpus)
 		return;
 	fail(c, INV_ICMP_RATE, in, o,
-	     "%u ICMP errors about tunnel VIP traffic within one second (icmp_rate %u)",
-	     c->win_n, c->icmp_rate);
+	     "%u too-big errors about tunnel VIP traffic within one second (icmp_rate %u, %u CPUs)",
+	     c->win_n, c->icmp_rate, c->ncpus);
 	c->win_n = 0;
 }
 
@@ -373,7 +377,7 @@ static void quoted(struct check *c, const struct input *in, const struct out *o,
 	c->st.quoted++;
 	if (!(in->flags & IN_TUNNEL_VIP))
 		return;
-	if (hook_icmp(o))
+	if (hook_icmp(o) && !ttl_icmp(o))
 		rate(c, in, o, ns);
 	/*
 	 * Routing's answers: unreachable, redirect, IPv4 options; time

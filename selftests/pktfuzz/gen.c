@@ -51,9 +51,10 @@ static const struct svc *pick_svc(struct gx *x, enum fwd fwd)
 
 /*
  * Martian sources (IN_MARTIAN): what routing never accepts a packet
- * from. 0.0.0.0/8 and IPv6's unspecified, own and v4-mapped addresses
- * (IN_MARTIAN_TUN) the kernel forwards or answers, but a tunnel service
- * must not steer or answer them.
+ * from. 0.0.0.0/8, link-local addresses (169.254/16, fe80::/10) and
+ * IPv6's unspecified, own and v4-mapped addresses (IN_MARTIAN_TUN) the
+ * kernel forwards or answers, but a tunnel service must not steer or
+ * answer them.
  */
 static void martian(struct gx *x)
 {
@@ -63,7 +64,7 @@ static void martian(struct gx *x)
 
 	in->flags |= IN_MARTIAN;
 	if (x->fam == AF_INET) {
-		switch (below(&x->r, 6)) {
+		switch (below(&x->r, 7)) {
 		case 0: addr_set4(s, 255, 255, 255, 255); break;
 		case 1: addr_set4(s, 224 + below(&x->r, 16), rnd(&x->r), rnd(&x->r), rnd(&x->r)); break;
 		case 2:
@@ -80,6 +81,10 @@ static void martian(struct gx *x)
 			in->flags = (in->flags & ~IN_MARTIAN) | IN_MARTIAN_TUN;
 			break;
 		case 3: addr_set4(s, 127, rnd(&x->r), rnd(&x->r), 1 + below(&x->r, 254)); break;
+		case 6:
+			addr_set4(s, 169, 254, rnd(&x->r), 1 + below(&x->r, 254));
+			in->flags = (in->flags & ~IN_MARTIAN) | IN_MARTIAN_TUN;
+			break;
 		case 4:
 			a = pick_addr(x, x->t->lb, x->t->nlb);
 			*s = *a;
@@ -96,7 +101,13 @@ static void martian(struct gx *x)
 	}
 	memset(s, 0, sizeof(*s));
 	s->family = AF_INET6;
-	switch (below(&x->r, 5)) {
+	switch (below(&x->r, 6)) {
+	case 5:
+		s->a[0] = 0xfe;			/* fe80::/10 */
+		s->a[1] = 0x80 | below(&x->r, 64);
+		s->a[15] = 1 + below(&x->r, 254);
+		in->flags = (in->flags & ~IN_MARTIAN) | IN_MARTIAN_TUN;
+		break;
 	case 0:
 		s->a[0] = 0xff;
 		s->a[1] = below(&x->r, 256);

@@ -114,6 +114,13 @@ static void icmp_error(struct gx *x, struct pkt *p)
 	}
 	if (chance(&x->r, 10) || x->dc == D_LB)
 		qsport = below(&x->r, 49152);
+	/*
+	 * To the LB's own address, "too big" about one of its outer packets
+	 * (ipip, ip6ip6) to a client, never a backend: the LB learns no path
+	 * MTU from it (fuzz_packets.sh reads its route cache).
+	 */
+	if (x->dc == D_LB && ((type == 3 && code == 4) || type == 2) && chance(&x->r, 50))
+		qproto = x->fam == AF_INET ? IPPROTO_IPIP : IPPROTO_IPV6;
 	client(x, &x->qclient);
 	x->qcport = cport(x);
 	icmp_put(p, type, code, rest);
