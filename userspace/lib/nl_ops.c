@@ -344,9 +344,9 @@ int nl_walk_wait(struct nl_conn *nl, uint64_t walk)
 	return err;
 }
 
-/* A change that may delete conntrack entries, and the wait for them. */
-static int deleting(struct nl_conn *nl, uint8_t cmd, const struct rc_service *s,
-		    const struct rc_backend *b, uint32_t flags)
+/* A change that may delete conntrack entries, and with WAIT the wait. */
+static int change(struct nl_conn *nl, uint8_t cmd, const struct rc_service *s,
+		  const struct rc_backend *b, uint32_t flags, bool wait)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = nl_msg(nl, buf, cmd, 0);
@@ -359,9 +359,15 @@ static int deleting(struct nl_conn *nl, uint8_t cmd, const struct rc_service *s,
 		put_backend(nlh, b);
 	put_flags(nlh, flags);
 	err = nl_request(nl, nlh, walk_cb, &walk);
-	if (err || !walk || nl_no_wait)
+	if (err || !walk || !wait || nl_no_wait)
 		return err;
 	return nl_walk_wait(nl, walk);
+}
+
+static int deleting(struct nl_conn *nl, uint8_t cmd, const struct rc_service *s,
+		    const struct rc_backend *b, uint32_t flags)
+{
+	return change(nl, cmd, s, b, flags, true);
 }
 
 int nl_service_new(struct nl_conn *nl, const struct rc_service *s)
@@ -407,15 +413,27 @@ int nl_backend_set(struct nl_conn *nl, const struct rc_service *s,
 	return simple(nl, RINGSTEER_CMD_BACKEND_SET, s, false, &c, 0);
 }
 
-int nl_backend_health(struct nl_conn *nl, const struct rc_service *s,
-		      const struct rc_backend *b, uint32_t health, bool force)
+static int mark(struct nl_conn *nl, const struct rc_service *s,
+		const struct rc_backend *b, uint32_t health, bool force, bool wait)
 {
 	struct rc_backend c = without_health(b);
 
 	c.health = health;
 	c.has |= RC_HAS_HEALTH;
-	return simple(nl, RINGSTEER_CMD_BACKEND_SET, s, false, &c,
-		      force ? RINGSTEER_F_FORCE : 0);
+	return change(nl, RINGSTEER_CMD_BACKEND_SET, s, &c,
+		      force ? RINGSTEER_F_FORCE : 0, wait);
+}
+
+int nl_backend_health(struct nl_conn *nl, const struct rc_service *s,
+		      const struct rc_backend *b, uint32_t h, bool force)
+{
+	return mark(nl, s, b, h, force, false);
+}
+
+int nl_backend_mark(struct nl_conn *nl, const struct rc_service *s,
+		    const struct rc_backend *b, uint32_t h, bool force)
+{
+	return mark(nl, s, b, h, force, true);
 }
 
 int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,

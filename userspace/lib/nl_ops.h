@@ -38,6 +38,13 @@ int nl_backend_set(struct nl_conn *nl, const struct rc_service *s,
  */
 int nl_backend_health(struct nl_conn *nl, const struct rc_service *s,
 		      const struct rc_backend *b, uint32_t health, bool force);
+/*
+ * The same for an operator: a mark down with on-down reset returns, as a
+ * delete does, once its conntrack walk has run (unless nl_no_wait). A
+ * checker's marks (nl_backend_health()) never wait.
+ */
+int nl_backend_mark(struct nl_conn *nl, const struct rc_service *s,
+		    const struct rc_backend *b, uint32_t health, bool force);
 int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b, uint32_t flags);
 
