@@ -28,7 +28,7 @@
 #   wk-cli               wk-lb                                   wk-b1 .. wk-b3
 #  +----------------+  +-------------------------------------+    +-----------+
 #  | 10.1.0.2       +--+ 10.0.0.100:80 udp -> b1 b2 b3 (b4)  +----+ 10.2.N.2  |
-#  | UDP flows to   |  | 600,000 more conntrack entries      | x3 | :8080     |
+#  | UDP flows to   |  | 400,000 more conntrack entries      | x3 | :8080     |
 #  | b1, b2, b3     |  | del b1; modprobe, genl, mark b3,    |    | says "bN" |
 #  +----------------+  | show + del b2 meanwhile             |    +-----------+
 #                      +-------------------------------------+
@@ -39,7 +39,7 @@ P=wk
 . "$(dirname "$0")/lib/topo.sh"
 need_tools conntrack genl modprobe setpriv unshare
 CT_FILL=${WC_CT_FILL:-$RS_BINDIR/ct_fill}
-ENTRIES=${WC_ENTRIES:-600000}
+ENTRIES=${WC_ENTRIES:-400000}
 FILL=${WC_FILL:-40}
 FILL_PROCS=${WC_FILL_PROCS:-4}
 PARTS=${WC_PARTS:-delete queue}
