@@ -556,6 +556,22 @@ static int prepare_change(struct rs_txn *txn)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * A change whose walk would queue more than the namespace may have
+ * waiting is refused, so that no walk ever runs without credit: the walks
+ * already queued end the refusals as the credit allows.
+ */
+static int check_walk_room(struct rs_txn *txn)
+{
+	u32 n = txn->sweep->n + (txn->walk == RS_WALK_ADDED);
+
+	if (txn->walk == RS_WALK_NONE || rs_sweep_room(&txn->rn->sweep, n))
+		return 0;
+	NL_SET_ERR_MSG_MOD(txn->extack,
+			   "too many conntrack walks queued in this namespace; retry once they have run (net-get walk-done)");
+	return -EAGAIN;
+}
+
 /* Room for the rings and conntrack targets this change can produce. */
 static int prepare_room(struct rs_txn *txn)
 {
@@ -579,7 +595,7 @@ static int prepare(struct rs_txn *txn)
 	err = prepare_room(txn);
 	if (err)
 		return err;
-	err = prepare_change(txn);
+	err = prepare_change(txn) ?: check_walk_room(txn);
 	if (err)
 		return err;
 	/* A delete's names what the change frees: built while it lives. */
@@ -695,7 +711,7 @@ static void apply(struct rs_txn *txn)
 /*
  * After publication, the walks; ct_sweep.c says when they run and what they
  * may cost. A packet that read the old ring may still be setting up DNAT
- * to a deleted backend: rs_sweep_deleted() waits a grace period for it,
+ * to a deleted backend: the deferred walk waits a grace period for it,
  * so that the walk sees its entry. A new service walks for the flows
  * nf_nat bound to the VIP itself before the service existed
  * (rs_ct_target_null_bound()).
@@ -714,8 +730,10 @@ static void apply(struct rs_txn *txn)
  * is done once more, seconds later (ct_sweep.c), and only a sender kept
  * between those two hooks for that long (preempted, under full
  * preemption, on a starved CPU) still escapes. What is published again
- * before then (the service, or the backend) is taken out of that second
- * walk, so as not to delete its new flows. The same second walk catches
+ * before then (the service, or the backend) is taken out of the walks
+ * still queued for it, the first one too if it has not run (the delete
+ * was not waited for: its flows find their backend again), so as not to
+ * delete its new flows. The same second walk catches
  * a flow that missed a new service and got its null binding while the
  * first walk ran.
  */
@@ -724,6 +742,7 @@ static void walk(struct rs_txn *txn)
 	struct rs_sweep_batch *b = txn->sweep;
 	struct rs_net *rn = txn->rn;
 	struct rs_ct_target like;
+	u64 seq;
 	u32 i;
 
 	txn->sweep = NULL;
@@ -752,7 +771,9 @@ static void walk(struct rs_txn *txn)
 			rs_ct_target_null_bound(&like, txn->doomed[i]);
 			rs_sweep_forget(&rn->sweep, &like);
 		}
-		rs_sweep_deleted(&rn->sweep, b);
+		seq = rs_sweep_deleted(&rn->sweep, b);
+		if (txn->change->walk)
+			*txn->change->walk = seq;
 		return;
 	case RS_WALK_NONE:
 		break;

@@ -4,8 +4,9 @@
  * everything that can fail (allocations, ring builds, limits, hook
  * registration) happens first and a failure changes nothing; then the
  * change is applied and published at once and the generation bumped once;
- * then what must follow publication runs: a grace period and one conntrack
- * walk for what was deleted, hooks released, the change announced.
+ * then what must follow publication runs: the conntrack walk for what was
+ * deleted queued (it runs later, after a grace period, as the namespace's
+ * walk credit allows), hooks released, the change announced.
  */
 #ifndef _RINGSTEER_COMMIT_H
 #define _RINGSTEER_COMMIT_H
@@ -26,6 +27,11 @@ struct rs_change {
 	bool force;			/* BACKEND_SET: down even the last */
 	const u8 *key;			/* KEY_SET */
 	bool keep_flows;		/* SERVICE_DEL, BACKEND_DEL, FLUSH */
+	/*
+	 * Out, if not NULL: the sequence number of the deferred conntrack
+	 * walk the change queued for what it deleted (ct_sweep.h), 0: none.
+	 */
+	u64 *walk;
 };
 
 /* The backends one namespace may have (module parameter). */

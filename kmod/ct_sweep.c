@@ -11,15 +11,16 @@
  * refills at a tenth of the time passed, the cost of each walk measured
  * and taken from it), and they are batched:
  *
- * - A delete walks before the command returns. A deleted backend's
- *   connections reset on their next segment (doc/semantics.md promises
- *   it), which holds only if their entries are gone when it returns. With
- *   credit, it walks at once; without, its targets are queued for the
- *   deferred walk as soon as the credit allows, and the request waits for
- *   that walk after it has released the namespace's lock
- *   (rs_sweep_wait()): a fast series of deletes slows down, and nothing
- *   else the namespace is asked meanwhile (the health checker's marks,
- *   show) waits for its credit.
+ * - A delete is walked for by the deferred walk, never by the request:
+ *   the request returns once the delete is published, and a walk it
+ *   waited for would hold genetlink's cb_lock meanwhile (genl_rcv()), and
+ *   with it every generic netlink request of the host once a family
+ *   registers. The walk runs as soon as the credit allows (at once while
+ *   there is some), after a grace period; the delete's sequence number
+ *   is in its reply, and the walk's end is announced (rs_sweep_ops
+ *   walked) for whoever waits for it: ringctl does by default
+ *   (doc/semantics.md, "Deleting"). A health mark with on-down reset is
+ *   one such delete, and never waits either.
  * - A new service's walk for flows bound to its VIP (ct_walk.c) runs at
  *   once while there is credit, or else deferred, with whatever else is
  *   due then: a restore of many services costs a walk or two, not one
@@ -32,11 +33,15 @@
  *   RS_KEPT_SHARE times the last walk's cost if that is longer.
  *
  * Whatever runs a walk serves everything due in the same walk. Nothing
- * sleeps for the credit with the lock held; only a queue already full
- * (RS_SWEEP_MAX targets) makes a change walk at once without credit.
+ * sleeps for the credit, and no walk runs without it: a namespace may
+ * have RS_SWEEP_MAX targets waiting for a first walk, and a change that
+ * would queue more is refused before it is applied (rs_sweep_room(),
+ * EAGAIN), so what one namespace queues is bounded, its memory charged
+ * to whoever made the changes. Second walks have a bound of their own,
+ * and beyond it are skipped, not walked early.
  */
 
-#include <linux/sched/signal.h>
+#include <linux/jiffies.h>
 #include <linux/slab.h>
 
 #include "ct_sweep.h"
@@ -46,7 +51,7 @@
 #define RS_KEPT_POLL	(10 * HZ)
 #define RS_KEPT_SHARE	100
 #define RS_SECOND_PASS	(5 * HZ)
-/* Targets queued for deferred walks, at most; beyond, changes walk now. */
+/* Targets queued for first walks, and for second walks, at most. */
 #define RS_SWEEP_MAX	4096
 
 struct rs_sweep_batch *rs_sweep_batch_alloc(u32 n)
@@ -106,12 +111,16 @@ static void queue_batch(struct rs_sweep *s, struct rs_sweep_batch *b,
 	b->due = due;
 	list_add_tail(&b->node, &s->queue);
 	s->nqueued += b->n;
+	if (b->second)
+		s->nsecond += b->n;
 }
 
 static void unqueue_batch(struct rs_sweep *s, struct rs_sweep_batch *b)
 {
 	list_del_init(&b->node);
 	s->nqueued -= b->n;
+	if (b->second)
+		s->nsecond -= b->n;
 }
 
 /* Arm the deferred walk for the first thing due, once credit allows. */
@@ -133,7 +142,11 @@ static void arm(struct rs_sweep *s)
 	if (!any || s->stopped)
 		return;
 	wait = time_after(at, jiffies) ? at - jiffies : 0;
-	wait = max(wait, nsecs_to_jiffies(owed_ns(s)));
+	/*
+	 * Rounded up: a wait rounded down ends before the credit is there,
+	 * and the work would run again and again for the jiffy's rest.
+	 */
+	wait = max(wait, nsecs_to_jiffies(owed_ns(s) + TICK_NSEC - 1));
 	/* Unbound: a walk can take seconds of CPU. */
 	mod_delayed_work(system_unbound_wq, &s->work, wait);
 }
@@ -192,7 +205,8 @@ static void postpone(struct rs_sweep *s, unsigned long j)
 /* Walked once: queued for the second walk, if there is room. */
 static void second_pass(struct rs_sweep *s, struct rs_sweep_batch *b)
 {
-	if (s->nqueued + b->n <= RS_SWEEP_MAX)
+	b->second = true;
+	if (s->nsecond + b->n <= RS_SWEEP_MAX)
 		queue_batch(s, b, jiffies + RS_SECOND_PASS);
 	else
 		rs_sweep_batch_free(b);
@@ -200,17 +214,18 @@ static void second_pass(struct rs_sweep *s, struct rs_sweep_batch *b)
 }
 
 /*
- * A delete that waited for its credit in the queue has had its first
- * walk: its request may return, and it is walked once more later.
+ * A first walk done in the queue: a delete's is walked once more later;
+ * a new service's deferred walk is late enough already.
  */
-static bool deferred_delete_walked(struct rs_sweep *s, struct rs_sweep_batch *b)
+static void first_walked(struct rs_sweep *s, struct rs_sweep_batch *b)
 {
-	if (!b->delete_seq)
-		return false;
+	if (!b->delete_seq) {
+		rs_sweep_batch_free(b);
+		return;
+	}
 	WRITE_ONCE(s->deletes_walked, max(s->deletes_walked, b->delete_seq));
 	b->delete_seq = 0;
 	second_pass(s, b);
-	return true;
 }
 
 /*
@@ -222,9 +237,9 @@ static void run(struct rs_sweep *s, const struct rs_sweep_batch *now)
 	struct rs_sweep_batch *b, *tmp;
 	unsigned long j = jiffies;
 	bool poll = poll_due(s);
+	u64 *counts, walked = s->deletes_walked;
 	struct rs_ct_target *t;
 	u32 n, kept = 0;
-	u64 *counts;
 
 	n = gather(s, now, j, poll, NULL);
 	t = kvcalloc(max(n, 1U), sizeof(*t), GFP_KERNEL_ACCOUNT);
@@ -243,11 +258,13 @@ static void run(struct rs_sweep *s, const struct rs_sweep_batch *now)
 		if (time_before(j, b->due))
 			continue;
 		unqueue_batch(s, b);
-		if (deferred_delete_walked(s, b))
-			continue;
-		rs_sweep_batch_free(b);
+		if (b->second)
+			rs_sweep_batch_free(b);
+		else
+			first_walked(s, b);
 	}
-	wake_up_all(&s->walked);
+	if (s->deletes_walked != walked)
+		s->ops->walked(s, s->deletes_walked);
 	if (poll) {
 		s->ops->kept_counted(s, counts + n - kept);
 		s->poll_at = jiffies + max_t(unsigned long, RS_KEPT_POLL,
@@ -258,42 +275,35 @@ out:
 	kvfree(counts);
 }
 
-void rs_sweep_deleted(struct rs_sweep *s, struct rs_sweep_batch *b)
+bool rs_sweep_room(const struct rs_sweep *s, u32 n)
+{
+	lockdep_assert_held(s->lock);
+	return s->nqueued - s->nsecond + n <= RS_SWEEP_MAX;
+}
+
+u64 rs_sweep_deleted(struct rs_sweep *s, struct rs_sweep_batch *b)
 {
 	lockdep_assert_held(s->lock);
 	if (!b->n) {
 		rs_sweep_batch_free(b);
-		return;
+		return 0;
 	}
-	if (owed_ns(s) && s->nqueued + b->n <= RS_SWEEP_MAX) {
-		/* The deferred walk waits a grace period first too. */
-		b->delete_seq = ++s->deletes_queued;
-		queue_batch(s, b, jiffies);
-		arm(s);
-		return;
-	}
-	/* Packets that read the old ring have set up their NAT. */
-	synchronize_net();
-	run(s, b);
-	second_pass(s, b);
+	/* The deferred walk waits a grace period first. */
+	b->delete_seq = ++s->deletes_queued;
+	queue_batch(s, b, jiffies);
+	arm(s);
+	return b->delete_seq;
 }
 
-u64 rs_sweep_deletes_queued(const struct rs_sweep *s)
+u64 rs_sweep_walked(const struct rs_sweep *s)
 {
-	lockdep_assert_held(s->lock);
-	return s->deletes_queued;
-}
-
-void rs_sweep_wait(struct rs_sweep *s, u64 seq)
-{
-	/* A fatal signal ends the wait: the walk follows anyway. */
-	wait_event_killable(s->walked, READ_ONCE(s->deletes_walked) >= seq);
+	return READ_ONCE(s->deletes_walked);
 }
 
 void rs_sweep_added(struct rs_sweep *s, struct rs_sweep_batch *b)
 {
 	lockdep_assert_held(s->lock);
-	if (owed_ns(s) && s->nqueued + b->n <= RS_SWEEP_MAX) {
+	if (owed_ns(s)) {
 		queue_batch(s, b, jiffies);
 		arm(s);
 		return;
@@ -362,7 +372,6 @@ void rs_sweep_init(struct rs_sweep *s, struct net *net, struct mutex *lock,
 		   const struct rs_sweep_ops *ops)
 {
 	INIT_LIST_HEAD(&s->queue);
-	init_waitqueue_head(&s->walked);
 	s->credit = RS_WALK_BURST;
 	s->stamp = ktime_get_ns();
 	s->net = net;
@@ -375,9 +384,6 @@ void rs_sweep_stop(struct rs_sweep *s)
 {
 	lockdep_assert_held(s->lock);
 	s->stopped = true;
-	/* No walk will come: the deletes waiting for one return. */
-	WRITE_ONCE(s->deletes_walked, s->deletes_queued);
-	wake_up_all(&s->walked);
 }
 
 void rs_sweep_sync(struct rs_sweep *s)

@@ -3,13 +3,12 @@
  * When the conntrack walks a namespace's changes need run, and what they
  * may cost (ct_sweep.c). Everything here runs under the namespace's lock,
  * which the sweep is handed at init and knows nothing else of, but
- * rs_sweep_wait(), which must not.
+ * rs_sweep_walked(), which reads one number without it.
  */
 #ifndef _RINGSTEER_CT_SWEEP_H
 #define _RINGSTEER_CT_SWEEP_H
 
 #include <linux/list.h>
-#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "ct_walk.h"
@@ -22,7 +21,8 @@ struct rs_sweep;
 struct rs_sweep_batch {
 	struct list_head node;		/* rs_sweep->queue */
 	unsigned long due;		/* jiffies: its deferred walk */
-	u64 delete_seq;			/* a delete waiting for it; 0: none */
+	u64 delete_seq;			/* a delete's first walk; 0: none */
+	bool second;			/* walked once: RS_SECOND_PASS later */
 	u32 n;
 	struct rs_ct_target t[];
 };
@@ -37,19 +37,21 @@ struct rs_sweep_ops {
 	u32 (*kept_targets)(struct rs_sweep *s, struct rs_ct_target *t);
 	/* Their counts, in the same order, are in. */
 	void (*kept_counted)(struct rs_sweep *s, const u64 *counts);
+	/* The first walk of every delete up to @seq has run: announce it. */
+	void (*walked)(struct rs_sweep *s, u64 seq);
 };
 
 struct rs_sweep {
 	struct list_head queue;		/* batches waiting for a deferred walk */
 	u32 nqueued;			/* their targets */
+	u32 nsecond;			/* of them, second walks' */
 	bool stopped;			/* no walk is started or scheduled */
 	s64 credit;			/* ns of walking allowed now; < 0: owed */
 	u64 stamp;			/* ktime_get_ns() the credit is of */
 	u64 cost;			/* the last walk's, in ns */
 	unsigned long poll_at;		/* jiffies: the kept flows' next count */
-	u64 deletes_queued;		/* deletes that waited for credit */
+	u64 deletes_queued;		/* deletes given a walk (their seq) */
 	u64 deletes_walked;		/* of them walked: READ_ONCE() unlocked */
-	wait_queue_head_t walked;	/* their requests, without the lock */
 	struct delayed_work work;
 	struct net *net;		/* whose conntrack entries are walked */
 	struct mutex *lock;		/* the namespace's: held by every call */
@@ -69,15 +71,21 @@ void rs_sweep_sync(struct rs_sweep *s);
 void rs_sweep_free(struct rs_sweep *s);
 
 /*
- * After a delete is published: walk for @b's targets now, or, without
- * credit, queue them for the deferred walk; once more later either way.
- * Takes @b. A request whose commit raised rs_sweep_deletes_queued() calls
- * rs_sweep_wait() with its new value once it has dropped the lock, and
- * returns when the walk has run (or the namespace is going).
+ * Whether a change may queue @n more targets: at most RS_SWEEP_MAX wait
+ * for a first walk. Asked before the change is applied; a change refused
+ * here changes nothing, and no walk ever runs without credit.
  */
-void rs_sweep_deleted(struct rs_sweep *s, struct rs_sweep_batch *b);
-u64 rs_sweep_deletes_queued(const struct rs_sweep *s);
-void rs_sweep_wait(struct rs_sweep *s, u64 seq);
+bool rs_sweep_room(const struct rs_sweep *s, u32 n);
+/*
+ * After a delete is published: @b's targets are queued for the deferred
+ * walk, which runs as soon as the credit allows, and once more later.
+ * Takes @b. Returns the delete's sequence number, which the walked()
+ * announcement and rs_sweep_walked() reach once its first walk has run,
+ * or 0 if there is nothing to walk. Never waits.
+ */
+u64 rs_sweep_deleted(struct rs_sweep *s, struct rs_sweep_batch *b);
+/* The last delete whose first walk has run; any lock or none. */
+u64 rs_sweep_walked(const struct rs_sweep *s);
 /* After a service is published: walk for @b's now or soon. Takes @b. */
 void rs_sweep_added(struct rs_sweep *s, struct rs_sweep_batch *b);
 /*

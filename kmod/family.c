@@ -144,8 +144,10 @@ static int __init ops_init(struct genl_family *family, rs_doit_hook pre_doit,
 
 #endif
 
+/* In the order of the spec's list: RINGSTEER_NLGRP_* index them. */
 static const struct genl_multicast_group rs_mcgrps[] = {
-	{ .name = RINGSTEER_MCGRP_CONFIG },
+	[RINGSTEER_NLGRP_CONFIG] = { .name = RINGSTEER_MCGRP_CONFIG },
+	[RINGSTEER_NLGRP_WALKS] = { .name = RINGSTEER_MCGRP_WALKS },
 };
 
 /*

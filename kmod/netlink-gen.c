@@ -291,4 +291,5 @@ const struct genl_split_ops ringsteer_nl_ops[15] = {
 
 static const struct genl_multicast_group ringsteer_nl_mcgrps[] = {
 	[RINGSTEER_NLGRP_CONFIG] = { "config", },
+	[RINGSTEER_NLGRP_WALKS] = { "walks", },
 };

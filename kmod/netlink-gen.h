@@ -46,6 +46,7 @@ int ringsteer_nl_net_get_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	RINGSTEER_NLGRP_CONFIG,
+	RINGSTEER_NLGRP_WALKS,
 };
 
 #endif /* _LINUX_RINGSTEER_GEN_H */

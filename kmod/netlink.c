@@ -401,26 +401,56 @@ static int pre_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 		kfree(req);
 		return err;
 	}
-	req->deletes_queued = rs_sweep_deletes_queued(&rn->sweep);
 	info->user_ptr[0] = req;
 	return 0;
 }
 
 /*
- * A delete whose walk had to wait for the namespace's credit returns once
- * it has run, waiting without the lock (ct_sweep.h).
+ * No request waits here for anything but the namespace's mutex: genl_rcv()
+ * holds genetlink's cb_lock around the doit, and a family registering
+ * meanwhile (a module autoloaded by any user's CTRL_CMD_GETFAMILY) would
+ * make every generic netlink request of the host wait too. A delete's
+ * conntrack walk is waited for by the requester, if it wants, on the
+ * walks group (commit_walk()).
  */
 static void post_doit(const struct rs_genl_op *ops, struct sk_buff *skb,
 		      struct genl_info *info)
 {
-	struct rs_net *rn = info_rn(info);
-	u64 queued = rs_sweep_deletes_queued(&rn->sweep);
-	bool wait = queued != info_req(info)->deletes_queued;
-
-	mutex_unlock(&rn->lock);
+	mutex_unlock(&info_rn(info)->lock);
 	kfree(info_req(info));
-	if (wait)
-		rs_sweep_wait(&rn->sweep, queued);
+}
+
+/*
+ * A change that may delete conntrack entries: committed, and answered
+ * with the walk it queued, if any (spec: walk). The reply is allocated
+ * first, as nothing may fail once the change is made.
+ */
+static int commit_walk(struct genl_info *info, struct rs_change *c)
+{
+	struct sk_buff *msg;
+	u64 walk = 0;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(nla_total_size_64bit(sizeof(walk)), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &rs_genl_family, 0, info->genlhdr->cmd);
+	c->walk = &walk;
+	err = hdr ? rs_commit(info_rn(info), c, info->extack) : -EMSGSIZE;
+	if (err || !walk ||
+	    WARN_ON_ONCE(nla_put_u64_64bit(msg, RINGSTEER_A_WALK, walk,
+					   RINGSTEER_A_PAD))) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	/*
+	 * The change is made whatever becomes of the reply: a requester
+	 * whose receive buffer is full gets the ack alone.
+	 */
+	genlmsg_reply(msg, info);
+	return 0;
 }
 
 static bool keep_flows(const struct rs_request *req)
@@ -463,7 +493,7 @@ int ringsteer_nl_service_del_doit(struct sk_buff *skb, struct genl_info *info)
 		.keep_flows = keep_flows(req),
 	};
 
-	return rs_commit(info_rn(info), &c, info->extack);
+	return commit_walk(info, &c);
 }
 
 static int fill_service(struct sk_buff *skb, struct genl_info *info,
@@ -517,7 +547,7 @@ int ringsteer_nl_backend_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	return rs_backend_conf_parse(req->backend_tb, info->attrs[RINGSTEER_A_BACKEND],
 				     req->backend, &c.backend_conf, info->extack) ?:
-	       rs_commit(info_rn(info), &c, info->extack);
+	       commit_walk(info, &c);
 }
 
 int ringsteer_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
@@ -530,7 +560,7 @@ int ringsteer_nl_backend_del_doit(struct sk_buff *skb, struct genl_info *info)
 		.keep_flows = keep_flows(req),
 	};
 
-	return rs_commit(info_rn(info), &c, info->extack);
+	return commit_walk(info, &c);
 }
 
 /* @arg: non-NULL with the backend's counts, where it has them. */
@@ -691,7 +721,9 @@ static int fill_net(struct sk_buff *skb, struct genl_info *info,
 	    (ft_entries &&
 	     nla_put_u32(skb, RINGSTEER_NET_A_FLOW_TABLE_ENTRIES, ft_entries)) ||
 	    nla_put_u64_64bit(skb, RINGSTEER_NET_A_UNSERVED_DROPS,
-			      rs_counter_sum(rn->services.unserved), RINGSTEER_NET_A_PAD))
+			      rs_counter_sum(rn->services.unserved), RINGSTEER_NET_A_PAD) ||
+	    nla_put_u64_64bit(skb, RINGSTEER_NET_A_WALK_DONE,
+			      rs_sweep_walked(&rn->sweep), RINGSTEER_NET_A_PAD))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -709,7 +741,7 @@ int ringsteer_nl_flush_doit(struct sk_buff *skb, struct genl_info *info)
 		.keep_flows = keep_flows(info_req(info)),
 	};
 
-	return rs_commit(info_rn(info), &c, info->extack);
+	return commit_walk(info, &c);
 }
 
 int __init rs_genl_init(void)

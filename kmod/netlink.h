@@ -26,7 +26,6 @@ struct rs_request {
 	u32 flags;
 	struct rs_service *svc;
 	struct rs_backend *backend;
-	u64 deletes_queued;	/* rs_sweep_deletes_queued() at pre_doit */
 };
 
 /*

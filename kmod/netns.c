@@ -12,6 +12,7 @@
 #include <net/net_namespace.h>
 
 #include "netns.h"
+#include "nlmsg.h"
 #include "service.h"
 
 unsigned int rs_net_id __read_mostly;
@@ -147,9 +148,15 @@ static void kept_counted(struct rs_sweep *s, const u64 *counts)
 	rs_net_hooks_put(rn);
 }
 
+static void walked(struct rs_sweep *s, u64 seq)
+{
+	rs_notify_walked(container_of(s, struct rs_net, sweep), seq);
+}
+
 static const struct rs_sweep_ops kept_flows = {
 	.kept_targets = kept_targets,
 	.kept_counted = kept_counted,
+	.walked = walked,
 };
 
 static int __net_init rs_net_init(struct net *net)

@@ -10,6 +10,7 @@
 #include "uapi/ringsteer.h"
 #include "conf.h"
 #include "family.h"
+#include "netlink-gen.h"
 #include "nlmsg.h"
 #include "service.h"
 #include "tally.h"
@@ -209,6 +210,25 @@ void rs_notify_send(struct rs_net *rn, struct sk_buff *skb)
 	if (skb)
 		genlmsg_multicast_netns(&rs_genl_family, rn->net, skb, 0, 0,
 					GFP_KERNEL);
+}
+
+void rs_notify_walked(struct rs_net *rn, u64 walk)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	/* Lost without memory: a waiter reads walk-done from net-get too. */
+	skb = genlmsg_new(nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &rs_genl_family, 0, RINGSTEER_CMD_WALKED);
+	if (!hdr || nla_put_u64_64bit(skb, RINGSTEER_A_WALK, walk, RINGSTEER_A_PAD)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast_netns(&rs_genl_family, rn->net, skb, 0,
+				RINGSTEER_NLGRP_WALKS, GFP_KERNEL);
 }
 
 void rs_notify(struct rs_net *rn, u8 cmd, struct rs_service *svc,

@@ -40,5 +40,7 @@ struct sk_buff *rs_notify_build(struct rs_net *rn, u8 cmd,
 void rs_notify_send(struct rs_net *rn, struct sk_buff *skb);
 void rs_notify(struct rs_net *rn, u8 cmd, struct rs_service *svc,
 	       const struct rs_backend *b);
+/* The walks of deletes up to @walk have run (group walks). May sleep. */
+void rs_notify_walked(struct rs_net *rn, u64 walk);
 
 #endif /* _RINGSTEER_NLMSG_H */

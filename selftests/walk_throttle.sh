@@ -3,15 +3,17 @@
 #
 # A delete that waits for its namespace's conntrack-walk credit (ct_sweep.c:
 # a burst of RS_WALK_BURST, then a tenth of the time passed) must wait
-# without the namespace's lock: the other requests of the namespace (show,
-# the health checker's marks under a systemd watchdog) go on meanwhile,
-# and the delete still returns only after its walk (doc/semantics.md,
-# "Deleting": a deleted backend's connections reset on their next segment).
+# without the namespace's lock (the kernel answers at once, and ringctl
+# waits for the walk's announcement): the other requests of the namespace
+# (show, the health checker's marks under a systemd watchdog) go on
+# meanwhile, and ringctl's delete still returns only after its walk
+# (doc/semantics.md, "When a delete has returned": a deleted backend's
+# connections reset on their next segment).
 #
 # The walks are made expensive with a large conntrack table (ct_fill, no
 # traffic) and the credit spent with deletes of a spare backend, b4,
 # until one has waited for credit. One more delete, of b1, then waits ten
-# times a walk: once it is seen waiting in the kernel, show and a health
+# times a walk: once it is seen waiting for credit, show and a health
 # mark of b2 must return before it does, and before its walk (b1's
 # entries still there); once it has returned, b1's entries must be gone
 # and b2's still there. The checks are of order, not of time; the times
@@ -97,24 +99,22 @@ running()
 	[ "${stat%% *}" != Z ]
 }
 
-# credit_wait PID: if PID is a request waiting for its namespace's walk
-# credit, the module's function it waits in: it has a function of the
-# sweep (rs_sweep_*) on its kernel stack, and is neither in a grace period
-# nor in a walk (with credit, a delete waits for a grace period, then
-# walks).
+# credit_wait PID: if PID is a delete waiting for its namespace's walk
+# credit, where it waits. The kernel answers a delete at once, and
+# ringctl waits for the walk's announcement in poll(); the walk, and the
+# grace period before it, run in the credit worker (sweep_work), so a
+# wait while the worker runs is not one for credit.
 credit_wait()
 {
-	local l fn='' sweep=''
+	local l poll=''
 	while read -r l; do
 		case $l in
-		*synchroniz*|*rs_ct_walk*|*nf_ct_iterate*) return 0 ;;
-		*rs_sweep_*) sweep=1 ;;
-		esac
-		case $l in
-		*"[ringsteer]"*) [ -n "$fn" ] || { fn=${l#*] }; fn=${fn%%+*}; } ;;
+		*do_sys_poll*|*do_select*) poll=1 ;;
 		esac
 	done 2>/dev/null <"/proc/$1/stack"
-	[ -z "$sweep" ] || echo "$fn"
+	[ -n "$poll" ] || return 0
+	! grep -qs sweep_work /proc/[0-9]*/stack || return 0
+	echo "ringctl's poll"
 }
 
 # del_start BACKEND: delete BACKEND in the background (DEL, from T_DEL).

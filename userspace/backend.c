@@ -76,8 +76,8 @@ static int request(struct nl_conn *nl, enum op op, const struct rc_service *s,
 		return nl_backend_del(nl, s, b, a->seen & PARSE_KW_KEEP_FLOWS ?
 				      RINGSTEER_F_KEEP_FLOWS : 0);
 	if (b->has & RC_HAS_HEALTH)
-		return nl_backend_health(nl, s, b, b->health,
-					 a->seen & PARSE_KW_FORCE);
+		return nl_backend_mark(nl, s, b, b->health,
+				       a->seen & PARSE_KW_FORCE);
 	return nl_backend_set(nl, s, b);
 }
 

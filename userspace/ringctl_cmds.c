@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "nl_ops.h"
 
 static void usage(FILE *f);
 
@@ -45,7 +46,7 @@ static const struct cli_cmd commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: ringctl [-j] COMMAND [ARGS...]\n\nCommands:\n");
+	fprintf(f, "Usage: ringctl [-j] [--no-wait] COMMAND [ARGS...]\n\nCommands:\n");
 	cli_list(f, commands, NCOMMANDS);
 	fprintf(f, "\n'ringctl COMMAND help' (or -h, --help) shows a command's own usage.\n");
 }
@@ -57,6 +58,9 @@ int cmd_main(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-' && !cli_is_help(argv[i]); i++) {
 		if (cli_is_json(argv[i])) {
 			cli_json = true;
+		} else if (!strcmp(argv[i], "--no-wait")) {
+			/* Deletes return before their conntrack walk. */
+			nl_no_wait = true;
 		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
 			printf("ringctl %s\n", RINGCTL_VERSION);
 			return 0;

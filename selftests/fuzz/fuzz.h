@@ -121,6 +121,7 @@ struct fuzz {
 	uint64_t index;
 	struct fz_reply *rep;
 	uint32_t nrep, caprep;
+	uint64_t last_walk;	/* the last walk a change's reply named */
 };
 
 struct fz_answer {

@@ -400,6 +400,11 @@ void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
 		q->policy = FZ_EOPNOTSUPP | FZ_EINVAL;
 		return;
 	}
+	/* A notification's number (walked) names no request: no op at all. */
+	if (!q->dump && !fz_has_do[q->cmd]) {
+		q->policy = FZ_EOPNOTSUPP;
+		return;
+	}
 	/* 6.1 looks for a dumpit only after the permission check. */
 	if (q->dump && !fz_has_dump[q->cmd]) {
 		q->policy = FZ_EOPNOTSUPP |
@@ -467,6 +472,9 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 		} else if (type == RINGSTEER_A_POSITION) {
 			r->has_pos = true;
 			r->pos = v;
+		} else if (type == RINGSTEER_A_WALK) {
+			r->has_walk = true;
+			r->walk = v;
 		}
 		return;
 	}
@@ -624,8 +632,17 @@ const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
 		return fz_reply_ep(&r->svc, true) ?: fz_reply_ep(&r->be, false) ?:
 		       fz_reply_slots(&r->be);
 	case RINGSTEER_CMD_NET_GET:
-		return !r->has_svc && !r->has_be && !r->has_key && !r->has_pos ? NULL :
+		return !r->has_svc && !r->has_be && !r->has_key && !r->has_pos &&
+		       !r->has_walk ? NULL :
 		       "NET_GET reply carries more than the namespace's state";
+	case RINGSTEER_CMD_SERVICE_DEL:
+	case RINGSTEER_CMD_BACKEND_DEL:
+	case RINGSTEER_CMD_BACKEND_SET:
+	case RINGSTEER_CMD_FLUSH:
+		/* A change that queued a conntrack walk names it, alone. */
+		return r->has_walk && r->walk && !r->has_svc && !r->has_be &&
+		       !r->has_key && !r->has_pos ? NULL :
+		       "a change's reply is not exactly its walk";
 	}
 	return "data message for a command without replies";
 }

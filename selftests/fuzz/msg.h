@@ -186,12 +186,12 @@ void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
 
 /* A decoded reply entry: service and/or backend nests, position, key. */
 struct fz_reply {
-	bool has_svc, has_be, has_pos, has_key;
+	bool has_svc, has_be, has_pos, has_key, has_walk;
 	bool has_conns;		/* both connection counts */
 	struct fz_ep svc, be;
 	uint32_t backends, active, points;
 	uint64_t ring_bytes, flows, no_backend;
-	uint64_t be_flows, share, pos;
+	uint64_t be_flows, share, pos, walk;
 	uint8_t key[RINGSTEER_KEY_LEN];
 };
 

@@ -145,7 +145,8 @@ def main():
         out.append('};')
         out.append('')
     for table, test in (('fz_admin', lambda op: 'uns-admin-perm' in op.get('flags', [])),
-                        ('fz_has_dump', lambda op: 'dump' in op)):
+                        ('fz_has_dump', lambda op: 'dump' in op),
+                        ('fz_has_do', lambda op: 'do' in op)):
         out.append('static const bool %s[%s_CMD_MAX + 1] = {' % (table, fam))
         for op in ops:
             if test(op):

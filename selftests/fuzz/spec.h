@@ -29,8 +29,8 @@ enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD,
 		 R_U16S };
 
 /*
- * fz_specs, fz_dump_specs, fz_admin and fz_has_dump: each command's request
- * shape; the reply kinds. Written at build time by spec-gen.py, so that
+ * fz_specs, fz_dump_specs, fz_admin, fz_has_dump and fz_has_do: each
+ * command's request shape; the reply kinds. Written at build time by spec-gen.py, so that
  * the model and the kernel's generated policies have one source.
  */
 #include "fuzz-spec-gen.h"

@@ -132,6 +132,7 @@ struct rc_net {
 	bool tunnel_hooks;	/* tunnel hooks registered */
 	uint32_t flow_table_entries;	/* per CPU; 0: no table */
 	uint64_t unserved_drops;	/* to a tunnel VIP, not steered */
+	uint64_t walk_done;	/* the last delete's conntrack walk that ran */
 };
 
 struct rc_config {

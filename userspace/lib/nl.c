@@ -5,6 +5,7 @@
  */
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -29,6 +30,8 @@ static void mcast_group(struct nl_conn *nl, const struct nlattr *group)
 	}
 	if (name && id && !strcmp(mnl_attr_get_str(name), RINGSTEER_MCGRP_CONFIG))
 		nl->config_group = mnl_attr_get_u32(id);
+	if (name && id && !strcmp(mnl_attr_get_str(name), RINGSTEER_MCGRP_WALKS))
+		nl->walks_group = mnl_attr_get_u32(id);
 }
 
 static int family_attr_cb(const struct nlattr *attr, void *data)
@@ -313,14 +316,32 @@ void nl_close(struct nl_conn *nl)
 	nl->sock = NULL;
 }
 
-int nl_join(struct nl_conn *nl)
+static int join(struct nl_conn *nl, uint32_t group)
 {
-	if (!nl->config_group)
+	if (!group)
 		return -EOPNOTSUPP;
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
-				  &nl->config_group, sizeof(nl->config_group)) < 0)
+				  &group, sizeof(group)) < 0)
 		return -errno;
 	return 0;
+}
+
+int nl_join(struct nl_conn *nl)
+{
+	return join(nl, nl->config_group);
+}
+
+int nl_join_walks(struct nl_conn *nl)
+{
+	return join(nl, nl->walks_group);
+}
+
+int nl_readable(struct nl_conn *nl, int timeout_ms)
+{
+	struct pollfd p = { .fd = mnl_socket_get_fd(nl->sock), .events = POLLIN };
+	int ret = poll(&p, 1, timeout_ms);
+
+	return ret < 0 ? -errno : ret;
 }
 
 int nl_read_events(struct nl_conn *nl, mnl_cb_t cb, void *data)

@@ -25,6 +25,8 @@ struct nl_conn {
 	bool dump_intr;
 	/* Multicast group RINGSTEER_MCGRP_CONFIG, 0 if the kernel has none. */
 	uint32_t config_group;
+	/* And RINGSTEER_MCGRP_WALKS. */
+	uint32_t walks_group;
 };
 
 /* Returns 0, -ENOENT when the module is not loaded, or another -errno. */
@@ -39,6 +41,10 @@ void nl_close(struct nl_conn *nl);
  */
 int nl_join(struct nl_conn *nl);
 int nl_read_events(struct nl_conn *nl, mnl_cb_t cb, void *data);
+/* The same for the walks group (RINGSTEER_CMD_WALKED). */
+int nl_join_walks(struct nl_conn *nl);
+/* Whether a message waits, within TIMEOUT_MS: 1, 0, or -errno. */
+int nl_readable(struct nl_conn *nl, int timeout_ms);
 
 /* Start a request for CMD in BUF (MNL_SOCKET_BUFFER_SIZE bytes at least). */
 struct nlmsghdr *nl_msg(struct nl_conn *nl, void *buf, uint8_t cmd, uint16_t flags);

@@ -292,6 +292,84 @@ static int simple(struct nl_conn *nl, uint8_t cmd, const struct rc_service *s,
 	return nl_request(nl, nlh, NULL, NULL);
 }
 
+bool nl_no_wait;
+
+/* The walk of a change's reply, or of a walked notification. */
+static int walk_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
+	uint64_t walk = 0, *max = data;
+
+	/* Unreadable: no walk to wait for, as from an older kernel. */
+	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) ||
+	    get_u64(tb[RINGSTEER_A_WALK], &walk))
+		return MNL_CB_OK;
+	if (walk > *max)
+		*max = walk;
+	return MNL_CB_OK;
+}
+
+/*
+ * Until the namespace's walk-done reaches WALK: read after joining the
+ * walks group on a socket of its own (notifications would mix with the
+ * replies of NL's), then again each second and after each notification,
+ * so that one lost to a full buffer or to the kernel's memory only makes
+ * the wait up to a second longer.
+ */
+int nl_walk_wait(struct nl_conn *nl, uint64_t walk)
+{
+	struct nl_conn ev;
+	uint64_t seen = 0;
+	struct rc_net n;
+	int err;
+
+	err = nl_open(&ev);
+	if (err)
+		return err;
+	err = nl_join_walks(&ev);
+	while (!err) {
+		err = nl_net_get(nl, &n);
+		if (err || n.walk_done >= walk)
+			break;
+		err = nl_readable(&ev, 1000);
+		if (err > 0) {
+			err = nl_read_events(&ev, walk_cb, &seen);
+			/* Lost notifications: net-get tells. */
+			err = err == -ENOBUFS || err >= 0 ? 0 : err;
+		}
+		if (!err && seen >= walk)
+			break;
+	}
+	nl_close(&ev);
+	return err;
+}
+
+/* A change that may delete conntrack entries, and with WAIT the wait. */
+static int change(struct nl_conn *nl, uint8_t cmd, const struct rc_service *s,
+		  const struct rc_backend *b, uint32_t flags, bool wait)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = nl_msg(nl, buf, cmd, 0);
+	uint64_t walk = 0;
+	int err;
+
+	if (s)
+		put_service_id(nlh, s, false);
+	if (b)
+		put_backend(nlh, b);
+	put_flags(nlh, flags);
+	err = nl_request(nl, nlh, walk_cb, &walk);
+	if (err || !walk || !wait || nl_no_wait)
+		return err;
+	return nl_walk_wait(nl, walk);
+}
+
+static int deleting(struct nl_conn *nl, uint8_t cmd, const struct rc_service *s,
+		    const struct rc_backend *b, uint32_t flags)
+{
+	return change(nl, cmd, s, b, flags, true);
+}
+
 int nl_service_new(struct nl_conn *nl, const struct rc_service *s)
 {
 	return simple(nl, RINGSTEER_CMD_SERVICE_NEW, s, true, NULL, 0);
@@ -304,7 +382,7 @@ int nl_service_set(struct nl_conn *nl, const struct rc_service *s)
 
 int nl_service_del(struct nl_conn *nl, const struct rc_service *s, uint32_t flags)
 {
-	return simple(nl, RINGSTEER_CMD_SERVICE_DEL, s, false, NULL, flags);
+	return deleting(nl, RINGSTEER_CMD_SERVICE_DEL, s, NULL, flags);
 }
 
 /*
@@ -335,15 +413,27 @@ int nl_backend_set(struct nl_conn *nl, const struct rc_service *s,
 	return simple(nl, RINGSTEER_CMD_BACKEND_SET, s, false, &c, 0);
 }
 
-int nl_backend_health(struct nl_conn *nl, const struct rc_service *s,
-		      const struct rc_backend *b, uint32_t health, bool force)
+static int mark(struct nl_conn *nl, const struct rc_service *s,
+		const struct rc_backend *b, uint32_t health, bool force, bool wait)
 {
 	struct rc_backend c = without_health(b);
 
 	c.health = health;
 	c.has |= RC_HAS_HEALTH;
-	return simple(nl, RINGSTEER_CMD_BACKEND_SET, s, false, &c,
-		      force ? RINGSTEER_F_FORCE : 0);
+	return change(nl, RINGSTEER_CMD_BACKEND_SET, s, &c,
+		      force ? RINGSTEER_F_FORCE : 0, wait);
+}
+
+int nl_backend_health(struct nl_conn *nl, const struct rc_service *s,
+		      const struct rc_backend *b, uint32_t h, bool force)
+{
+	return mark(nl, s, b, h, force, false);
+}
+
+int nl_backend_mark(struct nl_conn *nl, const struct rc_service *s,
+		    const struct rc_backend *b, uint32_t h, bool force)
+{
+	return mark(nl, s, b, h, force, true);
 }
 
 int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
@@ -352,12 +442,12 @@ int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
 	/* backend-del's policy takes the identity only: no weight or state. */
 	struct rc_backend id = { .ep = b->ep };
 
-	return simple(nl, RINGSTEER_CMD_BACKEND_DEL, s, false, &id, flags);
+	return deleting(nl, RINGSTEER_CMD_BACKEND_DEL, s, &id, flags);
 }
 
 int nl_flush(struct nl_conn *nl, uint32_t flags)
 {
-	return simple(nl, RINGSTEER_CMD_FLUSH, NULL, false, NULL, flags);
+	return deleting(nl, RINGSTEER_CMD_FLUSH, NULL, NULL, flags);
 }
 
 struct reply {
@@ -519,7 +609,8 @@ static int net_cb(const struct nlmsghdr *nlh, void *data)
 	n->tunnel_hooks = len_is(nt[RINGSTEER_NET_A_TUNNEL_HOOKS], 1) &&
 			  mnl_attr_get_u8(nt[RINGSTEER_NET_A_TUNNEL_HOOKS]);
 	if (get_u32(nt[RINGSTEER_NET_A_FLOW_TABLE_ENTRIES], &n->flow_table_entries) ||
-	    get_u64(nt[RINGSTEER_NET_A_UNSERVED_DROPS], &n->unserved_drops))
+	    get_u64(nt[RINGSTEER_NET_A_UNSERVED_DROPS], &n->unserved_drops) ||
+	    get_u64(nt[RINGSTEER_NET_A_WALK_DONE], &n->walk_done))
 		return MNL_CB_OK;
 	r->err = 0;
 	r->seen = true;

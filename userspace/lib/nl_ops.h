@@ -12,6 +12,15 @@
 #include "model.h"
 #include "nl.h"
 
+/*
+ * Deletes (service, backend, flush) return once the kernel has made the
+ * change and, unless nl_no_wait, once its conntrack walk has run too (the
+ * deleted connections' entries are gone): see doc/semantics.md,
+ * "Deleting". nl_walk_wait() is that wait, for the walk a reply named.
+ */
+extern bool nl_no_wait;
+int nl_walk_wait(struct nl_conn *nl, uint64_t walk);
+
 int nl_service_new(struct nl_conn *nl, const struct rc_service *s);
 int nl_service_set(struct nl_conn *nl, const struct rc_service *s);
 int nl_service_del(struct nl_conn *nl, const struct rc_service *s, uint32_t flags);
@@ -29,6 +38,13 @@ int nl_backend_set(struct nl_conn *nl, const struct rc_service *s,
  */
 int nl_backend_health(struct nl_conn *nl, const struct rc_service *s,
 		      const struct rc_backend *b, uint32_t health, bool force);
+/*
+ * The same for an operator: a mark down with on-down reset returns, as a
+ * delete does, once its conntrack walk has run (unless nl_no_wait). A
+ * checker's marks (nl_backend_health()) never wait.
+ */
+int nl_backend_mark(struct nl_conn *nl, const struct rc_service *s,
+		    const struct rc_backend *b, uint32_t health, bool force);
 int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b, uint32_t flags);
 
