@@ -64,6 +64,8 @@ SERVERS+=($!)
 for _ in $(seq 1 100); do grep -q listening "$W/b2.log" && break; sleep 0.1; done
 grep -q listening "$W/b2.log" || die "b2's recorder did not start"
 received() { grep -vc listening "$W/b2.log" || true; }
+# Failures that let the other cases run first; the script fails at its end.
+LATE=()
 
 counters() { b1ctl -j backend-mode | jq -c .counters; }
 
@@ -134,8 +136,13 @@ run_family()
 	# A SYN starts here; its SYN_RECV socket then claims the ACK.
 	c=$(ep "$cli" 40001)
 	expect accepted-syn "$dst" 6080 "$c" "$v" --hops "$hop" --tcp syn
-	bk 1 ss -Htn state syn-recv | grep -qF "$(ep "$cli" 40001)" ||
-		die "IPv$f: the accepted SYN made no SYN_RECV socket"
+	bk 1 ss -Htn state syn-recv | grep -qF "$(ep "$cli" 40001)" || {
+		bk 1 ss -tan >&2
+		bk 1 nstat -asz >&2
+		bk 1 ip -s link show >&2
+		bk 1 sysctl net.ipv4.conf.all.rp_filter net.ipv4.conf.tunl0.rp_filter >&2
+		LATE+=("IPv$f: the accepted SYN made no SYN_RECV socket")
+	}
 	expect accepted-socket "$dst" 6080 "$c" "$v" --hops "$hop" --tcp ack
 	pass "IPv$f: a SYN is accepted and reaches the stack; its SYN_RECV socket claims the ACK"
 
@@ -234,3 +241,4 @@ cli "${GUE[@]}" send 10.2.1.1 6080 10.9.0.1:40006 "$VIP4:80" --hops 10.2.2.2 >/d
 sleep 0.5
 [ "$(received)" = "$n0" ] || die "a packet was forwarded with the mode off"
 pass "backend-mode off: nothing judged or forwarded; off again is an error"
+[ ${#LATE[@]} = 0 ] || die "${LATE[*]}"
