@@ -109,8 +109,10 @@ static unsigned int gue_offset(const struct sk_buff *skb, u8 family,
 	int off;
 
 	if (family == AF_INET) {
-		if (ip_hdr(skb)->protocol != IPPROTO_UDP ||
-		    skb_rtable(skb)->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST))
+		const struct rtable *rt = skb_rtable(skb);
+
+		if (ip_hdr(skb)->protocol != IPPROTO_UDP || !rt ||
+		    rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST))
 			return 0;
 		off = ip_hdrlen(skb);
 	} else {
