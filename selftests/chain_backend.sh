@@ -109,7 +109,7 @@ expect()
 last_forward()
 {
 	local src hex sent next
-	read -r src hex < <(tail -n 1 "$W/b2.log")
+	read -r src hex <<<"$(tail -n 1 "$W/b2.log")"
 	sent=$(cat "$W/sent")
 	[ "$src" = "$1" ] || die "forwarded from $src, expected $1"
 	next=$(printf '%02x' $((16#${sent:12:2} + 1)))
@@ -136,7 +136,9 @@ run_family()
 	# A SYN starts here; its SYN_RECV socket then claims the ACK.
 	c=$(ep "$cli" 40001)
 	expect accepted-syn "$dst" 6080 "$c" "$v" --hops "$hop" --tcp syn
-	bk 1 ss -Htn state syn-recv | grep -qF "$(ep "$cli" 40001)" || {
+	# The dual-stack listener's IPv4 peers show as [::ffff:A]:P.
+	bk 1 ss -Htn state syn-recv | sed -E 's/\[::ffff:([0-9.]+)\]/\1/g' |
+		grep -qF " $(ep "$cli" 40001)" || {
 		bk 1 ss -tan >&2
 		bk 1 nstat -asz >&2
 		bk 1 ip -s link show >&2
