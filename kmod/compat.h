@@ -12,7 +12,9 @@
 #define _RINGSTEER_COMPAT_H
 
 #include <net/dst.h>
+#include <net/ipv6.h>
 #include <net/netlink.h>
+#include <net/tcp.h>
 
 /*
  * dst_dev() (6.16, backported to 6.1.y and 6.12.y): a route's device is
@@ -43,5 +45,37 @@ static inline struct net_device *dst_dev(const struct dst_entry *dst)
 		NL_SET_ERR_MSG_MOD(extack, plain);			\
 	} while (0)
 #endif
+
+/*
+ * A SYN cookie's MSS, 0 if @th's ACK does not carry a valid one:
+ * __cookie_v4_check() and __cookie_v6_check() take the cookie (the ACK
+ * number less one) as an argument on 6.1 and read it from @th themselves
+ * on 6.12 (Kbuild tells which by the header); both read only the
+ * addresses of the IP header. Exported (GPL) on both.
+ */
+static inline int rs_cookie_check(u8 family, const union nf_inet_addr *saddr,
+				  const union nf_inet_addr *daddr,
+				  const struct tcphdr *th)
+{
+	struct ipv6hdr ip6h = {};
+	struct iphdr iph = {};
+
+	if (family == AF_INET) {
+		iph.saddr = saddr->ip;
+		iph.daddr = daddr->ip;
+#ifdef RS_COOKIE_CHECK_ACK
+		return __cookie_v4_check(&iph, th, ntohl(th->ack_seq) - 1);
+#else
+		return __cookie_v4_check(&iph, th);
+#endif
+	}
+	ip6h.saddr = saddr->in6;
+	ip6h.daddr = daddr->in6;
+#ifdef RS_COOKIE_CHECK_ACK
+	return __cookie_v6_check(&ip6h, th, ntohl(th->ack_seq) - 1);
+#else
+	return __cookie_v6_check(&ip6h, th);
+#endif
+}
 
 #endif /* _RINGSTEER_COMPAT_H */

@@ -27,6 +27,27 @@ const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 
 	[RINGSTEER_BACKEND_A_SLOTS] = { .type = NLA_BINARY, },
 };
 
+const struct nla_policy ringsteer_chain_nl_policy[RINGSTEER_CHAIN_A_XMIT_ERRORS + 1] = {
+	[RINGSTEER_CHAIN_A_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_CHAIN_A_LAST_RESORT] = NLA_POLICY_MAX(NLA_U8, 1),
+	[RINGSTEER_CHAIN_A_MAX_HOPS] = NLA_POLICY_RANGE(NLA_U8, 1, RINGSTEER_CHAIN_MAX_HOPS),
+	[RINGSTEER_CHAIN_A_ACCEPTED_SYN] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_ACCEPTED_SOCKET] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_ACCEPTED_COOKIE] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_FORWARDED] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_LAST_RESORT_ACCEPTS] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_LAST_RESORT_DROPS] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_PASSED] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_MALFORMED] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_HOP_COUNT] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_HOP_SELF] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_HOP_BROADCAST] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_HOP_MULTICAST] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_HOP_LOCAL] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_TTL_EXCEEDED] = { .type = NLA_U64, },
+	[RINGSTEER_CHAIN_A_XMIT_ERRORS] = { .type = NLA_U64, },
+};
+
 const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
 	[RINGSTEER_FLOW_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_FLOW_A_PORT] = { .type = NLA_U16, },
@@ -116,6 +137,12 @@ const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A
 	[RINGSTEER_BACKEND_A_SLOTS] = { .type = NLA_BINARY, },
 };
 
+const struct nla_policy ringsteer_chain_conf_nl_policy[RINGSTEER_CHAIN_A_MAX_HOPS + 1] = {
+	[RINGSTEER_CHAIN_A_PORT] = { .type = NLA_U16, },
+	[RINGSTEER_CHAIN_A_LAST_RESORT] = NLA_POLICY_MAX(NLA_U8, 1),
+	[RINGSTEER_CHAIN_A_MAX_HOPS] = NLA_POLICY_RANGE(NLA_U8, 1, RINGSTEER_CHAIN_MAX_HOPS),
+};
+
 /* RINGSTEER_CMD_SERVICE_NEW - do */
 static const struct nla_policy ringsteer_service_new_nl_policy[RINGSTEER_A_SERVICE + 1] = {
 	[RINGSTEER_A_SERVICE] = NLA_POLICY_NESTED(ringsteer_service_conf_nl_policy),
@@ -186,8 +213,13 @@ static const struct nla_policy ringsteer_flush_nl_policy[RINGSTEER_A_FLAGS + 1] 
 	[RINGSTEER_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 };
 
+/* RINGSTEER_CMD_CHAIN_SET - do */
+static const struct nla_policy ringsteer_chain_set_nl_policy[RINGSTEER_A_CHAIN + 1] = {
+	[RINGSTEER_A_CHAIN] = NLA_POLICY_NESTED(ringsteer_chain_conf_nl_policy),
+};
+
 /* Ops table for ringsteer */
-const struct genl_split_ops ringsteer_nl_ops[15] = {
+const struct genl_split_ops ringsteer_nl_ops[18] = {
 	{
 		.cmd		= RINGSTEER_CMD_SERVICE_NEW,
 		.doit		= ringsteer_nl_service_new_doit,
@@ -285,6 +317,23 @@ const struct genl_split_ops ringsteer_nl_ops[15] = {
 	{
 		.cmd	= RINGSTEER_CMD_NET_GET,
 		.doit	= ringsteer_nl_net_get_doit,
+		.flags	= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= RINGSTEER_CMD_CHAIN_SET,
+		.doit		= ringsteer_nl_chain_set_doit,
+		.policy		= ringsteer_chain_set_nl_policy,
+		.maxattr	= RINGSTEER_A_CHAIN,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= RINGSTEER_CMD_CHAIN_DEL,
+		.doit	= ringsteer_nl_chain_del_doit,
+		.flags	= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= RINGSTEER_CMD_CHAIN_GET,
+		.doit	= ringsteer_nl_chain_get_doit,
 		.flags	= GENL_CMD_CAP_DO,
 	},
 };

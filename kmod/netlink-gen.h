@@ -13,6 +13,7 @@
 
 /* Common nested types */
 extern const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1];
+extern const struct nla_policy ringsteer_chain_nl_policy[RINGSTEER_CHAIN_A_XMIT_ERRORS + 1];
 extern const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1];
 extern const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_CAPACITY + 1];
 
@@ -22,9 +23,10 @@ extern const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVIC
 extern const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT + 1];
 extern const struct nla_policy ringsteer_backend_conf_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1];
 extern const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1];
+extern const struct nla_policy ringsteer_chain_conf_nl_policy[RINGSTEER_CHAIN_A_MAX_HOPS + 1];
 
 /* Ops table for ringsteer */
-extern const struct genl_split_ops ringsteer_nl_ops[15];
+extern const struct genl_split_ops ringsteer_nl_ops[18];
 
 int ringsteer_nl_service_new_doit(struct sk_buff *skb, struct genl_info *info);
 int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info);
@@ -43,6 +45,9 @@ int ringsteer_nl_key_set_doit(struct sk_buff *skb, struct genl_info *info);
 int ringsteer_nl_key_get_doit(struct sk_buff *skb, struct genl_info *info);
 int ringsteer_nl_flush_doit(struct sk_buff *skb, struct genl_info *info);
 int ringsteer_nl_net_get_doit(struct sk_buff *skb, struct genl_info *info);
+int ringsteer_nl_chain_set_doit(struct sk_buff *skb, struct genl_info *info);
+int ringsteer_nl_chain_del_doit(struct sk_buff *skb, struct genl_info *info);
+int ringsteer_nl_chain_get_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	RINGSTEER_NLGRP_CONFIG,

@@ -196,6 +196,7 @@ static void __net_exit rs_net_pre_exit(struct net *net)
 	rs_sweep_stop(&rn->sweep);
 	rs_hooks_unregister(net, &rn->hooks);
 	rs_tun_hooks_unregister(net, &rn->tun_hooks, &rn->services);
+	rs_chain_rx_del(net, &rn->chain);
 	mutex_unlock(&rn->lock);
 	rs_sweep_sync(&rn->sweep);
 }

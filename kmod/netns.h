@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The state of one network namespace: its key, its services, its hooks
- * (NAT, and tunnel for forward tunnel services),
+ * (NAT, and tunnel for forward tunnel services, and the owner chain's
+ * backend mode),
  * and the services deleted with keep-flows whose flows still need NAT.
  *
  * Locking: every change and every read of writer fields happens under
@@ -15,6 +16,7 @@
 #include <linux/workqueue.h>
 #include <net/netns/generic.h>
 
+#include "chain_rx.h"
 #include "ct_count.h"
 #include "ct_walk.h"
 #include "nat.h"
@@ -28,6 +30,7 @@ struct rs_net {
 	struct rs_services services;
 	struct rs_hooks hooks;		/* writer */
 	struct rs_tun_hooks tun_hooks;	/* writer */
+	struct rs_chain_rx *chain;	/* writer: the backend mode, or NULL */
 	u32 generation;			/* writer: bumped once by every change */
 	bool dying;			/* writer: pre_exit has run */
 	/*

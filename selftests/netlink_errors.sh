@@ -188,6 +188,17 @@ EINVAL   y backend.flows   BACKEND_SET $V4 be=10.2.1.2:8080 backend.weight=u32:3
 EINVAL   y backend         --dump BACKEND_GET $V4 be=10.2.1.2:8080
 EINVAL   y service.vnodes  LOOKUP $V4 service.vnodes=u32:8 flow=10.1.0.2:1000
 EINVAL   y key             KEY_GET key=hex:000102030405060708090a0b0c0d0e0f
+EINVAL   y chain.port      CHAIN_SET chain.port=be16:0
+EINVAL   y -               CHAIN_SET
+EINVAL   y -               CHAIN_SET chain.max-hops=u8:2
+EINVAL   y chain.port      CHAIN_SET chain.port=u32:6080
+ERANGE   y chain.max-hops  CHAIN_SET chain.port=be16:6080 chain.max-hops=u8:0
+ERANGE   y chain.max-hops  CHAIN_SET chain.port=be16:6080 chain.max-hops=u8:8
+E(RANGE|INVAL) y chain.last-resort CHAIN_SET chain.port=be16:6080 chain.last-resort=u8:2
+EINVAL   y chain.forwarded CHAIN_SET chain.port=be16:6080 chain.forwarded=u64:1
+EINVAL   y chain.99        CHAIN_SET chain.port=be16:6080 chain.99=u8:1
+EINVAL   y service         CHAIN_SET chain.port=be16:6080 $V4
+ENOENT   y -               CHAIN_DEL
 EOF
 snap >"$W/before"
 awk '{ $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' "$W/cases" >"$W/reqs"
@@ -314,6 +325,10 @@ chmod 0755 "$W"
 copy_rsnl "$W"
 lb "${NOBODY[@]}" "$PY" "$W/rsnl.py" SERVICE_NEW svc=10.0.0.101:80/tcp | grep -q '^EPERM' ||
 	die "raw SERVICE_NEW as nobody not EPERM"
+lb "${NOBODY[@]}" "$PY" "$W/rsnl.py" CHAIN_SET chain.port=be16:6080 | grep -q '^EPERM' ||
+	die "raw CHAIN_SET as nobody not EPERM"
+lb "${NOBODY[@]}" "$PY" "$W/rsnl.py" CHAIN_GET | grep -q '^OK' ||
+	die "raw CHAIN_GET as nobody refused"
 pass "nobody: every change, key and lookup EPERM; show works"
 
 # Root without CAP_NET_ADMIN.

@@ -53,6 +53,8 @@ static const char *const verbs[] = {
 	[RINGSTEER_CMD_BACKEND_DEL] = "backend del",
 	[RINGSTEER_CMD_KEY_SET] = "key set",
 	[RINGSTEER_CMD_FLUSH] = "flush",
+	[RINGSTEER_CMD_CHAIN_SET] = "backend-mode set",
+	[RINGSTEER_CMD_CHAIN_DEL] = "backend-mode off",
 };
 
 static void print_text(FILE *f, const struct rc_event *ev, const char *verb)

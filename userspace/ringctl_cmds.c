@@ -39,6 +39,8 @@ static const struct cli_cmd commands[] = {
 	  "apply the fleet's configuration from etcd and publish this host's status" },
 	{ "fleet", cmd_fleet, cmd_fleet_usage,
 	  "whether every load balancer holds etcd's configuration and steers alike" },
+	{ "backend-mode", cmd_backend_mode, cmd_backend_mode_usage,
+	  "the owner chain's backend mode: accept or forward GUE packets with hops" },
 	{ "version", cmd_version, cmd_version_usage, "show ringctl's and the kernel module's versions" },
 };
 

@@ -347,6 +347,19 @@ static void check_conns(struct fuzz *f, const struct fz_req *q, const struct fz_
  * Judge the answer A to Q against EXPECT (the errnos the uapi allows, 0 if
  * it must succeed); check replies; m_apply an acked change to the model.
  */
+void fz_check_chain(struct fuzz *f, const struct fz_model *m, const struct fz_reply *r)
+{
+	if (r->has_chain != m->chain_on)
+		fz_fail(f, "CHAIN_GET: backend mode %s, the model's %s",
+			r->has_chain ? "on" : "off", m->chain_on ? "on" : "off");
+	if (m->chain_on && (r->chain.port != m->chain_port ||
+			    r->chain.last_resort != m->chain_last_resort ||
+			    r->chain.max_hops != m->chain_max_hops))
+		fz_fail(f, "CHAIN_GET: port %u last-resort %u max-hops %u, the model's %u %u %u",
+			r->chain.port, r->chain.last_resort, r->chain.max_hops,
+			m->chain_port, m->chain_last_resort, m->chain_max_hops);
+}
+
 void fz_judge(struct fuzz *f, const struct fz_req *q, const struct fz_answer *a,
 		  uint32_t expect)
 {
@@ -398,6 +411,12 @@ void fz_judge(struct fuzz *f, const struct fz_req *q, const struct fz_answer *a,
 			check_lookup(f, &f->m, q, &f->rep[0]);
 		else
 			check_key(f, &f->m, &f->rep[0]);
+		return;
+	}
+	if (!q->dump && q->cmd == RINGSTEER_CMD_CHAIN_GET) {
+		if (a->data != 1)
+			fz_fail(f, "%u replies to a doit", a->data);
+		fz_check_chain(f, &f->m, &f->rep[0]);
 		return;
 	}
 	if (!q->dump && q->cmd == RINGSTEER_CMD_NET_GET) {

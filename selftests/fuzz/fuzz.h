@@ -69,6 +69,10 @@ struct fz_model {
 	struct m_svc s[RINGSTEER_MAX_SERVICES];
 	uint32_t ns;
 	uint8_t key[RINGSTEER_KEY_LEN];
+	/* The owner chain's backend mode (chain-set), not emptied by a flush. */
+	bool chain_on;
+	uint16_t chain_port;
+	uint8_t chain_last_resort, chain_max_hops;
 	uint64_t content;	/* bumped by every acked change that changed something */
 	uint64_t changes;	/* bumped by every acked change request */
 };
@@ -149,6 +153,8 @@ bool fz_recv_part(struct fuzz *f, struct fz_sock *s, const struct fz_req *q,
 /* ---- check.c */
 
 void fz_check_service(struct fuzz *f, const struct fz_model *m, const struct fz_reply *r);
+/* A CHAIN_GET reply against the model's backend mode. */
+void fz_check_chain(struct fuzz *f, const struct fz_model *m, const struct fz_reply *r);
 const struct m_be *fz_check_backend(struct fuzz *f, const struct m_svc *s,
 				    const struct fz_reply *r);
 /* The whole dump R[0..N-1] of CMD against model M (service S). */

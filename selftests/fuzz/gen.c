@@ -509,6 +509,33 @@ static uint16_t g_nlflags(struct gen *g, uint8_t cmd)
 	return flags;
 }
 
+/*
+ * A chain nest: a port (now and then 0 or none), a last-resort and a
+ * max-hops in their ranges mostly, at their edges and past them now and
+ * then.
+ */
+static void g_chain(struct gen *g)
+{
+	static const uint16_t ports[] = { 6080, 19523, 1, 65535 };
+	struct fz_buf *b = &g->f->req;
+	uint32_t nest = fz_nest_start(b, RINGSTEER_A_CHAIN);
+	uint16_t port = fz_chance(g->r, 30) ? 0 : htons(PICK(g->r, ports));
+	uint8_t v;
+
+	if (!fz_chance(g->r, 30))
+		g_attr(g, RINGSTEER_CHAIN_A_PORT, &port, sizeof(port));
+	if (fz_chance(g->r, 400)) {
+		v = fz_chance(g->r, 50) ? 2 + fz_below(g->r, 254) : fz_below(g->r, 2);
+		g_attr(g, RINGSTEER_CHAIN_A_LAST_RESORT, &v, 1);
+	}
+	if (fz_chance(g->r, 400)) {
+		v = fz_chance(g->r, 80) ? fz_below(g->r, 256) : 1 + fz_below(g->r, 7);
+		g_attr(g, RINGSTEER_CHAIN_A_MAX_HOPS, &v, 1);
+	}
+	g_misplaced(g, false);
+	fz_nest_end(b, nest);
+}
+
 /* Request CMD into f->req: the command's attributes, perhaps mangled. */
 static void g_request(struct gen *g, uint8_t cmd, uint16_t flags)
 {
@@ -564,6 +591,10 @@ static void g_request(struct gen *g, uint8_t cmd, uint16_t flags)
 		break;
 	case RINGSTEER_CMD_FLUSH:
 		g_flags_attr(g, 500);
+		break;
+	case RINGSTEER_CMD_CHAIN_SET:
+		if (!fz_chance(g->r, 20))
+			g_chain(g);
 		break;
 	}
 	g_misplaced(g, true);
@@ -627,6 +658,9 @@ static const uint16_t cmd_weights[][2] = {
 	/* Rare: a flush empties what took thousands of requests to build. */
 	[RINGSTEER_CMD_FLUSH] = { 1, 1 },
 	[RINGSTEER_CMD_NET_GET] = { 50, 50 },
+	[RINGSTEER_CMD_CHAIN_SET] = { 60, 60 },
+	[RINGSTEER_CMD_CHAIN_DEL] = { 15, 15 },
+	[RINGSTEER_CMD_CHAIN_GET] = { 50, 50 },
 	[__RINGSTEER_CMD_LAST] = { 50, 50 },	/* unknown commands */
 };
 

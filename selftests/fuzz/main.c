@@ -95,6 +95,11 @@ static void final_compare(struct fuzz *f, bool with_key)
 		fz_end(&f->req);
 		fz_exchange(f, &f->socks[0]);
 	}
+	/* The backend mode, which the requests turned on and off. */
+	fz_begin(&f->req, f->family, NLM_F_REQUEST | NLM_F_ACK, 0,
+		 RINGSTEER_CMD_CHAIN_GET, RINGSTEER_GENL_VERSION);
+	fz_end(&f->req);
+	fz_exchange(f, &f->socks[0]);
 }
 
 static double now(void)

@@ -404,7 +404,13 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 	case RINGSTEER_CMD_KEY_GET:
 	case RINGSTEER_CMD_FLUSH:
 	case RINGSTEER_CMD_NET_GET:
+	case RINGSTEER_CMD_CHAIN_GET:
 		return 0;
+	case RINGSTEER_CMD_CHAIN_SET:
+		return (q->top & T_CHAIN) && (q->chain.present & B(RINGSTEER_CHAIN_A_PORT)) &&
+		       q->chain.port ? 0 : FZ_EINVAL;
+	case RINGSTEER_CMD_CHAIN_DEL:
+		return m->chain_on ? 0 : FZ_ENOENT;
 	case RINGSTEER_CMD_SERVICE_GET:
 		if (q->dump)
 			return 0;
@@ -546,6 +552,21 @@ static void m_del_svc(struct fz_model *m, struct m_svc *s)
 	m->ns--;
 }
 
+/* chain-set: the defaults when it turns the mode on, else what was. */
+static void m_chain_set(struct fz_model *m, const struct fz_chain *c)
+{
+	if (!m->chain_on) {
+		m->chain_last_resort = RINGSTEER_LAST_RESORT_ACCEPT;
+		m->chain_max_hops = RINGSTEER_DEFAULT_CHAIN_MAX_HOPS;
+	}
+	m->chain_on = true;
+	m->chain_port = c->port;
+	if (c->present & B(RINGSTEER_CHAIN_A_LAST_RESORT))
+		m->chain_last_resort = c->last_resort;
+	if (c->present & B(RINGSTEER_CHAIN_A_MAX_HOPS))
+		m->chain_max_hops = c->max_hops;
+}
+
 /* An acked change, with only the attributes the uapi lists for it. */
 void fz_m_apply(struct fz_model *m, const struct fz_req *q)
 {
@@ -590,6 +611,12 @@ void fz_m_apply(struct fz_model *m, const struct fz_req *q)
 	case RINGSTEER_CMD_FLUSH:
 		changed = m->ns;
 		fz_m_free(m);
+		break;
+	case RINGSTEER_CMD_CHAIN_SET:
+		m_chain_set(m, &q->chain);
+		break;
+	case RINGSTEER_CMD_CHAIN_DEL:
+		m->chain_on = false;
 		break;
 	default:
 		m->changes--;

@@ -149,6 +149,33 @@ static uint32_t fz_flags_ok(uint8_t cmd)
 	return 0;
 }
 
+/* The policy's ranges of the chain nest's u8s. */
+static bool fz_u8_ok(int nest, int type, uint8_t v)
+{
+	if (nest != RINGSTEER_A_CHAIN)
+		return true;
+	if (type == RINGSTEER_CHAIN_A_LAST_RESORT)
+		return v <= RINGSTEER_LAST_RESORT_MAX;
+	if (type == RINGSTEER_CHAIN_A_MAX_HOPS)
+		return v >= 1 && v <= RINGSTEER_CHAIN_MAX_HOPS;
+	return true;
+}
+
+static void store_chain(struct fz_chain *c, int type, const uint8_t *d, uint16_t n)
+{
+	uint16_t v16 = 0;
+
+	c->present |= B(type);
+	if (type == RINGSTEER_CHAIN_A_PORT && n == 2) {
+		memcpy(&v16, d, 2);
+		c->port = ntohs(v16);
+	} else if (type == RINGSTEER_CHAIN_A_LAST_RESORT && n == 1) {
+		c->last_resort = d[0];
+	} else if (type == RINGSTEER_CHAIN_A_MAX_HOPS && n == 1) {
+		c->max_hops = d[0];
+	}
+}
+
 /* Range of a u32 value by (command, nest, type); false if out of range. */
 static bool fz_u32_ok(uint8_t cmd, int nest, int type, uint32_t v)
 {
@@ -230,6 +257,10 @@ static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 			q->flags = v32;
 		return;
 	}
+	if (nest == RINGSTEER_A_CHAIN) {
+		store_chain(&q->chain, type, d, n);
+		return;
+	}
 	if (nest == RINGSTEER_A_FLOW) {
 		if (type == RINGSTEER_FLOW_A_ADDR) {
 			q->flow_addr = true;
@@ -302,12 +333,16 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 			memset(&q->be, 0, sizeof(q->be));
 		if (type == RINGSTEER_A_FLOW && (B(type) & listed))
 			q->flow_addr = q->flow_port = false;
+		if (type == RINGSTEER_A_CHAIN && (B(type) & listed))
+			memset(&q->chain, 0, sizeof(q->chain));
 		q->top |= B(type);
 		sub = type == RINGSTEER_A_SERVICE ? spec->svc :
 		      type == RINGSTEER_A_BACKEND ? spec->be :
+		      type == RINGSTEER_A_CHAIN ? spec->chain :
 		      B(RINGSTEER_FLOW_A_ADDR) | B(RINGSTEER_FLOW_A_PORT);
 		sub_tol = type == RINGSTEER_A_SERVICE ? spec->svc_tol :
-			  type == RINGSTEER_A_BACKEND ? spec->be_tol : 0;
+			  type == RINGSTEER_A_BACKEND ? spec->be_tol :
+			  type == RINGSTEER_A_CHAIN ? spec->chain_tol : 0;
 		/* A tolerated nest: everything its policy knows. */
 		if (!(B(type) & listed)) {
 			sub_tol |= sub;
@@ -334,6 +369,10 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 			q->policy |= FZ_POLICY;
 			return;
 		}
+	}
+	if (k == K_U8 && !fz_u8_ok(nest, type, d[0])) {
+		q->policy |= FZ_POLICY;
+		return;
 	}
 	if (nest == 0)
 		q->top |= B(type);
@@ -450,6 +489,11 @@ static void fz_reply_store(struct fz_reply *r, int nest, int type,
 	/* The namespace's state (NET_GET) is checked for form only. */
 	if (nest == RINGSTEER_A_NET)
 		return;
+	/* The chain's counters, for form only too. */
+	if (nest == RINGSTEER_A_CHAIN) {
+		store_chain(&r->chain, type, d, n);
+		return;
+	}
 	if (n == 8) {
 		memcpy(&v, d, 8);
 	} else if (n == 4) {
@@ -541,6 +585,8 @@ static const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 				r->has_svc = true;
 			else if (type == RINGSTEER_A_BACKEND)
 				r->has_be = true;
+			else if (type == RINGSTEER_A_CHAIN)
+				r->has_chain = true;
 			why = fz_reply_attrs(r, p + NLA_HDRLEN, n, type);
 			if (why)
 				return why;
@@ -641,8 +687,13 @@ const char *fz_check_data(const struct nlmsghdr *h, uint8_t cmd,
 	case RINGSTEER_CMD_FLUSH:
 		/* A change that queued a conntrack walk names it, alone. */
 		return r->has_walk && r->walk && !r->has_svc && !r->has_be &&
-		       !r->has_key && !r->has_pos ? NULL :
+		       !r->has_key && !r->has_pos && !r->has_chain ? NULL :
 		       "a change's reply is not exactly its walk";
+	case RINGSTEER_CMD_CHAIN_GET:
+		if (r->has_svc || r->has_be || r->has_key || r->has_pos)
+			return "CHAIN_GET reply carries more than the chain";
+		return !r->has_chain || (r->chain.present & CHAIN_CONF) == CHAIN_CONF ? NULL :
+		       "CHAIN_GET reply misses a setting";
 	}
 	return "data message for a command without replies";
 }

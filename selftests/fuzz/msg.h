@@ -117,6 +117,13 @@ struct fz_ep {
 	uint16_t slots[RINGSTEER_MAX_WEIGHT];
 };
 
+/* The owner chain's backend mode: a chain nest's values. */
+struct fz_chain {
+	uint64_t present;	/* 1 << attribute type */
+	uint16_t port;		/* host order */
+	uint8_t last_resort, max_hops;
+};
+
 /* How many slot numbers E's slots attribute holds (in E->slots). */
 static inline uint32_t fz_nslots(const struct fz_ep *e)
 {
@@ -144,6 +151,7 @@ struct fz_req {
 	bool maybe;
 	uint64_t top;		/* 1 << top-level attribute types present */
 	struct fz_ep svc, be;
+	struct fz_chain chain;
 	bool flow_addr, flow_port;
 	uint8_t flow_alen;
 	uint8_t flow_addr_b[16];
@@ -171,6 +179,9 @@ uint64_t fz_settings_mask(enum rc_obj obj, bool roots);
 #define T_FLOW B(RINGSTEER_A_FLOW)
 #define T_KEY B(RINGSTEER_A_KEY)
 #define T_FLAGS B(RINGSTEER_A_FLAGS)
+#define T_CHAIN B(RINGSTEER_A_CHAIN)
+#define CHAIN_CONF (B(RINGSTEER_CHAIN_A_PORT) | B(RINGSTEER_CHAIN_A_LAST_RESORT) | \
+		    B(RINGSTEER_CHAIN_A_MAX_HOPS))
 
 bool fz_admin_cmd(uint8_t cmd);
 
@@ -186,9 +197,10 @@ void fz_parse_request(struct fz_req *q, const uint8_t *msg, uint32_t len,
 
 /* A decoded reply entry: service and/or backend nests, position, key. */
 struct fz_reply {
-	bool has_svc, has_be, has_pos, has_key, has_walk;
+	bool has_svc, has_be, has_pos, has_key, has_walk, has_chain;
 	bool has_conns;		/* both connection counts */
 	struct fz_ep svc, be;
+	struct fz_chain chain;
 	uint32_t backends, active, points;
 	uint64_t ring_bytes, flows, no_backend;
 	uint64_t be_flows, share, pos, walk;

@@ -117,21 +117,23 @@ def main():
         op_set = op.get('attribute-set', root['name'])
         top = ' | '.join('B(%s)' % enum(root, a) for a in attrs) or '0'
         return (top, nest_mask(op_set, 'service', attrs),
-                nest_mask(op_set, 'backend', attrs), attrs)
+                nest_mask(op_set, 'backend', attrs),
+                nest_mask(op_set, 'chain', attrs), attrs)
 
     def shape(op, mode):
-        top, svc, be, attrs = masks(op, mode)
+        top, svc, be, chain, attrs = masks(op, mode)
         if mode == 'do':
             # A command whose do takes nothing has no policy: 6.1's
             # genetlink then parses no attribute at all, 6.12's rejects
             # them all. Either is right.
-            tol = ('FZ_ANY',) * 3 if not attrs else ('0',) * 3
+            tol = ('FZ_ANY',) * 4 if not attrs else ('0',) * 4
         else:
             # 6.1 has one op per command: genetlink checks a dump request
             # against the do's policy, and only then the dump's own
             # (family.c). What the do takes may be refused either way.
-            tol = masks(op, 'do')[:3] if 'do' in op else ('0',) * 3
-        return '{ %s, %s, %s, %s, %s, %s }' % (top, tol[0], svc, tol[1], be, tol[2])
+            tol = masks(op, 'do')[:4] if 'do' in op else ('0',) * 4
+        return '{ %s, %s, %s, %s, %s, %s, %s, %s }' % (top, tol[0], svc, tol[1], be, tol[2],
+                                                       chain, tol[3])
 
     out = ['/* SPDX-License-Identifier: GPL-2.0 */',
            '/* Do not edit: written by selftests/fuzz/spec-gen.py from %s. */'

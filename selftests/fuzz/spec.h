@@ -20,6 +20,7 @@ struct fz_cmd_spec {
 	uint64_t top, top_tol;
 	uint64_t svc, svc_tol;
 	uint64_t be, be_tol;
+	uint64_t chain, chain_tol;
 };
 /* Every attribute, for a command that may ignore what it is given. */
 #define FZ_ANY	(~0ULL)

@@ -13,7 +13,8 @@ OBSERVE_LIBDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # jq FILTER (which drops what traffic moves meanwhile, if there is traffic).
 snap()
 {
-	rctl save && rctl key show && rctl show -j | jq -c "${1:-.}"
+	rctl save && rctl key show && rctl show -j | jq -c "${1:-.}" &&
+		rctl -j backend-mode
 }
 
 # rcmon_*: ringctl's monitor (fleet.sh's monitor_* watch rtr's routes).

@@ -95,3 +95,14 @@ const struct rc_enum rc_enum_backend_on_down = {
 	.e = backend_on_down_entries,
 	.n = sizeof(backend_on_down_entries) / sizeof(backend_on_down_entries[0]),
 };
+
+static const struct rc_enum_entry chain_last_resort_entries[] = {
+	{ "accept", RINGSTEER_LAST_RESORT_ACCEPT },
+	{ "drop", RINGSTEER_LAST_RESORT_DROP },
+};
+
+const struct rc_enum rc_enum_chain_last_resort = {
+	.name = "chain-last-resort",
+	.e = chain_last_resort_entries,
+	.n = sizeof(chain_last_resort_entries) / sizeof(chain_last_resort_entries[0]),
+};

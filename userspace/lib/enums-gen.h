@@ -16,5 +16,6 @@ extern const struct rc_enum rc_enum_backend_state;
 extern const struct rc_enum rc_enum_backend_health;
 extern const struct rc_enum rc_enum_on_down;
 extern const struct rc_enum rc_enum_backend_on_down;
+extern const struct rc_enum rc_enum_chain_last_resort;
 
 #endif /* RINGCTL_ENUMS_GEN_H */
