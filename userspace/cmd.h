@@ -33,6 +33,7 @@ CMD(version);
 CMD(health);
 CMD(fleet);
 CMD(sync);
+CMD(import);
 
 #undef CMD
 

@@ -38,6 +38,8 @@ static const struct cli_cmd commands[] = {
 	  "apply the fleet's configuration from etcd and publish this host's status" },
 	{ "fleet", cmd_fleet, cmd_fleet_usage,
 	  "whether every load balancer holds etcd's configuration and steers alike" },
+	{ "import", cmd_import, cmd_import_usage,
+	  "print an IPVS or keepalived configuration in ringsteer's format" },
 	{ "version", cmd_version, cmd_version_usage, "show ringctl's and the kernel module's versions" },
 };
 
