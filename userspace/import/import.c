@@ -61,7 +61,7 @@ static int import_args(int argc, char **argv, struct import_args *a)
 }
 
 /* What was printed into TEXT, read back as restore or health run would. */
-static int check_output(const struct import_args *a, char *text, size_t len)
+static int check_output(bool health, char *text, size_t len)
 {
 	FILE *f = fmemopen(text, len, "r");
 	struct hc_config hc;
@@ -70,49 +70,52 @@ static int check_output(const struct import_args *a, char *text, size_t len)
 
 	if (!f)
 		return cli_error("import: %s", strerror(errno));
-	if (a->health)
+	if (health)
 		err = hc_conf_parse(f, "import: output", "health", &hc);
 	else
 		err = parse_config(f, "import: output", "config", &rc);
 	fclose(f);
 	if (err)
 		return cli_error("import: the output above does not read back: a defect of import");
-	if (a->health)
+	if (health)
 		hc_conf_free(&hc);
 	else
 		rc_config_free(&rc);
 	return 0;
 }
 
-static int import_file(const struct import_args *a, FILE *in, struct imp_config *c)
+int imp_run(struct imp_config *c, const char *format, FILE *in, bool health, FILE *out)
 {
 	char *text = NULL;
 	size_t len = 0;
-	FILE *out;
+	FILE *mem;
 	int err;
 
-	err = (!strcmp(a->format, "ipvsadm") ? imp_read_ipvsadm(in, c) :
+	err = (!strcmp(format, "ipvsadm") ? imp_read_ipvsadm(in, c) :
 	       imp_read_keepalived(in, c)) ?: imp_finish(c);
 	if (err)
 		return err;
-	if (a->health && !c->checked)
+	if (health && !c->checked)
 		return cli_error("import: %s: no checker that ringsteer's checker takes: no "
 				 "health-check file", c->file);
-	out = open_memstream(&text, &len);
-	if (!out)
+	mem = open_memstream(&text, &len);
+	if (!mem)
 		return cli_error("import: %s", strerror(errno));
-	if (a->health)
-		imp_emit_health(out, c);
+	if (health)
+		imp_emit_health(mem, c);
 	else
-		imp_emit_config(out, c);
-	if (fclose(out)) {
+		imp_emit_config(mem, c);
+	if (fclose(mem)) {
 		free(text);
 		return cli_error("import: %s", strerror(errno));
 	}
-	err = check_output(a, text, len);
-	if (!err)
-		fwrite(text, 1, len, stdout);
+	err = check_output(health, text, len);
+	if (!err && fwrite(text, 1, len, out) != len)
+		err = cli_error("import: writing output: %s", strerror(errno));
 	free(text);
+	if (!err && c->warnings)
+		fprintf(stderr, "ringctl: import: %u warning%s: what they name is left out\n",
+			c->warnings, c->warnings == 1 ? "" : "s");
 	return err;
 }
 
@@ -132,12 +135,9 @@ int cmd_import(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.file = strcmp(a.path, "-") ? a.path : "stdin";
 	c.lenient = a.lenient;
-	err = import_file(&a, in, &c);
+	err = imp_run(&c, a.format, in, a.health, stdout);
 	if (in != stdin)
 		fclose(in);
-	if (!err && c.warnings)
-		fprintf(stderr, "ringctl: import: %u warning%s: what they name is left out\n",
-			c.warnings, c.warnings == 1 ? "" : "s");
 	imp_config_free(&c);
 	return err;
 }

@@ -80,6 +80,14 @@ struct imp_config {
 	uint32_t nnotes;
 };
 
+/*
+ * All of "ringctl import": read IN as FORMAT ("ipvsadm", "keepalived")
+ * into C (file and lenient set by the caller; freed by it), and print the
+ * configuration, or with HEALTH the health-check file, to OUT once it
+ * reads back. 0, or -EINVAL with the error printed and nothing written.
+ */
+int imp_run(struct imp_config *c, const char *format, FILE *in, bool health, FILE *out);
+
 /* Readers: 0, or -EINVAL with the error printed. F is read whole. */
 int imp_read_ipvsadm(FILE *f, struct imp_config *c);
 int imp_read_keepalived(FILE *f, struct imp_config *c);

@@ -604,7 +604,7 @@ static int apply_rs(struct kv_reader *r, struct kv_vs *vs, struct imp_service *s
 	if (err || !b || rs->check.kind == KV_NONE)
 		return err;
 	b->check_line = rs->check.line;
-	if (rs->check.port)
+	if (rs->check.port && rs->check.port != ep.port)
 		snprintf(b->probe, sizeof(b->probe), " port %u", rs->check.port);
 	if (*rs->check.address)
 		snprintf(b->probe + strlen(b->probe), sizeof(b->probe) - strlen(b->probe),
