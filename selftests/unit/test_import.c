@@ -192,6 +192,38 @@ TEST(ipvsadm_real_output)
 	free(r.out);
 }
 
+/*
+ * The rules import_ipvs.sh gives ipvsadm, as ipvsadm-save -n printed them
+ * in the 6.12 guest: every server, weight and way of forwarding comes over.
+ */
+TEST(ipvsadm_real_scenario_output)
+{
+	const struct rc_service *s;
+	struct rc_config c;
+	struct run r;
+	uint32_t i, nb = 0;
+
+	run_path(&r, "ipvsadm", DIR "ipvsadm/vm-6.12-scenario.save", false, false);
+	ASSERT_EQ(0, r.ret) TH_LOG("%s", r.err);
+	EXPECT_EQ(0, strlen(r.err)) TH_LOG("%s", r.err);
+	ASSERT_EQ(0, read_back(&r, &c));
+	ASSERT_EQ(5, c.ns);
+	for (i = 0; i < c.ns; i++)
+		nb += c.s[i].nb;
+	EXPECT_EQ(13, nb);
+	s = &c.s[0];	/* -A -t 10.0.0.100:80 -s wrr */
+	EXPECT_EQ(3, rc_backend_weight(backend(s, "10.2.2.2:8080")));
+	EXPECT_EQ(RINGSTEER_STATE_DRAINING, rc_backend_state(backend(s, "10.2.3.2:8080")));
+	s = &c.s[2];	/* -A -u 10.0.0.101:8080 -s rr, gue 6080 */
+	EXPECT_EQ(RINGSTEER_ENCAP_GUE, rc_service_encap(s));
+	EXPECT_EQ(6080, rc_service_encap_port(s));
+	s = &c.s[4];	/* -A -u [fd00::100]:80 -s sh -p 300 */
+	EXPECT_EQ(RINGSTEER_HASH_SOURCE, rc_service_hash(s));
+	EXPECT_EQ(RINGSTEER_FORWARD_NAT, rc_service_forward(s));
+	rc_config_free(&c);
+	free(r.out);
+}
+
 static const struct {
 	const char *text;
 	const char *error;	/* after "t:" */

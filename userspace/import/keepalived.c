@@ -21,17 +21,6 @@
 #include "parse.h"
 #include "keepalived.h"
 
-struct kv_tok {
-	char *s;
-	unsigned int line;
-};
-
-struct kv_file {
-	char *buf;
-	struct kv_tok *t;
-	size_t n, cap, pos;
-};
-
 #define KV_MAX_RS	RINGSTEER_MAX_BACKENDS
 #define KV_MAX_VIPS	256
 
@@ -75,115 +64,10 @@ struct kv_group {
 
 struct kv_reader {
 	struct imp_config *c;
-	struct kv_file kf;
+	struct kv_file *kf;
 	struct kv_group *groups;
 	unsigned int ngroups;
 };
-
-static int push_tok(struct kv_file *kf, char *s, unsigned int line)
-{
-	if (kf->n == kf->cap) {
-		size_t cap = kf->cap ? 2 * kf->cap : 256;
-		struct kv_tok *t = realloc(kf->t, cap * sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		kf->t = t;
-		kf->cap = cap;
-	}
-	kf->t[kf->n].s = s;
-	kf->t[kf->n++].line = line;
-	return 0;
-}
-
-/*
- * Split BUF in place into words: every word ends in a NUL written over
- * the blank, quote or comment after it; a brace is a word of its own
- * (kept in the token as a static string since its byte may end the word
- * before it).
- */
-static int tokenize(struct imp_config *c, struct kv_file *kf)
-{
-	unsigned int line = 1;
-	char *p = kf->buf;
-	int err = 0;
-
-	while (*p && !err) {
-		if (*p == '\n') {
-			line++;
-			*p++ = '\0';
-		} else if (*p == ' ' || *p == '\t' || *p == '\r') {
-			*p++ = '\0';
-		} else if (*p == '!' || *p == '#') {
-			while (*p && *p != '\n')
-				*p++ = '\0';
-		} else if (*p == '{' || *p == '}') {
-			err = push_tok(kf, *p == '{' ? "{" : "}", line);
-			*p++ = '\0';
-		} else if (*p == '"') {
-			char *end = strchr(p + 1, '"');
-
-			if (!end || memchr(p + 1, '\n', end - p - 1))
-				return cli_error("import: %s:%u: unterminated quote", c->file, line);
-			err = push_tok(kf, p + 1, line);
-			*p = *end = '\0';
-			p = end + 1;
-		} else {
-			err = push_tok(kf, p, line);
-			while (*p && !strchr(" \t\r\n{}!#\"", *p))
-				p++;
-		}
-	}
-	return err ? cli_error("import: out of memory") : 0;
-}
-
-int kv_next(struct imp_config *c, struct kv_file *kf, struct kv_stmt *st)
-{
-	unsigned int line;
-
-	memset(st, 0, sizeof(*st));
-	if (kf->pos == kf->n)
-		return 0;
-	st->line = line = kf->t[kf->pos].line;
-	if (!strcmp(kf->t[kf->pos].s, "}")) {
-		kf->pos++;
-		st->close = true;
-		return 0;
-	}
-	if (!strcmp(kf->t[kf->pos].s, "{"))
-		return cli_error("import: %s:%u: '{' opens no block", c->file, line);
-	while (kf->pos < kf->n && kf->t[kf->pos].line == line &&
-	       strcmp(kf->t[kf->pos].s, "{") && strcmp(kf->t[kf->pos].s, "}")) {
-		if (st->n == KV_MAX_WORDS)
-			return cli_error("import: %s:%u: more than %d words", c->file, line,
-					 KV_MAX_WORDS);
-		st->w[st->n++] = kf->t[kf->pos++].s;
-	}
-	/* Its block may open on the same line or on the next one. */
-	if (kf->pos < kf->n && !strcmp(kf->t[kf->pos].s, "{")) {
-		st->open = true;
-		kf->pos++;
-	}
-	return 0;
-}
-
-int kv_skip(struct imp_config *c, struct kv_file *kf, const struct kv_stmt *st)
-{
-	unsigned int depth = 1;
-
-	if (!st->open)
-		return 0;
-	for (; kf->pos < kf->n; kf->pos++) {
-		if (!strcmp(kf->t[kf->pos].s, "{"))
-			depth++;
-		else if (!strcmp(kf->t[kf->pos].s, "}") && !--depth) {
-			kf->pos++;
-			return 0;
-		}
-	}
-	return cli_error("import: %s:%u: block of '%s' never closed", c->file, st->line,
-			 st->w[0]);
-}
 
 /* A keyword's one argument, or an error naming it. */
 static int want_args(struct imp_config *c, const struct kv_stmt *st, int min, int max)
@@ -359,15 +243,15 @@ static int rs_block(struct kv_reader *r, struct kv_vs *vs, const struct kv_stmt 
 	rs->line = open->line;
 	rs->weight = 1;
 	err = addr_port(c, open, 1, &rs->ep);
-	while (!err && !(err = kv_next(c, &r->kf, &st)) && !st.close) {
+	while (!err && !(err = kv_next(c, r->kf, &st)) && !st.close) {
 		if (!st.n)
 			return cli_error("import: %s:%u: real_server block never closed", c->file,
 					 open->line);
 		if (st.open && rs->check.kind != KV_NONE) {
 			err = imp_refuse(c, st.line, "a second checker (%s): ringsteer probes a "
-					 "backend one way", st.w[0]) ?: kv_skip(c, &r->kf, &st);
+					 "backend one way", st.w[0]) ?: kv_skip(c, r->kf, &st);
 		} else if (st.open) {
-			err = kv_check_block(c, &r->kf, &st, &rs->check);
+			err = kv_check_block(c, r->kf, &st, &rs->check);
 		} else {
 			err = rs_word(r, rs, &st);
 		}
@@ -506,7 +390,7 @@ static int group_block(struct kv_reader *r, const struct kv_stmt *open)
 	g = &v[r->ngroups++];
 	memset(g, 0, sizeof(*g));
 	strcpy(g->name, open->w[1]);
-	while (!(err = kv_next(c, &r->kf, &st)) && !st.close) {
+	while (!(err = kv_next(c, r->kf, &st)) && !st.close) {
 		if (!st.n || st.open)
 			return cli_error("import: %s:%u: virtual_server_group: want ADDR PORT lines "
 					 "and '}'", c->file, st.n ? st.line : open->line);
@@ -562,7 +446,7 @@ static int vs_read(struct kv_reader *r, const struct kv_stmt *open, struct kv_vs
 	struct kv_stmt st;
 	int err;
 
-	while (!(err = kv_next(c, &r->kf, &st)) && !st.close) {
+	while (!(err = kv_next(c, r->kf, &st)) && !st.close) {
 		if (!st.n)
 			return cli_error("import: %s:%u: virtual_server block never closed",
 					 c->file, open->line);
@@ -570,7 +454,7 @@ static int vs_read(struct kv_reader *r, const struct kv_stmt *open, struct kv_vs
 			err = rs_block(r, vs, &st);
 		else if (st.open)
 			err = imp_refuse(c, st.line, "virtual_server: unknown block '%s'", st.w[0]) ?:
-			      kv_skip(c, &r->kf, &st);
+			      kv_skip(c, r->kf, &st);
 		else
 			err = vs_word(r, vs, &st);
 		if (err)
@@ -654,7 +538,7 @@ static int vs_block(struct kv_reader *r, const struct kv_stmt *open)
 	c->cur = NULL;
 	err = vs_vips(r, open, vs);
 	if (!err && !vs->nvip)	/* refused with --lenient */
-		err = kv_skip(c, &r->kf, open);
+		err = kv_skip(c, r->kf, open);
 	else if (!err)
 		err = vs_read(r, open, vs) ?: apply_vs(r, vs, first_note);
 	free(vs->rs);
@@ -683,56 +567,28 @@ static int top_stmt(struct kv_reader *r, const struct kv_stmt *st)
 		return imp_refuse(c, st->line, "'%s': conditional lines, parameters and include "
 				  "are not followed; import the file keepalived would read, "
 				  "written out", st->w[0]) ?:
-		       kv_skip(c, &r->kf, st);
+		       kv_skip(c, r->kf, st);
 	for (i = 0; i < sizeof(elsewhere) / sizeof(elsewhere[0]); i++)
 		if (!strcmp(st->w[0], elsewhere[i])) {
 			imp_note(c, NULL, st->line, "%s%s%s: left to keepalived (VRRP and its "
 				 "settings move addresses, which ringsteer does not)", st->w[0],
 				 st->n > 1 ? " " : "", st->n > 1 ? st->w[1] : "");
-			return kv_skip(c, &r->kf, st);
+			return kv_skip(c, r->kf, st);
 		}
 	return imp_refuse(c, st->line, "unknown keyword '%s'", st->w[0]) ?:
-	       kv_skip(c, &r->kf, st);
-}
-
-static int read_all(FILE *f, char **buf)
-{
-	size_t len = 0, cap = 0, n;
-	char *b = NULL, *nb;
-
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : 8192;
-			nb = realloc(b, cap + 1);
-			if (!nb) {
-				free(b);
-				return -ENOMEM;
-			}
-			b = nb;
-		}
-		n = fread(b + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	if (ferror(f)) {
-		free(b);
-		return -EIO;
-	}
-	b[len] = '\0';
-	*buf = b;
-	return 0;
+	       kv_skip(c, r->kf, st);
 }
 
 int imp_read_keepalived(FILE *f, struct imp_config *c)
 {
 	struct kv_reader r = { .c = c };
 	struct kv_stmt st;
-	int err;
+	int err = 0;
 
-	err = read_all(f, &r.kf.buf);
-	if (err)
-		return cli_error("import: %s: %s", c->file, strerror(-err));
-	err = tokenize(c, &r.kf);
-	while (!err && !(err = kv_next(c, &r.kf, &st)) && (st.n || st.close)) {
+	r.kf = kv_open(c, f);
+	if (!r.kf)
+		return -EINVAL;
+	while (!err && !(err = kv_next(c, r.kf, &st)) && (st.n || st.close)) {
 		if (st.close)
 			err = cli_error("import: %s:%u: '}' closes no block", c->file, st.line);
 		else
@@ -741,8 +597,7 @@ int imp_read_keepalived(FILE *f, struct imp_config *c)
 	if (!err && !c->ns)
 		err = cli_error("import: %s: no virtual_server block: nothing for ringsteer "
 				"(VRRP stays with keepalived)", c->file);
-	free(r.kf.t);
-	free(r.kf.buf);
+	kv_close(r.kf);
 	free(r.groups);
 	return err;
 }

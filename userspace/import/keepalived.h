@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The keepalived.conf reader's parts (keepalived.c: words and blocks,
- * virtual_server and real_server; keepalived_check.c: the checkers).
+ * The keepalived.conf reader's parts: keepalived_words.c its words and
+ * blocks, keepalived.c virtual_server and real_server, keepalived_check.c
+ * the checkers.
  */
 #ifndef RINGCTL_KEEPALIVED_H
 #define RINGCTL_KEEPALIVED_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "import.h"
 
@@ -24,6 +26,10 @@ struct kv_stmt {
 };
 
 struct kv_file;
+
+/* F read whole and split into words; NULL (printed) on error. */
+struct kv_file *kv_open(struct imp_config *c, FILE *f);
+void kv_close(struct kv_file *kf);
 
 /* The next statement; 0 at the end (st->n == 0 and !st->close), or -EINVAL. */
 int kv_next(struct imp_config *c, struct kv_file *kf, struct kv_stmt *st);
