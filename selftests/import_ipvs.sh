@@ -75,8 +75,12 @@ pass "IPVS configured with ipvsadm: 5 services, 13 real servers"
 "$RINGCTL" import ipvsadm "$W/ipvs.save" >"$W/imported.conf" 2>"$W/import.err" ||
 	die "import: $(cat "$W/import.err")"
 [ ! -s "$W/import.err" ] || die "import printed: $(cat "$W/import.err")"
-"$RINGCTL" import ipvsadm - <"$W/ipvs.save" | cmp -s - "$W/imported.conf" ||
-	die "import from standard input differs from the file's"
+# The same from standard input, but for the comments that name the file.
+"$RINGCTL" import ipvsadm - <"$W/ipvs.save" | grep -v '^#' >"$W/stdin.conf"
+grep -v '^#' "$W/imported.conf" | cmp -s - "$W/stdin.conf" ||
+	die "import from standard input differs from the file's: $(diff "$W/imported.conf" "$W/stdin.conf")"
+grep -q '^# stdin:1: scheduler wrr' <("$RINGCTL" import ipvsadm - <"$W/ipvs.save") ||
+	die "notes of standard input do not name it"
 grep -q 'balancing becomes hashing' "$W/imported.conf" || die "no note on wrr: $(cat "$W/imported.conf")"
 cmd_ok rctl key set "$KEY"
 rctl restore "$W/imported.conf" || die "restore of the imported configuration"

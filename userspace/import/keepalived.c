@@ -259,6 +259,26 @@ static int rs_block(struct kv_reader *r, struct kv_vs *vs, const struct kv_stmt 
 	return err;
 }
 
+/* A virtual server's keywords with no ringsteer equivalent: 1 if not one. */
+static int vs_refused(struct imp_config *c, const struct kv_stmt *st)
+{
+	const char *w = st->w[0];
+
+	if (!strcmp(w, "persistence_engine"))
+		return imp_refuse(c, st->line, "persistence_engine: ringsteer reads no "
+				  "application headers");
+	if (!strncmp(w, "sorry_server", 12))
+		return imp_refuse(c, st->line, "%s: ringsteer has no sorry server; it steers to "
+				  "the backends that are up, and its checker's guard (max-down) "
+				  "keeps some up", w);
+	if (!strcmp(w, "quorum") || !strcmp(w, "hysteresis") || !strcmp(w, "quorum_up") ||
+	    !strcmp(w, "quorum_down"))
+		return imp_refuse(c, st->line, "%s: ringsteer's checker has no weight quorum; its "
+				  "guard max-down PCT%% never takes more than that share of the "
+				  "backends down, and on-quorum-loss/-gain run when it refuses", w);
+	return 1;
+}
+
 static int vs_word(struct kv_reader *r, struct kv_vs *vs, const struct kv_stmt *st)
 {
 	struct imp_config *c = r->c;
@@ -304,18 +324,9 @@ static int vs_word(struct kv_reader *r, struct kv_vs *vs, const struct kv_stmt *
 			 "datagram by its flow, so a flow's datagrams share a backend");
 		return 0;
 	}
-	if (!strcmp(w, "persistence_engine"))
-		return imp_refuse(c, st->line, "persistence_engine: ringsteer reads no "
-				  "application headers");
-	if (!strncmp(w, "sorry_server", 12))
-		return imp_refuse(c, st->line, "%s: ringsteer has no sorry server; it steers to "
-				  "the backends that are up, and its checker's guard (max-down) "
-				  "keeps some up", w);
-	if (!strcmp(w, "quorum") || !strcmp(w, "hysteresis") || !strcmp(w, "quorum_up") ||
-	    !strcmp(w, "quorum_down"))
-		return imp_refuse(c, st->line, "%s: ringsteer's checker has no weight quorum; its "
-				  "guard max-down PCT%% never takes more than that share of the "
-				  "backends down, and on-quorum-loss/-gain run when it refuses", w);
+	err = vs_refused(c, st);
+	if (err <= 0)
+		return err;
 	err = kv_timing_word(c, st, &vs->t);
 	if (err <= 0)
 		return err;
