@@ -79,8 +79,9 @@ pass "IPVS configured with ipvsadm: 5 services, 13 real servers"
 "$RINGCTL" import ipvsadm - <"$W/ipvs.save" | grep -v '^#' >"$W/stdin.conf"
 grep -v '^#' "$W/imported.conf" | cmp -s - "$W/stdin.conf" ||
 	die "import from standard input differs from the file's: $(diff "$W/imported.conf" "$W/stdin.conf")"
-grep -q '^# stdin:1: scheduler wrr' <("$RINGCTL" import ipvsadm - <"$W/ipvs.save") ||
-	die "notes of standard input do not name it"
+"$RINGCTL" import ipvsadm - <"$W/ipvs.save" >"$W/stdin.full"
+grep -q '^# stdin:1: scheduler wrr' "$W/stdin.full" ||
+	die "notes of standard input do not name it: $(head -n 4 "$W/stdin.full")"
 grep -q 'balancing becomes hashing' "$W/imported.conf" || die "no note on wrr: $(cat "$W/imported.conf")"
 cmd_ok rctl key set "$KEY"
 rctl restore "$W/imported.conf" || die "restore of the imported configuration"
