@@ -127,7 +127,8 @@ SHARED_SRCS := kmod/ring.c kmod/ring_fingerprint.c kmod/slots.c kmod/chain_hdr.c
 # ringctl: one command a file in userspace/ (ringctl.c holds main()), over
 # the layers in userspace/lib/, which never include or call a command
 # (make layers-check). The unit tests link everything but main().
-CMD_SRCS := $(filter-out userspace/ringctl.c,$(wildcard userspace/*.c))
+CMD_SRCS := $(filter-out userspace/ringctl.c,$(wildcard userspace/*.c)) \
+	$(wildcard userspace/import/*.c)
 LIB_SRCS := $(wildcard userspace/lib/*.c)
 # Shared objects get their own directory: a userspace file may share a name
 # with a kernel one.
@@ -135,7 +136,7 @@ SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/kmod/%.o,$(SHARED_SRCS))
 CMD_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(CMD_SRCS))
 LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(LIB_SRCS))
 USER_OBJS := $(BUILD)/user/ringctl.o $(CMD_OBJS) $(LIB_OBJS)
-USER_HDRS := $(wildcard userspace/*.h userspace/lib/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
+USER_HDRS := $(wildcard userspace/*.h userspace/import/*.h userspace/lib/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
 # Unit tests and the bench link the ring built with its test seam, the
 # module's load-time check and the test-only entry points (ring_test.h).
 TEST_OBJS := $(BUILD)/test/kmod/slots.o $(BUILD)/test/kmod/chain_hdr.o $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/ring_fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \

@@ -34,6 +34,7 @@ CMD(health);
 CMD(fleet);
 CMD(sync);
 CMD(backend_mode);
+CMD(import);
 
 #undef CMD
 

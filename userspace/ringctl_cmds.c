@@ -41,6 +41,8 @@ static const struct cli_cmd commands[] = {
 	  "whether every load balancer holds etcd's configuration and steers alike" },
 	{ "backend-mode", cmd_backend_mode, cmd_backend_mode_usage,
 	  "the owner chain's backend mode: accept or forward GUE packets with hops" },
+	{ "import", cmd_import, cmd_import_usage,
+	  "print an IPVS or keepalived configuration in ringsteer's format" },
 	{ "version", cmd_version, cmd_version_usage, "show ringctl's and the kernel module's versions" },
 };
 
