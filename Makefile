@@ -14,7 +14,8 @@
 #                    from kmod/uapi/ringsteer.yaml
 # make gen-check     fail if the checked-in generated netlink code is stale
 # make layers-check  fail if a layer of userspace/lib/ includes or calls a
-#                    command, or files of userspace/ depend on each other in a loop
+#                    command or a wing, a wing another's files (but health
+#                    fleet's), or files of userspace/ depend on each other in a loop
 # make doc-check     fail if a relative link of README.md or doc/*.md is broken,
 #                    or README.md is over 300 lines
 # make sparse        sparse (C=2) on the kernel sources
@@ -123,10 +124,12 @@ LDLIBS := -lmnl -lsodium -lcurl -ljson-c -lm
 # Code shared with the kernel (the ring and slot placement's table) is
 # compiled from kmod/ as is.
 SHARED_SRCS := kmod/ring.c kmod/ring_fingerprint.c kmod/slots.c
-# ringctl: one command a file in userspace/ (ringctl.c holds main()), over
-# the layers in userspace/lib/, which never include or call a command
-# (make layers-check). The unit tests link everything but main().
-CMD_SRCS := $(filter-out userspace/ringctl.c,$(wildcard userspace/*.c))
+# ringctl: one command a file in userspace/ (ringctl.c holds main()), the
+# three families of files in their wings (userspace/health/, fleet/,
+# simulate/), over the layers in userspace/lib/, which never include or
+# call a command (make layers-check). The unit tests link everything but
+# main().
+CMD_SRCS := $(filter-out userspace/ringctl.c userspace/lib/%,$(wildcard userspace/*.c userspace/*/*.c))
 LIB_SRCS := $(wildcard userspace/lib/*.c)
 # Shared objects get their own directory: a userspace file may share a name
 # with a kernel one.
@@ -134,7 +137,7 @@ SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/kmod/%.o,$(SHARED_SRCS))
 CMD_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(CMD_SRCS))
 LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(LIB_SRCS))
 USER_OBJS := $(BUILD)/user/ringctl.o $(CMD_OBJS) $(LIB_OBJS)
-USER_HDRS := $(wildcard userspace/*.h userspace/lib/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
+USER_HDRS := $(wildcard userspace/*.h userspace/*/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
 # Unit tests and the bench link the ring built with its test seam, the
 # module's load-time check and the test-only entry points (ring_test.h).
 TEST_OBJS := $(BUILD)/test/kmod/slots.o $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/ring_fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
@@ -384,10 +387,10 @@ $(BUILD)/unit/test_pktfuzz: $(patsubst selftests/pktfuzz/%.c,$(BUILD)/pktfuzz/%.
 selftest-bins: $(VM_C_BINS) userspace/ringctl
 
 # The etcd layer against a real etcd (selftests/etcd/fleet.sh starts one).
-$(BUILD)/etcd/test_etcd_client: selftests/etcd/test_etcd_client.c $(KSRC)/.stamp $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
+$(BUILD)/etcd/test_etcd_client: selftests/etcd/test_etcd_client.c $(KSRC)/.stamp $(BUILD)/user/fleet/etcd.o $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -I$(KSFT) -o $@ $< $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -I$(KSFT) -I$(SRC)/userspace -o $@ $< $(BUILD)/user/fleet/etcd.o $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
 
 # ringctl sync (dry-run), fleet status and the etcd layer against a real
 # etcd on the host, in a network namespace of its own: no kernel module.

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "change.h"
 #include "cli.h"
 #include "cmd.h"
 #include "backend_drain.h"

@@ -28,6 +28,41 @@ int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
 	return 0;
 }
 
+int parse_duration(const char *s, uint32_t max_ms, uint32_t *ms)
+{
+	unsigned long long v, mul = 1000;
+	char *e;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &e, 10);
+	if (!strcmp(e, "ms"))
+		mul = 1;
+	else if (!strcmp(e, "m"))
+		mul = 60 * 1000;
+	else if (!strcmp(e, "h"))
+		mul = 3600 * 1000;
+	else if (*e && strcmp(e, "s"))
+		return -EINVAL;
+	if (errno || v > max_ms || v * mul > max_ms)
+		return -ERANGE;
+	*ms = v * mul;
+	return 0;
+}
+
+int parse_percent(const char *s, uint32_t *pct)
+{
+	char buf[8];
+	size_t n = s ? strlen(s) : 0;
+
+	if (n < 2 || n >= sizeof(buf) || s[n - 1] != '%')
+		return -EINVAL;
+	memcpy(buf, s, n - 1);
+	buf[n - 1] = '\0';
+	return parse_u32(buf, 0, 100, pct);
+}
+
 int parse_proto(const char *s, uint8_t *proto)
 {
 	if (!strcmp(s, "tcp"))

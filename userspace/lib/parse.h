@@ -55,6 +55,12 @@ struct parse_args {
 
 int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);
 /*
+ * "500ms", "2s", "5m", "1h" (a bare number is seconds) up to MAX_MS, and
+ * "N%" up to 100%: -EINVAL or -ERANGE, nothing printed.
+ */
+int parse_duration(const char *s, uint32_t max_ms, uint32_t *ms);
+int parse_percent(const char *s, uint32_t *pct);
+/*
  * Print "ringctl: CTX: WHAT 'V' is not valid (WANT)", or "out of range"
  * for ERR -ERANGE, or "missing WHAT (WANT)" when V is NULL; returns ERR.
  */
