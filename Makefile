@@ -44,7 +44,8 @@
 # make systemd-check systemd-analyze verify on the installed units
 # make completion-check / install-check   bash completion / make install, tested
 #
-# KVER picks the target kernel (an entry of /lib/modules), KDIR its build tree.
+# KVER picks the target kernel (an entry of /lib/modules with its build tree),
+# KDIR its build tree.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -63,14 +64,26 @@ BUILD := build
 # The VM's scenarios find the test programs of this BUILD (selftests/vm/run.sh).
 export RS_BINDIR := $(abspath $(BUILD))/selftests
 
-# Target kernels are Debian's: the newest installed 6.1 and 6.12. The host's
-# running kernel is deliberately not the default.
-KVERS_ALL := $(shell ls /lib/modules 2>/dev/null | grep -E '^6\.(1\.0-[0-9]+|12\.[0-9]+\+[a-z0-9]+)-amd64$$' | sort -V)
-KVER_61 := $(lastword $(filter 6.1.0-%,$(KVERS_ALL)))
-KVER_612 := $(lastword $(filter 6.12.%,$(KVERS_ALL)))
-KVER ?= $(lastword $(KVERS_ALL))
-KDIR ?= $(if $(KVER),/lib/modules/$(KVER)/build)
+# Target kernels are Debian's: the newest 6.1 and 6.12 of MODULES_DIR
+# whose build tree (MODULES_DIR/K/build, package linux-headers-K) is
+# there: a host may keep a newer kernel's modules without its headers, as
+# one with Debian 13's 6.12 beside Debian 12's does, and nothing builds
+# for that one. The host's running kernel is deliberately not the default.
+# (The VM boots a kernel from /boot and /lib/modules: MODULES_DIR moves
+# only this choice, for selftests/vm/empty-kernel-check.sh.)
+MODULES_DIR ?= /lib/modules
+KVERS_ALL := $(shell ls $(MODULES_DIR) 2>/dev/null | grep -E '^6\.(1\.0-[0-9]+|12\.[0-9]+\+[a-z0-9]+)-amd64$$' | sort -V)
+KVERS_BUILT := $(foreach k,$(KVERS_ALL),$(if $(wildcard $(MODULES_DIR)/$(k)/build/Makefile),$(k)))
+KVER_61 := $(lastword $(filter 6.1.0-%,$(KVERS_BUILT)))
+KVER_612 := $(lastword $(filter 6.12.%,$(KVERS_BUILT)))
+KVER ?= $(lastword $(KVERS_BUILT))
+KDIR ?= $(if $(KVER),$(MODULES_DIR)/$(KVER)/build)
 TEST_KVERS := $(strip $(KVER_61) $(KVER_612))
+# The newest of a series when it lacks its build tree: named, with its
+# package, by every goal that builds for a kernel.
+KVERS_NOHDRS := $(filter-out $(KVERS_BUILT),$(lastword $(filter 6.1.0-%,$(KVERS_ALL))) \
+	$(lastword $(filter 6.12.%,$(KVERS_ALL))))
+headers_hint = $(foreach k,$(1),$(k) in $(MODULES_DIR) has no build tree: install linux-headers-$(k) to build for it)
 
 # Debian 13's kernels, trixie's 6.12 and trixie-backports' 7.x, need gcc-14
 # and glibc 2.38 or later to build for: from a Debian 12 host their builds,
@@ -82,7 +95,7 @@ TRIXIE_KVERS = $(shell bash $(TRIXIE_ROOT_SH) --kvers)
 RINGSTEER_CACHE ?= /var/cache/ringsteer
 # in_root_of KVER: the command prefix that builds for KVER, none for a
 # kernel whose build tree is installed here.
-in_root_of = $(if $(wildcard /lib/modules/$(1)/build),,$(if $(filter $(1),$(TRIXIE_KVERS)),bash selftests/vm/in-root.sh))
+in_root_of = $(if $(wildcard $(MODULES_DIR)/$(1)/build/Makefile),,$(if $(filter $(1),$(TRIXIE_KVERS)),bash selftests/vm/in-root.sh))
 
 # The list above is read before any recipe runs: on a new machine `make demo`
 # and `make check` see no kernel until their deps has installed one, so their
@@ -91,15 +104,25 @@ in_root_of = $(if $(wildcard /lib/modules/$(1)/build),,$(if $(filter $(1),$(TRIX
 NEEDS_KVER := modules-all vm-test demo-vm check-kernels check-host-kernels bench bench-check check-fleet
 NEEDS_KDIR := all module sparse install
 GOALS := $(or $(MAKECMDGOALS),all)
+NOHDRS_SAID := $(if $(KVERS_NOHDRS), ($(call headers_hint,$(KVERS_NOHDRS))))
 ifeq ($(KVER),)
 ifneq ($(filter $(NEEDS_KVER),$(GOALS)),)
-$(error no Debian target kernel in /lib/modules: run 'make deps' as root, or set KVER=)
+$(error no Debian target kernel with its build tree in $(MODULES_DIR)$(NOHDRS_SAID): run 'make deps' as root, or set KVER=)
 endif
 endif
 ifeq ($(KDIR),)
 ifneq ($(filter $(NEEDS_KDIR),$(GOALS)),)
-$(error no target kernel build tree: run 'make deps' as root, or set KDIR=)
+$(error no target kernel build tree$(NOHDRS_SAID): run 'make deps' as root, or set KDIR=)
 endif
+else ifeq ($(wildcard $(KDIR)/Makefile),)
+ifneq ($(filter $(NEEDS_KDIR),$(GOALS)),)
+ifeq ($(filter $(KVER),$(TRIXIE_KVERS)),)
+$(error no build tree for $(KVER) at $(KDIR): install linux-headers-$(KVER), or set KDIR=)
+endif
+endif
+endif
+ifneq ($(filter $(NEEDS_KVER) $(NEEDS_KDIR),$(GOALS)),)
+$(foreach h,$(KVERS_NOHDRS),$(info note: $(call headers_hint,$(h)); the targets: $(TEST_KVERS)))
 endif
 
 ifeq ($(V),1)
@@ -209,8 +232,10 @@ KDIR_debug = $(DEBUG_KDIR)
 # module build runs in another root (in-root.sh) cannot reach the
 # jobserver's fifo there and says so ("jobserver unavailable: using -j1").
 MAKE_OWN_WARNING := ^make\(\[[0-9]*\]\)\{0,1\}: warning:
-kdir_of = $(or $(KDIR_$(1)),/lib/modules/$(1)/build)
+kdir_of = $(or $(KDIR_$(1)),$(MODULES_DIR)/$(1)/build)
 $(BUILD)/kernel/%/kmod/ringsteer.ko: $(KERNEL_SRCS)
+	$(Q)test -e $(call kdir_of,$*)/Makefile || test -n "$(call in_root_of,$*)" || \
+		{ echo "no build tree for $* at $(call kdir_of,$*): install linux-headers-$*" >&2; exit 1; }
 	$(quiet) KBUILD $*
 	$(Q)mkdir -p $(BUILD)/kernel/$*
 	$(Q)cp -p --parents $(KERNEL_SRCS) $(BUILD)/kernel/$*/
