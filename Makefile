@@ -9,7 +9,8 @@
 # make check-fresh-quick  make check-host in such a root (about 25 min)
 # make demo          deps, build, boot a VM, show the module at work
 # make deps          install the Debian packages the project needs (root)
-# make style         checkpatch --strict on the kernel sources
+# make style         checkpatch --strict on the kernel sources; no hand-written
+#                    function of kmod/ or userspace/ over 60 lines
 # make gen           regenerate the netlink code and ringctl's enum words
 #                    from kmod/uapi/ringsteer.yaml
 # make gen-check     fail if the checked-in generated netlink code is stale
@@ -431,6 +432,8 @@ style: $(KSRC)/.stamp $(if $(filter 6.1,$(KSRC_VER)),$(KSRC612)/.stamp)
 			--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $(filter-out %Kbuild,$(KERNEL_SRCS)) || exit 1; \
 	done
 	@echo "checkpatch --strict: clean"
+	$(Q)python3 selftests/vm/func-length-check.py --selftest $(filter %.c %.h,$(KERNEL_SRCS)) \
+		$(wildcard userspace/*.[ch] userspace/*/*.[ch])
 
 # Kbuild turns the checker off, with one line and no error, when 7.x's
 # scripts/checker-valid.sh finds sparse too old for its headers, or is not
