@@ -154,14 +154,14 @@ SHARED_SRCS := kmod/ring.c kmod/ring_fingerprint.c kmod/slots.c
 # call a command (make layers-check). The unit tests link everything but
 # main().
 CMD_SRCS := $(filter-out userspace/ringctl.c userspace/lib/%,$(wildcard userspace/*.c userspace/*/*.c))
-LIB_SRCS := $(wildcard userspace/lib/*.c)
+LIB_SRCS := $(wildcard userspace/lib/*.c userspace/lib/generated/*.c)
 # Shared objects get their own directory: a userspace file may share a name
 # with a kernel one.
 SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/kmod/%.o,$(SHARED_SRCS))
 CMD_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(CMD_SRCS))
 LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(LIB_SRCS))
 USER_OBJS := $(BUILD)/user/ringctl.o $(CMD_OBJS) $(LIB_OBJS)
-USER_HDRS := $(wildcard userspace/*.h userspace/*/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
+USER_HDRS := $(wildcard userspace/*.h userspace/*/*.h userspace/lib/generated/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
 # Unit tests and the bench link the ring built with its test seam, the
 # module's load-time check and the test-only entry points (ring_test.h).
 TEST_OBJS := $(BUILD)/test/kmod/slots.o $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/ring_fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
@@ -200,13 +200,16 @@ KSFT := $(KSRC)/tools/testing/selftests
 YNL_TARBALL := /usr/src/linux-source-6.12.tar.xz
 YNL := $(BUILD)/ynl
 YNL_SPEC := kmod/uapi/ringsteer.yaml
-YNL_GEN_FILES := kmod/uapi/ringsteer_genl.h kmod/netlink-gen.c kmod/netlink-gen.h \
-	userspace/lib/enums-gen.c userspace/lib/enums-gen.h
+YNL_GEN_FILES := kmod/uapi/ringsteer_genl.h kmod/generated/netlink-gen.c kmod/generated/netlink-gen.h \
+	userspace/lib/generated/enums-gen.c userspace/lib/generated/enums-gen.h
+# The generators are ours, one folder (tools/ynl/): what completes the
+# kernel's ynl-gen-c.py, ringctl's enum words, the fuzzer's request shapes.
+YNL_TOOLS := tools/ynl
 # Set before gen-check names it: make expands a rule's prerequisites as it
 # reads the rule.
 FUZZ_SPEC := $(BUILD)/fuzz/fuzz-spec-gen.h
 # The generated files are checkpatch --strict clean as they come.
-KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
+KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/generated/*.c kmod/generated/*.h kmod/uapi/*.h))
 
 .PHONY: all module ringctl deps check demo style sparse unit vm-test check-fleet bench-ring bench bench-check \
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
@@ -327,20 +330,20 @@ $(YNL)/.stamp: $(YNL_TARBALL)
 # MAINTAINERS file, and validates it against the schema two directories
 # above it: stage such a tree, so the output says kmod/uapi/ringsteer.yaml.
 # All outputs go to $(YNL)/out, mirroring their place in the repository.
-$(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC) kmod/uapi/ynl-nested-subsets.py userspace/lib/enum-gen.py
+$(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC) $(YNL_TOOLS)/ynl-nested-subsets.py $(YNL_TOOLS)/enum-gen.py
 	$(quiet) YNL-GEN $(YNL_SPEC)
 	$(Q)rm -rf $(YNL)/tree $(YNL)/out
-	$(Q)mkdir -p $(YNL)/tree/kmod/uapi $(YNL)/out/kmod/uapi
+	$(Q)mkdir -p $(YNL)/tree/kmod/uapi $(YNL)/out/kmod/uapi $(YNL)/out/kmod/generated
 	$(Q)touch $(YNL)/tree/MAINTAINERS
 	$(Q)cp $(YNL)/Documentation/netlink/genetlink-legacy.yaml $(YNL)/tree/kmod/
 	$(Q)cp $(YNL_SPEC) $(YNL)/tree/$(YNL_SPEC)
 	$(Q)gen() { python3 $(YNL)/tools/net/ynl/ynl-gen-c.py --spec $(YNL)/tree/$(YNL_SPEC) "$$@"; } && \
 		gen --mode uapi --header -o $(YNL)/out/kmod/uapi/ringsteer_genl.h && \
-		gen --mode kernel --source -o $(YNL)/out/kmod/netlink-gen.c && \
-		gen --mode kernel --header -o $(YNL)/out/kmod/netlink-gen.h
-	$(Q)python3 kmod/uapi/ynl-nested-subsets.py $(YNL_SPEC) \
-		$(YNL)/out/kmod/netlink-gen.c $(YNL)/out/kmod/netlink-gen.h
-	$(Q)python3 userspace/lib/enum-gen.py $(YNL_SPEC) $(YNL)/out
+		gen --mode kernel --source -o $(YNL)/out/kmod/generated/netlink-gen.c && \
+		gen --mode kernel --header -o $(YNL)/out/kmod/generated/netlink-gen.h
+	$(Q)python3 $(YNL_TOOLS)/ynl-nested-subsets.py $(YNL_SPEC) \
+		$(YNL)/out/kmod/generated/netlink-gen.c $(YNL)/out/kmod/generated/netlink-gen.h
+	$(Q)python3 $(YNL_TOOLS)/enum-gen.py $(YNL_SPEC) $(YNL)/out
 	$(Q)touch $@
 
 gen: $(YNL)/out/.stamp
@@ -363,10 +366,10 @@ gen-check: $(YNL)/out/.stamp $(FUZZ_SPEC)
 
 # The fuzzer's model reads requests with each command's shape, written
 # from the spec at build time (nothing to keep in step by hand).
-$(FUZZ_SPEC): $(YNL_SPEC) selftests/fuzz/spec-gen.py
+$(FUZZ_SPEC): $(YNL_SPEC) $(YNL_TOOLS)/fuzz-spec-gen.py
 	$(quiet) GEN $@
 	$(Q)mkdir -p $(@D)
-	$(Q)python3 selftests/fuzz/spec-gen.py $(YNL_SPEC) $@
+	$(Q)python3 $(YNL_TOOLS)/fuzz-spec-gen.py $(YNL_SPEC) $@
 
 $(BUILD)/unit/%: selftests/unit/%.c selftests/unit/stderr_capture.h $(KSRC)/.stamp $(CMD_OBJS) $(LIB_OBJS) $(TEST_OBJS) $(USER_HDRS)
 	$(quiet) CC $@

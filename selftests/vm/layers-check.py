@@ -68,7 +68,7 @@ def resolve(src, name):
 
 def include_graph(errors):
     files = []
-    for d in ("userspace", "userspace/lib") + tuple("userspace/" + w for w in WINGS):
+    for d in ("userspace", "userspace/lib", "userspace/lib/generated") + tuple("userspace/" + w for w in WINGS):
         files += sorted(os.path.join(d, f) for f in os.listdir(os.path.join(ROOT, d))
                         if f.endswith((".c", ".h")))
     graph = {}

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "enums-gen.h"
+#include "generated/enums-gen.h"
 #include "model.h"
 
 enum rc_obj { RC_OBJ_SERVICE, RC_OBJ_BACKEND };
