@@ -146,7 +146,7 @@ static int usable(const char *ctx, const char *what, const char *s,
 /* Keywords other than settings'. */
 static const struct {
 	const char *name;
-	unsigned int kw;
+	uint64_t kw;
 	bool has_value;
 } keywords[] = {
 	{ "proto", PARSE_KW_PROTO, true },
@@ -169,9 +169,10 @@ int parse_bad_value(const char *ctx, const char *what, const char *v, int err,
 	return err;
 }
 
-unsigned int parse_settings_kw(enum rc_obj obj, unsigned int ops)
+uint64_t parse_settings_kw(enum rc_obj obj, unsigned int ops)
 {
-	unsigned int i, kw = 0;
+	uint64_t kw = 0;
+	unsigned int i;
 
 	for (i = 0; i < rc_nsettings; i++)
 		if (rc_settings[i].obj == obj && (rc_settings[i].ops & ops))
@@ -247,7 +248,7 @@ int parse_slots(const char *ctx, const char *v, uint16_t **slots, uint16_t *nslo
 	return 0;
 }
 
-static int plain_value(const char *ctx, unsigned int kw, const char *name,
+static int plain_value(const char *ctx, uint64_t kw, const char *name,
 		       const char *v, struct parse_args *a)
 {
 	int err;
@@ -269,7 +270,7 @@ static int plain_value(const char *ctx, unsigned int kw, const char *name,
  * ("encap gue port N"), if one is allowed and given.
  */
 static int sub_setting(const char *ctx, int argc, char **argv, int *i,
-		       unsigned int allowed, unsigned int p, struct parse_args *a)
+		       uint64_t allowed, unsigned int p, struct parse_args *a)
 {
 	const struct rc_setting *r, *up = &rc_settings[p];
 	char what[64];
@@ -298,7 +299,7 @@ static int sub_setting(const char *ctx, int argc, char **argv, int *i,
 }
 
 /* The row of the setting WORD among ALLOWED, or -1. */
-static int setting_of(const char *word, unsigned int allowed)
+static int setting_of(const char *word, uint64_t allowed)
 {
 	unsigned int k;
 
@@ -310,7 +311,7 @@ static int setting_of(const char *word, unsigned int allowed)
 }
 
 /* The bit of keyword WORD among ALLOWED, 0 if none; *VALUE if it takes one. */
-static unsigned int keyword_of(const char *word, unsigned int allowed, bool *value)
+static uint64_t keyword_of(const char *word, uint64_t allowed, bool *value)
 {
 	int row = setting_of(word, allowed);
 	size_t k;
@@ -328,7 +329,7 @@ static unsigned int keyword_of(const char *word, unsigned int allowed, bool *val
 
 /* The value of keyword KW, argv[*i] (and what goes with it). */
 static int keyword_value(const char *ctx, int argc, char **argv, int *i,
-			 unsigned int allowed, unsigned int kw, struct parse_args *a)
+			 uint64_t allowed, uint64_t kw, struct parse_args *a)
 {
 	int row = setting_of(argv[*i], allowed);
 	int err;
@@ -343,9 +344,9 @@ static int keyword_value(const char *ctx, int argc, char **argv, int *i,
 }
 
 int parse_keywords(const char *ctx, int argc, char **argv,
-		      unsigned int allowed, struct parse_args *a)
+		      uint64_t allowed, struct parse_args *a)
 {
-	unsigned int kw;
+	uint64_t kw;
 	bool value;
 	int i, err;
 
@@ -417,7 +418,7 @@ static int check_parents(const char *ctx, const struct rc_service *s, bool new)
 }
 
 int parse_service_args(const char *ctx, int argc, char **argv,
-			  unsigned int allowed, struct rc_service *s,
+			  uint64_t allowed, struct rc_service *s,
 			  struct parse_args *a)
 {
 	int err;
@@ -456,7 +457,7 @@ int parse_check_bare_backend(const char *ctx, const struct rc_backend *b,
 	return -EINVAL;
 }
 
-int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowed,
+int parse_backend_of(const char *ctx, int argc, char **argv, uint64_t allowed,
 		     const struct rc_service *s, struct rc_backend *b,
 		     struct parse_args *a)
 {
@@ -498,7 +499,7 @@ int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowe
 }
 
 int parse_backend_args(const char *ctx, int argc, char **argv,
-		       unsigned int allowed, struct rc_service *s,
+		       uint64_t allowed, struct rc_service *s,
 		       struct rc_backend *b, struct parse_args *a)
 {
 	int err;

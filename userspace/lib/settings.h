@@ -67,7 +67,8 @@ struct rc_setting {
 	const char *want;
 };
 
-#define RC_SETTINGS_MAX 16
+/* parse.h gives each a keyword bit of its 64, after 16 others. */
+#define RC_SETTINGS_MAX 48
 extern const struct rc_setting rc_settings[];
 extern const unsigned int rc_nsettings;
 
