@@ -9,12 +9,14 @@
 # make check-fresh-quick  make check-host in such a root (about 25 min)
 # make demo          deps, build, boot a VM, show the module at work
 # make deps          install the Debian packages the project needs (root)
-# make style         checkpatch --strict on the kernel sources
+# make style         checkpatch --strict on the kernel sources; no hand-written
+#                    function of kmod/ or userspace/ over 60 lines
 # make gen           regenerate the netlink code and ringctl's enum words
 #                    from kmod/uapi/ringsteer.yaml
 # make gen-check     fail if the checked-in generated netlink code is stale
 # make layers-check  fail if a layer of userspace/lib/ includes or calls a
-#                    command, or files of userspace/ depend on each other in a loop
+#                    command or a wing, a wing another's files (but health
+#                    fleet's), or files of userspace/ depend on each other in a loop
 # make doc-check     fail if a relative link of README.md, doc/*.md or
 #                    bench-results/*/NOTES.md is broken,
 #                    or README.md is over 300 lines
@@ -44,7 +46,8 @@
 # make systemd-check systemd-analyze verify on the installed units
 # make completion-check / install-check   bash completion / make install, tested
 #
-# KVER picks the target kernel (an entry of /lib/modules), KDIR its build tree.
+# KVER picks the target kernel (an entry of /lib/modules with its build tree),
+# KDIR its build tree.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -63,14 +66,26 @@ BUILD := build
 # The VM's scenarios find the test programs of this BUILD (selftests/vm/run.sh).
 export RS_BINDIR := $(abspath $(BUILD))/selftests
 
-# Target kernels are Debian's: the newest installed 6.1 and 6.12. The host's
-# running kernel is deliberately not the default.
-KVERS_ALL := $(shell ls /lib/modules 2>/dev/null | grep -E '^6\.(1\.0-[0-9]+|12\.[0-9]+\+[a-z0-9]+)-amd64$$' | sort -V)
-KVER_61 := $(lastword $(filter 6.1.0-%,$(KVERS_ALL)))
-KVER_612 := $(lastword $(filter 6.12.%,$(KVERS_ALL)))
-KVER ?= $(lastword $(KVERS_ALL))
-KDIR ?= $(if $(KVER),/lib/modules/$(KVER)/build)
+# Target kernels are Debian's: the newest 6.1 and 6.12 of MODULES_DIR
+# whose build tree (MODULES_DIR/K/build, package linux-headers-K) is
+# there: a host may keep a newer kernel's modules without its headers, as
+# one with Debian 13's 6.12 beside Debian 12's does, and nothing builds
+# for that one. The host's running kernel is deliberately not the default.
+# (The VM boots a kernel from /boot and /lib/modules: MODULES_DIR moves
+# only this choice, for selftests/vm/empty-kernel-check.sh.)
+MODULES_DIR ?= /lib/modules
+KVERS_ALL := $(shell ls $(MODULES_DIR) 2>/dev/null | grep -E '^6\.(1\.0-[0-9]+|12\.[0-9]+\+[a-z0-9]+)-amd64$$' | sort -V)
+KVERS_BUILT := $(foreach k,$(KVERS_ALL),$(if $(wildcard $(MODULES_DIR)/$(k)/build/Makefile),$(k)))
+KVER_61 := $(lastword $(filter 6.1.0-%,$(KVERS_BUILT)))
+KVER_612 := $(lastword $(filter 6.12.%,$(KVERS_BUILT)))
+KVER ?= $(lastword $(KVERS_BUILT))
+KDIR ?= $(if $(KVER),$(MODULES_DIR)/$(KVER)/build)
 TEST_KVERS := $(strip $(KVER_61) $(KVER_612))
+# The newest of a series when it lacks its build tree: named, with its
+# package, by every goal that builds for a kernel.
+KVERS_NOHDRS := $(filter-out $(KVERS_BUILT),$(lastword $(filter 6.1.0-%,$(KVERS_ALL))) \
+	$(lastword $(filter 6.12.%,$(KVERS_ALL))))
+headers_hint = $(foreach k,$(1),$(k) in $(MODULES_DIR) has no build tree: install linux-headers-$(k) to build for it)
 
 # Debian 13's kernels, trixie's 6.12 and trixie-backports' 7.x, need gcc-14
 # and glibc 2.38 or later to build for: from a Debian 12 host their builds,
@@ -82,7 +97,7 @@ TRIXIE_KVERS = $(shell bash $(TRIXIE_ROOT_SH) --kvers)
 RINGSTEER_CACHE ?= /var/cache/ringsteer
 # in_root_of KVER: the command prefix that builds for KVER, none for a
 # kernel whose build tree is installed here.
-in_root_of = $(if $(wildcard /lib/modules/$(1)/build),,$(if $(filter $(1),$(TRIXIE_KVERS)),bash selftests/vm/in-root.sh))
+in_root_of = $(if $(wildcard $(MODULES_DIR)/$(1)/build/Makefile),,$(if $(filter $(1),$(TRIXIE_KVERS)),bash selftests/vm/in-root.sh))
 
 # The list above is read before any recipe runs: on a new machine `make demo`
 # and `make check` see no kernel until their deps has installed one, so their
@@ -91,15 +106,25 @@ in_root_of = $(if $(wildcard /lib/modules/$(1)/build),,$(if $(filter $(1),$(TRIX
 NEEDS_KVER := modules-all vm-test demo-vm check-kernels check-host-kernels bench bench-check check-fleet
 NEEDS_KDIR := all module sparse install
 GOALS := $(or $(MAKECMDGOALS),all)
+NOHDRS_SAID := $(if $(KVERS_NOHDRS), ($(call headers_hint,$(KVERS_NOHDRS))))
 ifeq ($(KVER),)
 ifneq ($(filter $(NEEDS_KVER),$(GOALS)),)
-$(error no Debian target kernel in /lib/modules: run 'make deps' as root, or set KVER=)
+$(error no Debian target kernel with its build tree in $(MODULES_DIR)$(NOHDRS_SAID): run 'make deps' as root, or set KVER=)
 endif
 endif
 ifeq ($(KDIR),)
 ifneq ($(filter $(NEEDS_KDIR),$(GOALS)),)
-$(error no target kernel build tree: run 'make deps' as root, or set KDIR=)
+$(error no target kernel build tree$(NOHDRS_SAID): run 'make deps' as root, or set KDIR=)
 endif
+else ifeq ($(wildcard $(KDIR)/Makefile),)
+ifneq ($(filter $(NEEDS_KDIR),$(GOALS)),)
+ifeq ($(filter $(KVER),$(TRIXIE_KVERS)),)
+$(error no build tree for $(KVER) at $(KDIR): install linux-headers-$(KVER), or set KDIR=)
+endif
+endif
+endif
+ifneq ($(filter $(NEEDS_KVER) $(NEEDS_KDIR),$(GOALS)),)
+$(foreach h,$(KVERS_NOHDRS),$(info note: $(call headers_hint,$(h)); the targets: $(TEST_KVERS)))
 endif
 
 ifeq ($(V),1)
@@ -124,19 +149,20 @@ LDLIBS := -lmnl -lsodium -lcurl -ljson-c -lm
 # Code shared with the kernel (the ring and slot placement's table) is
 # compiled from kmod/ as is.
 SHARED_SRCS := kmod/ring.c kmod/ring_fingerprint.c kmod/slots.c kmod/chain_hdr.c
-# ringctl: one command a file in userspace/ (ringctl.c holds main()), over
-# the layers in userspace/lib/, which never include or call a command
-# (make layers-check). The unit tests link everything but main().
-CMD_SRCS := $(filter-out userspace/ringctl.c,$(wildcard userspace/*.c)) \
-	$(wildcard userspace/import/*.c)
-LIB_SRCS := $(wildcard userspace/lib/*.c)
+# ringctl: one command a file in userspace/ (ringctl.c holds main()), the
+# three families of files in their wings (userspace/health/, fleet/,
+# simulate/), over the layers in userspace/lib/, which never include or
+# call a command (make layers-check). The unit tests link everything but
+# main().
+CMD_SRCS := $(filter-out userspace/ringctl.c userspace/lib/%,$(wildcard userspace/*.c userspace/*/*.c))
+LIB_SRCS := $(wildcard userspace/lib/*.c userspace/lib/generated/*.c)
 # Shared objects get their own directory: a userspace file may share a name
 # with a kernel one.
 SHARED_OBJS := $(patsubst kmod/%.c,$(BUILD)/user/kmod/%.o,$(SHARED_SRCS))
 CMD_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(CMD_SRCS))
 LIB_OBJS := $(patsubst userspace/%.c,$(BUILD)/user/%.o,$(LIB_SRCS))
 USER_OBJS := $(BUILD)/user/ringctl.o $(CMD_OBJS) $(LIB_OBJS)
-USER_HDRS := $(wildcard userspace/*.h userspace/import/*.h userspace/lib/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
+USER_HDRS := $(wildcard userspace/*.h userspace/*/*.h userspace/lib/generated/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
 # Unit tests and the bench link the ring built with its test seam, the
 # module's load-time check and the test-only entry points (ring_test.h).
 TEST_OBJS := $(BUILD)/test/kmod/slots.o $(BUILD)/test/kmod/chain_hdr.o $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/ring_fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
@@ -175,13 +201,16 @@ KSFT := $(KSRC)/tools/testing/selftests
 YNL_TARBALL := /usr/src/linux-source-6.12.tar.xz
 YNL := $(BUILD)/ynl
 YNL_SPEC := kmod/uapi/ringsteer.yaml
-YNL_GEN_FILES := kmod/uapi/ringsteer_genl.h kmod/netlink-gen.c kmod/netlink-gen.h \
-	userspace/lib/enums-gen.c userspace/lib/enums-gen.h
+YNL_GEN_FILES := kmod/uapi/ringsteer_genl.h kmod/generated/netlink-gen.c kmod/generated/netlink-gen.h \
+	userspace/lib/generated/enums-gen.c userspace/lib/generated/enums-gen.h
+# The generators are ours, one folder (tools/ynl/): what completes the
+# kernel's ynl-gen-c.py, ringctl's enum words, the fuzzer's request shapes.
+YNL_TOOLS := tools/ynl
 # Set before gen-check names it: make expands a rule's prerequisites as it
 # reads the rule.
 FUZZ_SPEC := $(BUILD)/fuzz/fuzz-spec-gen.h
 # The generated files are checkpatch --strict clean as they come.
-KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h))
+KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/*.h kmod/generated/*.c kmod/generated/*.h kmod/uapi/*.h))
 
 .PHONY: all module ringctl deps check demo style sparse unit vm-test check-fleet bench-ring bench bench-check \
 	install clean modules-all selftest-bins install-files uninstall dkms-source \
@@ -208,8 +237,10 @@ KDIR_debug = $(DEBUG_KDIR)
 # module build runs in another root (in-root.sh) cannot reach the
 # jobserver's fifo there and says so ("jobserver unavailable: using -j1").
 MAKE_OWN_WARNING := ^make\(\[[0-9]*\]\)\{0,1\}: warning:
-kdir_of = $(or $(KDIR_$(1)),/lib/modules/$(1)/build)
+kdir_of = $(or $(KDIR_$(1)),$(MODULES_DIR)/$(1)/build)
 $(BUILD)/kernel/%/kmod/ringsteer.ko: $(KERNEL_SRCS)
+	$(Q)test -e $(call kdir_of,$*)/Makefile || test -n "$(call in_root_of,$*)" || \
+		{ echo "no build tree for $* at $(call kdir_of,$*): install linux-headers-$*" >&2; exit 1; }
 	$(quiet) KBUILD $*
 	$(Q)mkdir -p $(BUILD)/kernel/$*
 	$(Q)cp -p --parents $(KERNEL_SRCS) $(BUILD)/kernel/$*/
@@ -300,20 +331,20 @@ $(YNL)/.stamp: $(YNL_TARBALL)
 # MAINTAINERS file, and validates it against the schema two directories
 # above it: stage such a tree, so the output says kmod/uapi/ringsteer.yaml.
 # All outputs go to $(YNL)/out, mirroring their place in the repository.
-$(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC) kmod/uapi/ynl-nested-subsets.py userspace/lib/enum-gen.py
+$(YNL)/out/.stamp: $(YNL)/.stamp $(YNL_SPEC) $(YNL_TOOLS)/ynl-nested-subsets.py $(YNL_TOOLS)/enum-gen.py
 	$(quiet) YNL-GEN $(YNL_SPEC)
 	$(Q)rm -rf $(YNL)/tree $(YNL)/out
-	$(Q)mkdir -p $(YNL)/tree/kmod/uapi $(YNL)/out/kmod/uapi
+	$(Q)mkdir -p $(YNL)/tree/kmod/uapi $(YNL)/out/kmod/uapi $(YNL)/out/kmod/generated
 	$(Q)touch $(YNL)/tree/MAINTAINERS
 	$(Q)cp $(YNL)/Documentation/netlink/genetlink-legacy.yaml $(YNL)/tree/kmod/
 	$(Q)cp $(YNL_SPEC) $(YNL)/tree/$(YNL_SPEC)
 	$(Q)gen() { python3 $(YNL)/tools/net/ynl/ynl-gen-c.py --spec $(YNL)/tree/$(YNL_SPEC) "$$@"; } && \
 		gen --mode uapi --header -o $(YNL)/out/kmod/uapi/ringsteer_genl.h && \
-		gen --mode kernel --source -o $(YNL)/out/kmod/netlink-gen.c && \
-		gen --mode kernel --header -o $(YNL)/out/kmod/netlink-gen.h
-	$(Q)python3 kmod/uapi/ynl-nested-subsets.py $(YNL_SPEC) \
-		$(YNL)/out/kmod/netlink-gen.c $(YNL)/out/kmod/netlink-gen.h
-	$(Q)python3 userspace/lib/enum-gen.py $(YNL_SPEC) $(YNL)/out
+		gen --mode kernel --source -o $(YNL)/out/kmod/generated/netlink-gen.c && \
+		gen --mode kernel --header -o $(YNL)/out/kmod/generated/netlink-gen.h
+	$(Q)python3 $(YNL_TOOLS)/ynl-nested-subsets.py $(YNL_SPEC) \
+		$(YNL)/out/kmod/generated/netlink-gen.c $(YNL)/out/kmod/generated/netlink-gen.h
+	$(Q)python3 $(YNL_TOOLS)/enum-gen.py $(YNL_SPEC) $(YNL)/out
 	$(Q)touch $@
 
 gen: $(YNL)/out/.stamp
@@ -336,10 +367,10 @@ gen-check: $(YNL)/out/.stamp $(FUZZ_SPEC)
 
 # The fuzzer's model reads requests with each command's shape, written
 # from the spec at build time (nothing to keep in step by hand).
-$(FUZZ_SPEC): $(YNL_SPEC) selftests/fuzz/spec-gen.py
+$(FUZZ_SPEC): $(YNL_SPEC) $(YNL_TOOLS)/fuzz-spec-gen.py
 	$(quiet) GEN $@
 	$(Q)mkdir -p $(@D)
-	$(Q)python3 selftests/fuzz/spec-gen.py $(YNL_SPEC) $@
+	$(Q)python3 $(YNL_TOOLS)/fuzz-spec-gen.py $(YNL_SPEC) $@
 
 $(BUILD)/unit/%: selftests/unit/%.c selftests/unit/stderr_capture.h $(KSRC)/.stamp $(CMD_OBJS) $(LIB_OBJS) $(TEST_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
@@ -386,10 +417,10 @@ $(BUILD)/unit/test_pktfuzz: $(patsubst selftests/pktfuzz/%.c,$(BUILD)/pktfuzz/%.
 selftest-bins: $(VM_C_BINS) userspace/ringctl
 
 # The etcd layer against a real etcd (selftests/etcd/fleet.sh starts one).
-$(BUILD)/etcd/test_etcd_client: selftests/etcd/test_etcd_client.c $(KSRC)/.stamp $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
+$(BUILD)/etcd/test_etcd_client: selftests/etcd/test_etcd_client.c $(KSRC)/.stamp $(BUILD)/user/fleet/etcd.o $(LIB_OBJS) $(SHARED_OBJS) $(USER_HDRS)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -I$(KSFT) -o $@ $< $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -I$(KSFT) -I$(SRC)/userspace -o $@ $< $(BUILD)/user/fleet/etcd.o $(LIB_OBJS) $(SHARED_OBJS) $(LDLIBS)
 
 # ringctl sync (dry-run), fleet status and the etcd layer against a real
 # etcd on the host, in a network namespace of its own: no kernel module.
@@ -405,6 +436,8 @@ style: $(KSRC)/.stamp $(if $(filter 6.1,$(KSRC_VER)),$(KSRC612)/.stamp)
 			--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $(filter-out %Kbuild,$(KERNEL_SRCS)) || exit 1; \
 	done
 	@echo "checkpatch --strict: clean"
+	$(Q)python3 selftests/vm/func-length-check.py --selftest $(filter %.c %.h,$(KERNEL_SRCS)) \
+		$(wildcard userspace/*.[ch] userspace/*/*.[ch])
 
 # Kbuild turns the checker off, with one line and no error, when 7.x's
 # scripts/checker-valid.sh finds sparse too old for its headers, or is not

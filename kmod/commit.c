@@ -17,33 +17,6 @@
 #include "nlmsg.h"
 #include "placement.h"
 
-/*
- * Next to the ring budget (max_points_per_netns, netns.c): backends cost
- * no point while draining, but each has per-CPU entries (tally.h: 10
- * bytes a CPU, its new-flow counter and a tunnel's next outer IP ID), so
- * a namespace's backends are bounded on their own. The default holds
- * 65,536: 80 MiB on a 128-CPU host, 1.25 MiB on 2 CPUs.
- */
-static unsigned int max_backends_per_netns = 16 * RINGSTEER_MAX_BACKENDS;
-module_param(max_backends_per_netns, uint, 0644);
-MODULE_PARM_DESC(max_backends_per_netns,
-		 "backends all services of one network namespace may have, draining ones included (default 65536)");
-
-u32 rs_net_backends_max(void)
-{
-	return READ_ONCE(max_backends_per_netns);
-}
-
-u32 rs_net_backends(const struct rs_net *rn)
-{
-	const struct rs_service *svc;
-	u32 n = 0;
-
-	list_for_each_entry(svc, &rn->services.list, node)
-		n += svc->nbackends;
-	return n;
-}
-
 /* A ring built for one service, published by apply(). */
 struct rs_pending {
 	struct rs_service *svc;
@@ -598,7 +571,7 @@ static int prepare(struct rs_txn *txn)
 	err = prepare_change(txn) ?: check_walk_room(txn);
 	if (err)
 		return err;
-	/* A delete's names what the change frees: built while it lives. */
+	/* A delete's notification names what it frees: built while that lives. */
 	if (txn->announce_early)
 		txn->event = rs_notify_build(txn->rn, c->cmd, txn->svc,
 					     txn->backend);

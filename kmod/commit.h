@@ -34,11 +34,6 @@ struct rs_change {
 	u64 *walk;
 };
 
-/* The backends one namespace may have (module parameter). */
-u32 rs_net_backends_max(void);
-/* rs_net->lock held: its backends now, draining ones included. */
-u32 rs_net_backends(const struct rs_net *rn);
-
 /* rs_net->lock held. */
 int rs_commit(struct rs_net *rn, const struct rs_change *change,
 	      struct netlink_ext_ack *extack);

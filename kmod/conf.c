@@ -10,6 +10,8 @@
 
 #include "uapi/ringsteer.h"
 #include "conf.h"
+#include "family.h"
+#include "generated/netlink-gen.h"
 
 static const struct rs_service_conf service_defaults = {
 	.vnodes = RINGSTEER_DEFAULT_VNODES,
@@ -28,6 +30,23 @@ static const struct rs_backend_conf backend_defaults = {
 	.health = RINGSTEER_HEALTH_UP,
 	.on_down = RINGSTEER_BACKEND_ON_DOWN_SERVICE,
 };
+
+/*
+ * Whether @tb, a nest parsed with the command's own subset of its set,
+ * holds an attribute beyond @id, the subset that names the object
+ * (service-id, backend-id): a setting to change. The spec's subsets are
+ * the list, so a new setting needs no edit here.
+ */
+static bool has_setting(struct nlattr *const *tb, int maxtype,
+			const struct nla_policy *id, int id_max)
+{
+	int i;
+
+	for (i = 1; i <= maxtype; i++)
+		if (tb[i] && (i > id_max || id[i].type == NLA_UNSPEC))
+			return true;
+	return false;
+}
 
 /*
  * FORWARD, ENCAP and ENCAP_PORT over @conf: encap only with forward
@@ -132,10 +151,8 @@ int rs_service_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 	      parse_placement(tb, svc, conf, extack);
 	if (err)
 		return err;
-	if (svc && !tb[RINGSTEER_SERVICE_A_VNODES] && !tb[RINGSTEER_SERVICE_A_HASH] &&
-	    !tb[RINGSTEER_SERVICE_A_ON_DOWN] && !tb[RINGSTEER_SERVICE_A_FORWARD] &&
-	    !tb[RINGSTEER_SERVICE_A_ENCAP] && !tb[RINGSTEER_SERVICE_A_ENCAP_PORT] &&
-	    !tb[RINGSTEER_SERVICE_A_PLACEMENT] && !tb[RINGSTEER_SERVICE_A_CAPACITY]) {
+	if (svc && !has_setting(tb, RINGSTEER_SERVICE_A_MAX, ringsteer_service_id_nl_policy,
+				ARRAY_SIZE(ringsteer_service_id_nl_policy) - 1)) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
 				    "nothing to change: give vnodes, hash, on-down, encap, encap port or capacity");
 		return -EINVAL;
@@ -173,8 +190,8 @@ int rs_backend_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 		conf->health = nla_get_u32(tb[RINGSTEER_BACKEND_A_HEALTH]);
 	if (tb[RINGSTEER_BACKEND_A_ON_DOWN])
 		conf->on_down = nla_get_u32(tb[RINGSTEER_BACKEND_A_ON_DOWN]);
-	if (b && !tb[RINGSTEER_BACKEND_A_WEIGHT] && !tb[RINGSTEER_BACKEND_A_STATE] &&
-	    !tb[RINGSTEER_BACKEND_A_HEALTH] && !tb[RINGSTEER_BACKEND_A_ON_DOWN] && !slots) {
+	if (b && !has_setting(tb, RINGSTEER_BACKEND_A_MAX, ringsteer_backend_id_nl_policy,
+			      ARRAY_SIZE(ringsteer_backend_id_nl_policy) - 1)) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
 				    "nothing to change: give weight, state, health, on-down or slots");
 		return -EINVAL;

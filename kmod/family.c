@@ -12,7 +12,7 @@
 #include <net/genetlink.h>
 
 #include "family.h"
-#include "netlink-gen.h"
+#include "generated/netlink-gen.h"
 
 #ifdef RS_GENL_SPLIT_OPS
 

@@ -40,8 +40,11 @@ static int __init ringsteer_init(void)
 	if (err)
 		goto err_netns;
 
-	/* Nothing is hooked yet: saying "loaded" alone read as steering. */
-	pr_info("loaded; a namespace is hooked with its first service\n");
+	/*
+	 * Hooks are registered per namespace with its first service, so an
+	 * operator reading "loaded" must not take it for steering.
+	 */
+	pr_info("loaded: idle until a namespace adds its first service\n");
 	return 0;
 
 err_netns:

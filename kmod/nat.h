@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * forward nat: the NAT lookup hooks nf_nat calls for a connection's first
+ * packet (nat.c), registered in a namespace while it has a NAT service or
+ * kept flows (rs_net_hooks_get(), netns.c), and the connlabel bit that
+ * marks a connection ringsteer steered.
+ */
 #ifndef _RINGSTEER_NAT_H
 #define _RINGSTEER_NAT_H
 
@@ -19,6 +25,7 @@ struct rs_hooks {
 	bool registered;
 };
 
+/* At module load: the hook_priority and conntrack_label parameters checked. */
 int __init rs_hooks_init(void);
 
 /* Whether ringsteer's hook steered @ct (its connlabel bit is set). */

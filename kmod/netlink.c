@@ -23,7 +23,7 @@
 #include "netlink.h"
 #include "family.h"
 #include "flowtab.h"
-#include "netlink-gen.h"
+#include "generated/netlink-gen.h"
 #include "nlmsg.h"
 
 /*

@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The generic netlink family's handlers (netlink.c, netlink_dump.c): what
+ * main.c registers, and the request every handler works from once
+ * pre_doit (or a dump's start) has parsed it. The ops table and policies
+ * are generated from the spec (netlink-gen.h); the messages the family
+ * sends are nlmsg.h's.
+ */
 #ifndef _RINGSTEER_NETLINK_H
 #define _RINGSTEER_NETLINK_H
 

@@ -19,7 +19,7 @@
 #include "ct_count.h"
 #include "netlink.h"
 #include "family.h"
-#include "netlink-gen.h"
+#include "generated/netlink-gen.h"
 #include "netns.h"
 #include "nlmsg.h"
 #include "service.h"

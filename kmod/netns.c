@@ -53,6 +53,33 @@ u32 rs_net_kept(struct rs_net *rn)
 }
 
 /*
+ * Next to the ring budget: backends cost
+ * no point while draining, but each has per-CPU entries (tally.h: 10
+ * bytes a CPU, its new-flow counter and a tunnel's next outer IP ID), so
+ * a namespace's backends are bounded on their own. The default holds
+ * 65,536: 80 MiB on a 128-CPU host, 1.25 MiB on 2 CPUs.
+ */
+static unsigned int max_backends_per_netns = 16 * RINGSTEER_MAX_BACKENDS;
+module_param(max_backends_per_netns, uint, 0644);
+MODULE_PARM_DESC(max_backends_per_netns,
+		 "backends all services of one network namespace may have, draining ones included (default 65536)");
+
+u32 rs_net_backends_max(void)
+{
+	return READ_ONCE(max_backends_per_netns);
+}
+
+u32 rs_net_backends(const struct rs_net *rn)
+{
+	const struct rs_service *svc;
+	u32 n = 0;
+
+	list_for_each_entry(svc, &rn->services.list, node)
+		n += svc->nbackends;
+	return n;
+}
+
+/*
  * The NAT hooks and conntrack are imposed on a namespace only while it has
  * a NAT service or kept flows, the tunnel hooks (and defragmentation) only
  * while it has a tunnel service: other namespaces pay nothing, and a

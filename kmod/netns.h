@@ -64,6 +64,10 @@ u32 rs_net_kept_max(void);
 
 /* rs_net->lock held. */
 u32 rs_net_kept(struct rs_net *rn);
+/* The backends one namespace may have (module parameter). */
+u32 rs_net_backends_max(void);
+/* rs_net->lock held: its backends now, draining ones included. */
+u32 rs_net_backends(const struct rs_net *rn);
 /* The hooks a new service of @fwd needs, before it is linked. */
 int rs_net_hooks_get(struct rs_net *rn, const struct rs_forward *fwd);
 /* Those no service or kept flow needs any more go. */

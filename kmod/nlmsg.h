@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The messages the family sends (nlmsg.c): a service's and a backend's
+ * nests for replies and dump entries, and the notifications of a change to
+ * the "config" multicast group, built while what they name still lives
+ * and sent once the change is done. All under rs_net->lock.
+ */
 #ifndef _RINGSTEER_NLMSG_H
 #define _RINGSTEER_NLMSG_H
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "change.h"
 #include "cli.h"
 #include "cmd.h"
 #include "backend_drain.h"
@@ -51,7 +52,7 @@ void cmd_backend_usage(FILE *f)
 enum op { OP_ADD, OP_SET, OP_DRAIN, OP_ACTIVATE, OP_DEL };
 
 /* The keywords of OP but its settings (parse_settings_kw()). */
-static const unsigned int allowed[] = {
+static const uint64_t allowed[] = {
 	[OP_ADD] = PARSE_KW_PROTO | PARSE_KW_SLOTS,
 	[OP_SET] = PARSE_KW_PROTO | PARSE_KW_FORCE | PARSE_KW_SLOTS,
 	[OP_DRAIN] = PARSE_KW_PROTO,

@@ -12,6 +12,7 @@
 
 #include "monitor_drainwatch.h"
 #include "pace.h"
+#include "settings.h"
 
 struct cmd_drainwatch_entry {
 	struct rc_service s;	/* identity only, no backends */

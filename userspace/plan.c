@@ -55,7 +55,7 @@ void cmd_plan_usage(FILE *f)
 static const struct {
 	const char *name;
 	enum rc_preview_op op;
-	unsigned int allowed;
+	uint64_t allowed;
 } backend_ops[] = {
 	{ "add", RC_PREVIEW_BACKEND_ADD,
 	  PARSE_KW_PROTO | PARSE_KW_WEIGHT | PARSE_KW_STATE | PARSE_KW_SLOTS },

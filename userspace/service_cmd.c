@@ -47,7 +47,7 @@ void cmd_service_usage(FILE *f)
 enum op { OP_ADD, OP_SET, OP_DEL };
 
 /* The keywords of OP but its settings (parse_settings_kw()). */
-static const unsigned int allowed[] = {
+static const uint64_t allowed[] = {
 	[OP_ADD] = PARSE_KW_PROTO,
 	[OP_SET] = PARSE_KW_PROTO,
 	[OP_DEL] = PARSE_KW_PROTO | PARSE_KW_KEEP_FLOWS,

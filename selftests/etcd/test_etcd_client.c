@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The etcd layer (userspace/lib/etcd.c) against a real etcd, started by
+ * The etcd layer (userspace/fleet/etcd.c) against a real etcd, started by
  * selftests/etcd/fleet.sh, which passes its endpoint in RS_ETCD_ENDPOINT:
  * range and prefix range, put and its revision, leases (grant, put under
  * one, keep-alive, revoke takes the key), a watch from a past revision
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "etcd.h"
+#include "fleet/etcd.h"
 
 static struct etcd_conf conf;
 

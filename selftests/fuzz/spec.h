@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The types that spec-gen.py's fuzz-spec-gen.h is written against: each
- * command's request shape and each attribute's kind, as
+ * The types that fuzz-spec-gen.h (tools/ynl/fuzz-spec-gen.py) is written
+ * against: each command's request shape and each attribute's kind, as
  * kmod/uapi/ringsteer.yaml gives them. msg.c and the settings unit test
  * include the generated tables through this header, so that a new kind
  * is added in one place.
@@ -31,8 +31,9 @@ enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD,
 
 /*
  * fz_specs, fz_dump_specs, fz_admin, fz_has_dump and fz_has_do: each
- * command's request shape; the reply kinds. Written at build time by spec-gen.py, so that
- * the model and the kernel's generated policies have one source.
+ * command's request shape; the reply kinds. Written at build time by
+ * fuzz-spec-gen.py, so that the model and the kernel's generated policies
+ * have one source.
  */
 #include "fuzz-spec-gen.h"
 

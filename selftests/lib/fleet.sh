@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A load-balancer fleet behind ECMP, routed by BIRD 2 (BGP + BFD), for
-# scenarios that fail, drain and return load balancers under long-lived
-# traffic (fleet_*.sh). Source after setting P (the namespaces' prefix);
-# FLEET_LB picks the load balancers' implementation (see "Implementations"
-# below: ipvs, nat; tunnel plugs in there).
+# the scenarios of selftests/fleet/, which fail, drain and return load
+# balancers and change their rings under long-lived traffic. Source after
+# setting P (the namespaces' prefix); FLEET_LB picks the load balancers'
+# implementation: ipvs (the default), nat or tunnel (ringsteer's two
+# forwarding modes), each a set of lb_IMPL_* functions (see
+# "implementations" below).
 #
 #                                      $P-lb1 .. $P-lb3
 #                                   +---------------------------+
@@ -12,11 +14,11 @@
 #  +--------------+   +----------+  | lo: VIP 10.0.0.100/32     |
 #  | cli0         |   | BIRD:    +--+ BIRD: BGP AS 6500N, BFD,  |
 #  | 10.1.0.2/16  +---+ BGP AS   |x3|   announces VIP/32        |
-#  | 10.1.1.1-100 |   | 65000,   |  | the LB (FLEET_LB): VIP ->  |
-#  | (a source    |   | BFD,     |  |   a backend, forwarded via |
-#  |  address per |   | ECMP over|  |   rtr (ipip, or DNAT)      |
-#  |  connection) |   | the LBs  |  +---------------------------+
-#  +--------------+   | rp_filter|
+#  | 10.1.1.1-100 |   | 65000,   |  | the LB (FLEET_LB): VIP -> |
+#  | (a source    |   | BFD,     |  |   a backend, forwarded    |
+#  |  address per |   | ECMP over|  |   via rtr (ipip, GUE or   |
+#  |  connection) |   | the LBs  |  |   DNAT)                   |
+#  +--------------+   | rp_filter|  +---------------------------+
 #                     | 0        |  +---------------------------+
 #                     |          +--+ $P-be1 .. $P-beN (NBE)    |
 #                     +----------+xN| eth0 10.2.M.2/24          |

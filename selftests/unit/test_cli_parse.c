@@ -304,7 +304,7 @@ TEST(keys)
 	ASSERT_EQ(0xff, key[15]);
 }
 
-static int kw(unsigned int allowed, struct parse_args *a, const char *const *words)
+static int kw(uint64_t allowed, struct parse_args *a, const char *const *words)
 {
 	char *argv[32];
 	int argc = 0, ret;
@@ -498,7 +498,7 @@ TEST(backend_on_down)
 	char *keep[] = { "10.0.0.1:80", "10.1.0.1:80", "on-down", "keep" };
 	char *bad[] = { "10.0.0.1:80", "10.1.0.1:80", "on-down", "drop" };
 	char *svc[] = { "10.0.0.1:80", "on-down", "service" };
-	const unsigned int kws = PARSE_KW_PROTO | PARSE_KW_ON_DOWN;
+	const uint64_t kws = PARSE_KW_PROTO | PARSE_KW_ON_DOWN;
 	struct rc_service s;
 	struct rc_backend b;
 	struct parse_args a;

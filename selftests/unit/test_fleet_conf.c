@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fleet file (userspace/fleet_conf.c) and the status key
- * (userspace/fleet_state.c): every statement read, defaults, bad lines
+ * The fleet file (userspace/fleet/fleet_conf.c) and the status key
+ * (userspace/fleet/fleet_state.c): every statement read, defaults, bad lines
  * rejected with the file's name and line number and nothing kept, the
  * key file's mode; the status JSON read back as written, refused when it
  * is not a status, and the fingerprints a configuration gives with a
@@ -18,9 +18,9 @@
 
 #include "kselftest_harness.h"
 #include "stderr_capture.h"
-#include "fleet_conf.h"
-#include "fleet_health.h"
-#include "fleet_state.h"
+#include "fleet/fleet_conf.h"
+#include "fleet/fleet_health.h"
+#include "fleet/fleet_state.h"
 #include "parse.h"
 #include "preview.h"
 

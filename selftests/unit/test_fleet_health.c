@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fleet's health verdict (userspace/fleet_health.c): a backend goes
+ * The fleet's health verdict (userspace/fleet/fleet_health.c): a backend goes
  * down when quorum% of the live checkers vote it down and not below;
  * votes of a checker that is not live do not count; no live checker
  * changes nothing; max-down and the last active backend hold fleet-wide,
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "fleet_health.h"
+#include "fleet/fleet_health.h"
 #include "parse.h"
 
 static const char conf3[] =

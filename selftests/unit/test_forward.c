@@ -24,7 +24,7 @@
 #include "restore_plan.h"
 
 /* A service line, parsed with stderr captured into errbuf. */
-static int quiet_service(const char *line, struct rc_service *s, unsigned int allowed)
+static int quiet_service(const char *line, struct rc_service *s, uint64_t allowed)
 {
 	char buf[256], *argv[16], *save, *w;
 	struct parse_args a;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The health checker's configuration file (userspace/health_conf.c):
+ * The health checker's configuration file (userspace/health/health_conf.c):
  * every statement read into its fields, defaults, where backends are
  * probed, and bad lines rejected with the file name and line number and
  * nothing kept.
@@ -17,7 +17,8 @@
 
 #include "kselftest_harness.h"
 #include "stderr_capture.h"
-#include "health_conf.h"
+#include "health/health_conf.h"
+#include "parse.h"
 
 static int parse(const char *text, struct hc_config *c)
 {
@@ -226,20 +227,20 @@ TEST(durations)
 {
 	uint32_t ms;
 
-	ASSERT_EQ(0, hc_parse_duration("2", 10000, &ms));
+	ASSERT_EQ(0, parse_duration("2", 10000, &ms));
 	ASSERT_EQ(2000, ms);
-	ASSERT_EQ(0, hc_parse_duration("250ms", 10000, &ms));
+	ASSERT_EQ(0, parse_duration("250ms", 10000, &ms));
 	ASSERT_EQ(250, ms);
-	ASSERT_EQ(0, hc_parse_duration("5m", 3600000, &ms));
+	ASSERT_EQ(0, parse_duration("5m", 3600000, &ms));
 	ASSERT_EQ(300000, ms);
-	ASSERT_EQ(0, hc_parse_duration("1h", 3600000, &ms));
+	ASSERT_EQ(0, parse_duration("1h", 3600000, &ms));
 	ASSERT_EQ(3600000, ms);
-	ASSERT_EQ(-ERANGE, hc_parse_duration("2h", 3600000, &ms));
-	ASSERT_EQ(-ERANGE, hc_parse_duration("99999999999999999999", 3600000, &ms));
-	ASSERT_EQ(-EINVAL, hc_parse_duration("1d", 3600000, &ms));
-	ASSERT_EQ(-EINVAL, hc_parse_duration("-1s", 3600000, &ms));
-	ASSERT_EQ(-EINVAL, hc_parse_duration("s", 3600000, &ms));
-	ASSERT_EQ(-EINVAL, hc_parse_duration(NULL, 3600000, &ms));
+	ASSERT_EQ(-ERANGE, parse_duration("2h", 3600000, &ms));
+	ASSERT_EQ(-ERANGE, parse_duration("99999999999999999999", 3600000, &ms));
+	ASSERT_EQ(-EINVAL, parse_duration("1d", 3600000, &ms));
+	ASSERT_EQ(-EINVAL, parse_duration("-1s", 3600000, &ms));
+	ASSERT_EQ(-EINVAL, parse_duration("s", 3600000, &ms));
+	ASSERT_EQ(-EINVAL, parse_duration(NULL, 3600000, &ms));
 }
 
 TEST(percent_and_payload)
@@ -248,13 +249,13 @@ TEST(percent_and_payload)
 	uint32_t pct;
 	size_t len;
 
-	ASSERT_EQ(0, hc_parse_percent("0%", &pct));
+	ASSERT_EQ(0, parse_percent("0%", &pct));
 	ASSERT_EQ(0, pct);
-	ASSERT_EQ(0, hc_parse_percent("100%", &pct));
+	ASSERT_EQ(0, parse_percent("100%", &pct));
 	ASSERT_EQ(100, pct);
-	ASSERT_EQ(-ERANGE, hc_parse_percent("101%", &pct));
-	ASSERT_EQ(-EINVAL, hc_parse_percent("%", &pct));
-	ASSERT_EQ(-EINVAL, hc_parse_percent("50", &pct));
+	ASSERT_EQ(-ERANGE, parse_percent("101%", &pct));
+	ASSERT_EQ(-EINVAL, parse_percent("%", &pct));
+	ASSERT_EQ(-EINVAL, parse_percent("50", &pct));
 	ASSERT_EQ(0, hc_parse_payload("a\\\\\\t\\xfF", out, sizeof(out), &len));
 	ASSERT_EQ(4, len);
 	ASSERT_EQ(0, memcmp(out, "a\\\t\xff", 4));

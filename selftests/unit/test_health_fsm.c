@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The health checker's state machine (userspace/health_fsm.c), driven by
+ * The health checker's state machine (userspace/health/health_fsm.c), driven by
  * a fake clock and fake probe results against a fake kernel that takes
  * every change: rise and fall, the start-up quiet period, hold-down, flap
  * damping, the max-down and last-one guards with their quorum events, the
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "health_fsm.h"
+#include "health/health_fsm.h"
 
 #define MAXB 8
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A health check file naming services the kernel does not have
- * (userspace/health_notify.c, health_run.c): each is named in the log
+ * (userspace/health/health_notify.c, health_run.c): each is named in the log
  * once when found missing and once when it appears, counted as unchecked
  * and named in the STATUS= text, and "health run" refuses to start when
  * the kernel has none of the file's services.
@@ -16,9 +16,9 @@
 
 #include "kselftest_harness.h"
 #include "stderr_capture.h"
-#include "health_fsm.h"
-#include "health_notify.h"
-#include "health_run.h"
+#include "health/health_fsm.h"
+#include "health/health_notify.h"
+#include "health/health_run.h"
 
 /* Lines 1, 3 and 5. */
 static const char three[] =

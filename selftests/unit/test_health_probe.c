@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The checker's probes (userspace/health_probe.c) against real servers
+ * The checker's probes (userspace/health/health_probe.c) against real servers
  * on the loopback of a network namespace of the test's own (unshare, so
  * root; without it every test is skipped, not passed): tcp connect
  * (listener, closed port), http (expected status, other status, not
@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "health_probe.h"
+#include "health/health_probe.h"
 
 static bool own_netns(void)
 {

@@ -15,6 +15,7 @@
 
 #include "kselftest_harness.h"
 #include "restore_plan.h"
+#include "settings.h"
 
 static struct rc_service *svc(struct rc_config *c, const char *vip, uint8_t proto)
 {

@@ -35,7 +35,7 @@
 
 /*
  * The requests' shapes as the spec gives them, the fuzzer's view of
- * kmod/uapi/ringsteer.yaml (selftests/fuzz/spec-gen.py), through the
+ * kmod/uapi/ringsteer.yaml (tools/ynl/fuzz-spec-gen.py), through the
  * header msg.c includes it by.
  */
 #pragma GCC diagnostic ignored "-Wunused-const-variable"

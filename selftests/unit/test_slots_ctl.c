@@ -29,6 +29,7 @@
 #include "nl_ops.h"
 #include "cli.h"
 #include "cmd.h"
+#include "change.h"
 
 /* "backend add VIP BACKEND WORDS..." as backend.c parses it. */
 static int parse_add(const char *words, struct rc_backend *b)

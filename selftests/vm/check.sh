@@ -103,7 +103,7 @@ for k in "${kvers[@]}"; do
 done
 step "build ringctl and test programs" make ringctl selftest-bins
 phase 3 "checkpatch, sparse, the package list, kernel-less make (about 3 min)"
-step "checkpatch --strict" make style
+step "checkpatch --strict, functions of at most 60 lines" make style
 step "generated netlink code matches the YNL spec" make gen-check
 step "ringctl's layers never depend on its commands, no loops" make layers-check
 step "README and doc/ links resolve, README within 300 lines" make doc-check

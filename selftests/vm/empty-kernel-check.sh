@@ -19,6 +19,13 @@
 # after the deps line), not that deps then installs one: the first run on a
 # really fresh root is the proof of that. Needs root.
 #
+# Then the choice among kernels that are installed: in a made-up modules
+# directory (MODULES_DIR) holding a 6.1 and a 6.12 with their build trees
+# and a newer 6.12 without (as a host that keeps Debian 13's kernel beside
+# Debian 12's has), the targets are those with a build tree, the newer one
+# is named with the package that would make it one, and asking for it
+# stops with that package named before anything is built.
+#
 # Where no private mount namespace can be made (a chroot whose root is not
 # a mount point, a container without CAP_SYS_ADMIN), the make cases run with
 # KVER= TEST_KVERS= on the command line instead, which is what make's
@@ -35,7 +42,8 @@ if [ "${1:-}" != --inside ]; then
 	# Outside the namespace: the positive twin, with the real directories.
 	out=$(make -n check 2>&1)
 	echo "$out" | sed 's/^/# /'
-	kvers=$(ls /lib/modules | grep -E '^6\.(1\.0-[0-9]+|12\.[0-9]+\+[a-z0-9]+)-amd64$' | sort -V | tr '\n' ' ')
+	kvers=$(ls /lib/modules | grep -E '^6\.(1\.0-[0-9]+|12\.[0-9]+\+[a-z0-9]+)-amd64$' | sort -V |
+		while read -r k; do [ -e "/lib/modules/$k/build/Makefile" ] && echo "$k"; done | tr '\n' ' ')
 	if [ -n "$kvers" ] && grep -qxF "bash selftests/vm/check.sh ${kvers% }" <<<"$out"; then
 		pos="ok 1 with kernels installed, make -n check runs check.sh on ${kvers% }"
 	else
@@ -47,12 +55,12 @@ if [ "${1:-}" != --inside ]; then
 	exec bash "$0" --inside "$pos" override
 fi
 if [ "$3" = hide ]; then
-	echo "1..14"
+	echo "1..18"
 	mount -t tmpfs -o ro,mode=0755 empty /lib/modules || { echo "Bail out! cannot mount over /lib/modules"; exit 1; }
 	mount -t tmpfs -o ro,mode=0755 empty /boot || { echo "Bail out! cannot mount over /boot"; exit 1; }
 	novars=()
 else
-	echo "1..13"
+	echo "1..17"
 	echo "# no private mount namespace here: KVER= TEST_KVERS= on make's command line stand for empty /lib/modules"
 	novars=(KVER= TEST_KVERS=)
 fi
@@ -151,5 +159,62 @@ for args in "${runs[@]}"; do
 		result fail "$name" "exit status $rc"
 	fi
 done
+# A made-up modules directory: 6.1 and 6.12 with build trees, a newer 6.12
+# without. (Its name sorts after any real Debian 13 kernel's, so that a
+# Debian 13 root made by trixie-root.sh never claims it.)
+mods=$(mktemp -d)
+trap 'rm -rf "$out" "$destdir" "$mods"' EXIT
+new612=6.12.9999+deb13-amd64
+for k in 6.1.0-57-amd64 6.12.95+deb12-amd64; do
+	mkdir -p "$mods/all/$k/build" && touch "$mods/all/$k/build/Makefile"
+done
+mkdir -p "$mods/all/$new612/kernel" "$mods/nohdrs/$new612/kernel"
+
+make -n check MODULES_DIR="$mods/all" >"$out" 2>&1
+sed 's/^/# /' "$out"
+name="a newer 6.12 without its build tree: the targets are those with one, the newer named with its package"
+if ! grep -qxF "bash selftests/vm/check.sh 6.1.0-57-amd64 6.12.95+deb12-amd64" "$out"; then
+	result fail "$name" "check.sh not run on 6.1.0-57-amd64 6.12.95+deb12-amd64"
+elif ! grep -q "$new612 in .* has no build tree: install linux-headers-$new612" "$out"; then
+	result fail "$name" "no line naming linux-headers-$new612"
+else
+	result ok "$name"
+fi
+
+mkdir -p "$mods/build"
+make modules-all MODULES_DIR="$mods/all" TEST_KVERS="$new612" BUILD="$mods/build" >"$out" 2>&1
+rc=$?
+sed 's/^/# /' "$out"
+name="make modules-all for a kernel without its build tree stops, naming its package"
+if [ $rc -eq 0 ]; then
+	result fail "$name" "exit status 0"
+elif ! grep -q "install linux-headers-$new612" "$out" || grep -q 'Directory nonexistent' "$out"; then
+	result fail "$name" "no linux-headers-$new612 hint, or a build was tried"
+elif [ -n "$(ls -A "$mods/build")" ]; then
+	result fail "$name" "something was built in BUILD: $(ls "$mods/build")"
+else
+	result ok "$name"
+fi
+
+expect_package()
+{
+	local name=$1 rc
+	shift
+	make "$@" >"$out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$out"
+	if [ $rc -eq 0 ]; then
+		result fail "$name" "exit status 0"
+	elif [ "$(wc -l <"$out")" -ne 1 ] || ! grep -q "install linux-headers-$new612" "$out"; then
+		result fail "$name" "not one line naming linux-headers-$new612"
+	else
+		result ok "$name"
+	fi
+}
+expect_package "make module with KVER= a kernel without its build tree stops, naming its package" \
+	-n module MODULES_DIR="$mods/all" KVER="$new612"
+expect_package "make with only kernels without build trees stops, naming the package" \
+	-n module MODULES_DIR="$mods/nohdrs"
+
 [ "${2#ok }" != "$2" ] || failed=$((failed + 1))
 [ $failed -eq 0 ]

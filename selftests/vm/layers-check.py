@@ -3,13 +3,20 @@
 """layers-check.py OBJECT...: ringctl's files depend on each other as
 doc/design.md ("ringctl's files") says (make layers-check, run by make check).
 
-userspace/ holds one file per command, userspace/lib/ the layers they
-share. Two graphs of files are checked: #include "..." between the
+userspace/ holds one file per command, its wings (userspace/health/, import/,
+fleet/, simulate/) a family of files each, userspace/lib/ the layers they
+all share. Two graphs of files are checked: #include "..." between the
 sources and headers of userspace/ (resolved as the compiler does: the
 including file's directory, then kmod/uapi/, kmod/, userspace/lib/), and
 calls between the objects given (a symbol one object uses and another
 defines, read with nm). It fails when
-  - a file of userspace/lib/ includes or calls a file of userspace/;
+  - a file of userspace/lib/ includes or calls a command or a wing;
+  - a wing includes or calls another wing's files, but for health's of
+    fleet (the checker votes in the fleet's etcd) and import's of health
+    (a health-check file it prints is read back through the checker's own
+    parser before it is printed);
+  - a command of userspace/ includes a wing's file, or calls one other
+    than from the table of commands (ringctl_cmds.c);
   - a file of userspace/ includes kernel code other than the ring
     (kmod/ring*), slot placement's table (kmod/slots.*) and the API
     (kmod/uapi/), or calls other kernel objects;
@@ -26,10 +33,26 @@ INCLUDE_PATH = ["kmod/uapi", "kmod", "userspace/lib"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
+WINGS = ("health", "fleet", "simulate", "import")
+# Which wing may depend on which: health's checker votes through fleet's;
+# import reads the health-check files it prints back through health's parser.
+WING_USES = {("health", "fleet"), ("import", "health")}
+# The one command file that reaches into the wings: the table of commands.
+TABLE = "userspace/ringctl_cmds.c"
+
+
+def wing(path):
+    """The wing of a file of userspace/WING/, else None."""
+    parts = path.split("/")
+    return parts[1] if len(parts) == 3 and parts[0] == "userspace" and parts[1] in WINGS else None
+
+
 def kind(path):
-    """'lib', 'cmd', 'ring' (kernel code ringctl may use) or 'kernel'."""
+    """'lib', 'cmd', 'wing', 'ring' (kernel code ringctl may use) or 'kernel'."""
     if path.startswith("userspace/lib/"):
         return "lib"
+    if wing(path):
+        return "wing"
     if path.startswith("userspace/"):
         return "cmd"
     name = os.path.basename(path)
@@ -48,7 +71,7 @@ def resolve(src, name):
 
 def include_graph(errors):
     files = []
-    for d in ("userspace", "userspace/lib"):
+    for d in ("userspace", "userspace/lib", "userspace/lib/generated") + tuple("userspace/" + w for w in WINGS):
         files += sorted(os.path.join(d, f) for f in os.listdir(os.path.join(ROOT, d))
                         if f.endswith((".c", ".h")))
     graph = {}
@@ -65,7 +88,8 @@ def include_graph(errors):
             for name in INCLUDE.findall(fh.read()):
                 to = resolve(f, name)
                 if to is None:
-                    cmd = os.path.isfile(os.path.join(ROOT, "userspace", name))
+                    cmd = any(os.path.isfile(os.path.join(ROOT, "userspace", d, name))
+                              for d in ("",) + WINGS)
                     errors.append('%s: #include "%s" not found%s' % (
                         f, name, " (a command's header: no layer may include it)" if cmd else ""))
                     continue
@@ -133,9 +157,16 @@ def check(graph, what, errors):
     for a in sorted(graph):
         for b in sorted(graph[a]):
             ka, kb = kind(a), kind(b)
-            if ka == "lib" and kb == "cmd":
+            if ka == "lib" and kb in ("cmd", "wing"):
                 errors.append("%s %s %s: a layer depends on a command" % (a, what, b))
-            if ka in ("lib", "cmd") and kb == "kernel":
+            wa, wb = wing(a), wing(b)
+            if wa and wb and wa != wb and (wa, wb) not in WING_USES:
+                errors.append("%s %s %s: the %s wing depends on the %s wing"
+                              % (a, what, b, wa, wb))
+            if ka == "cmd" and wb and (what == "includes" or a != TABLE):
+                errors.append("%s %s %s: a command reaches into the %s wing (only %s "
+                              "calls a wing, through its table)" % (a, what, b, wb, TABLE))
+            if ka in ("lib", "cmd", "wing") and kb == "kernel":
                 errors.append("%s %s %s: kernel code beyond the ring and the API" % (a, what, b))
     for comp in cycles(graph):
         errors.append("a loop of files that %s each other: %s"
@@ -156,10 +187,12 @@ def main():
     if errors:
         sys.exit(1)
     n_cmd = sum(1 for f in inc if kind(f) == "cmd")
+    n_wing = sum(1 for f in inc if kind(f) == "wing")
     n_lib = sum(1 for f in inc if kind(f) == "lib")
-    print("userspace layering: %d command files and %d layer files, %d objects; no layer "
-          "includes or calls a command, no kernel code but the ring, the slots and the API, no loops"
-          % (n_cmd, n_lib, len(objs)))
+    print("userspace layering: %d command files, %d wing files and %d layer files, %d objects; "
+          "no layer includes or calls a command, no wing another but health fleet, "
+          "no kernel code but the ring, the slots and the API, no loops"
+          % (n_cmd, n_wing, n_lib, len(objs)))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "parse.h"
 #include "../cmd.h"
-#include "../health_conf.h"
+#include "../health/health_conf.h"
 #include "import.h"
 
 void cmd_import_usage(FILE *f)

@@ -13,6 +13,40 @@
 #include "cli.h"
 #include "settings.h"
 
+int rc_service_free_slots(const struct rc_service *s, uint32_t n, uint16_t *out)
+{
+	uint32_t cap = rc_service_capacity(s), i, k, got = 0;
+	uint8_t *held = calloc(cap, 1);
+
+	if (!held)
+		return -ENOMEM;
+	for (i = 0; i < s->nb; i++)
+		for (k = 0; k < s->b[i].nslots; k++)
+			if (s->b[i].slots[k] < cap)
+				held[s->b[i].slots[k]] = 1;
+	for (i = 0; i < cap && got < n; i++)
+		if (!held[i])
+			out[got++] = i;
+	free(held);
+	return got == n ? 0 : -ENOSPC;
+}
+
+int rc_backend_pick_slots(const struct rc_service *s, const struct rc_backend *b,
+			  uint32_t n, uint16_t *out)
+{
+	uint32_t keep = b && b->nslots < n ? b->nslots : b ? n : 0;
+	int err;
+
+	/* Kept, its lowest: a lower weight gives up its highest slots. */
+	if (keep)
+		memcpy(out, b->slots, keep * sizeof(*out));
+	err = rc_service_free_slots(s, n - keep, out + keep);
+	/* No repeats to refuse: the kept are B's own, the rest free. */
+	if (!err)
+		rc_slots_sort(out, n);
+	return err;
+}
+
 /* Whether @b holds one of @slots[n]. */
 static bool holds_any(const struct rc_backend *b, const uint16_t *slots, uint32_t n)
 {

@@ -9,7 +9,6 @@
 #include <sys/socket.h>
 
 #include "model.h"
-#include "settings.h"
 
 static void *grow(void *p, uint32_t n, uint32_t *cap, size_t size)
 {
@@ -139,65 +138,6 @@ const char *rc_family_name(uint8_t family)
 	return family == AF_INET6 ? "inet6" : "inet";
 }
 
-/* As the kernel's rs_ring_vnodes(): a slots service's ring has a point a slot. */
-uint32_t rc_service_vnodes(const struct rc_service *s)
-{
-	const struct rc_setting *r = &rc_settings[RC_SET_VNODES];
-
-	return rc_setting_applies(r, s) ? rc_setting_value(r, s) : 1;
-}
-
-uint32_t rc_backend_weight(const struct rc_backend *b)
-{
-	return rc_setting_value(&rc_settings[RC_SET_WEIGHT], b);
-}
-
-uint32_t rc_service_hash(const struct rc_service *s)
-{
-	return rc_setting_value(&rc_settings[RC_SET_HASH], s);
-}
-
-uint32_t rc_backend_state(const struct rc_backend *b)
-{
-	return rc_setting_value(&rc_settings[RC_SET_STATE], b);
-}
-
-uint32_t rc_service_on_down(const struct rc_service *s)
-{
-	return rc_setting_value(&rc_settings[RC_SET_ON_DOWN], s);
-}
-
-uint32_t rc_backend_on_down(const struct rc_backend *b)
-{
-	return rc_setting_value(&rc_settings[RC_SET_BACKEND_ON_DOWN], b);
-}
-
-uint32_t rc_backend_health(const struct rc_backend *b)
-{
-	return rc_setting_value(&rc_settings[RC_SET_HEALTH], b);
-}
-
-bool rc_backend_on_ring(const struct rc_backend *b)
-{
-	return rc_backend_state(b) == RINGSTEER_STATE_ACTIVE &&
-	       rc_backend_health(b) == RINGSTEER_HEALTH_UP;
-}
-
-uint32_t rc_service_forward(const struct rc_service *s)
-{
-	return rc_setting_value(&rc_settings[RC_SET_FORWARD], s);
-}
-
-uint32_t rc_service_encap(const struct rc_service *s)
-{
-	return rc_setting_value(&rc_settings[RC_SET_ENCAP], s);
-}
-
-uint16_t rc_service_encap_port(const struct rc_service *s)
-{
-	return rc_setting_value(&rc_settings[RC_SET_ENCAP_PORT], s);
-}
-
 const char *rc_service_name(char buf[RC_SERVICE_NAME_LEN], const struct rc_service *s)
 {
 	char ep[RC_ENDPOINT_LEN];
@@ -220,50 +160,6 @@ static int cmp_u16(const void *a, const void *b)
 {
 	return *(const uint16_t *)a - *(const uint16_t *)b;
 }
-
-int rc_backend_pick_slots(const struct rc_service *s, const struct rc_backend *b,
-			  uint32_t n, uint16_t *out)
-{
-	uint32_t keep = b && b->nslots < n ? b->nslots : b ? n : 0;
-	int err;
-
-	/* Kept, its lowest: a lower weight gives up its highest slots. */
-	if (keep)
-		memcpy(out, b->slots, keep * sizeof(*out));
-	err = rc_service_free_slots(s, n - keep, out + keep);
-	if (!err)
-		qsort(out, n, sizeof(*out), cmp_u16);
-	return err;
-}
-
-uint32_t rc_service_placement(const struct rc_service *s)
-{
-	return rc_setting_value(&rc_settings[RC_SET_PLACEMENT], s);
-}
-
-uint32_t rc_service_capacity(const struct rc_service *s)
-{
-	return rc_setting_value(&rc_settings[RC_SET_CAPACITY], s);
-}
-
-int rc_service_free_slots(const struct rc_service *s, uint32_t n, uint16_t *out)
-{
-	uint32_t cap = rc_service_capacity(s), i, k, got = 0;
-	uint8_t *held = calloc(cap, 1);
-
-	if (!held)
-		return -ENOMEM;
-	for (i = 0; i < s->nb; i++)
-		for (k = 0; k < s->b[i].nslots; k++)
-			if (s->b[i].slots[k] < cap)
-				held[s->b[i].slots[k]] = 1;
-	for (i = 0; i < cap && got < n; i++)
-		if (!held[i])
-			out[got++] = i;
-	free(held);
-	return got == n ? 0 : -ENOSPC;
-}
-
 
 int rc_slots_sort(uint16_t *slots, uint32_t n)
 {

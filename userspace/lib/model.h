@@ -167,36 +167,8 @@ void rc_config_free(struct rc_config *c);
  */
 const char *rc_proto_name(uint8_t proto);
 const char *rc_family_name(uint8_t family);
-/* Effective values: the request's, else the kernel's defaults (settings.h). */
-uint32_t rc_service_vnodes(const struct rc_service *s);
-uint32_t rc_backend_weight(const struct rc_backend *b);
-uint32_t rc_service_hash(const struct rc_service *s);
-uint32_t rc_backend_state(const struct rc_backend *b);
-uint32_t rc_service_on_down(const struct rc_service *s);
-/* RINGSTEER_BACKEND_ON_DOWN_SERVICE unless RC_HAS_ON_DOWN says otherwise. */
-uint32_t rc_backend_on_down(const struct rc_backend *b);
-/* Up unless RC_HAS_HEALTH says down. */
-uint32_t rc_backend_health(const struct rc_backend *b);
-/* On the ring, as the kernel decides it: active and up. */
-bool rc_backend_on_ring(const struct rc_backend *b);
-uint32_t rc_service_forward(const struct rc_service *s);
-uint32_t rc_service_placement(const struct rc_service *s);
-uint32_t rc_service_capacity(const struct rc_service *s);
-/*
- * The N lowest slots no backend of S holds, ascending, into OUT: 0, or
- * -ENOSPC when fewer than N are free below S's capacity.
- */
-int rc_service_free_slots(const struct rc_service *s, uint32_t n, uint16_t *out);
-/*
- * N slots for backend B of S (NULL: a new one), ascending, into OUT: the
- * lowest of those B holds, then the lowest free. -ENOSPC as above.
- */
-int rc_backend_pick_slots(const struct rc_service *s, const struct rc_backend *b,
-			  uint32_t n, uint16_t *out);
 /* Sort SLOTS[N] ascending; -EEXIST if one is there twice. */
 int rc_slots_sort(uint16_t *slots, uint32_t n);
-uint32_t rc_service_encap(const struct rc_service *s);
-uint16_t rc_service_encap_port(const struct rc_service *s);
 
 #define RC_SERVICE_NAME_LEN 64
 /* "10.0.0.1:80 tcp", for messages. */

@@ -28,6 +28,41 @@ int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
 	return 0;
 }
 
+int parse_duration(const char *s, uint32_t max_ms, uint32_t *ms)
+{
+	unsigned long long v, mul = 1000;
+	char *e;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &e, 10);
+	if (!strcmp(e, "ms"))
+		mul = 1;
+	else if (!strcmp(e, "m"))
+		mul = 60 * 1000;
+	else if (!strcmp(e, "h"))
+		mul = 3600 * 1000;
+	else if (*e && strcmp(e, "s"))
+		return -EINVAL;
+	if (errno || v > max_ms || v * mul > max_ms)
+		return -ERANGE;
+	*ms = v * mul;
+	return 0;
+}
+
+int parse_percent(const char *s, uint32_t *pct)
+{
+	char buf[8];
+	size_t n = s ? strlen(s) : 0;
+
+	if (n < 2 || n >= sizeof(buf) || s[n - 1] != '%')
+		return -EINVAL;
+	memcpy(buf, s, n - 1);
+	buf[n - 1] = '\0';
+	return parse_u32(buf, 0, 100, pct);
+}
+
 int parse_proto(const char *s, uint8_t *proto)
 {
 	if (!strcmp(s, "tcp"))
@@ -111,7 +146,7 @@ static int usable(const char *ctx, const char *what, const char *s,
 /* Keywords other than settings'. */
 static const struct {
 	const char *name;
-	unsigned int kw;
+	uint64_t kw;
 	bool has_value;
 } keywords[] = {
 	{ "proto", PARSE_KW_PROTO, true },
@@ -134,9 +169,10 @@ int parse_bad_value(const char *ctx, const char *what, const char *v, int err,
 	return err;
 }
 
-unsigned int parse_settings_kw(enum rc_obj obj, unsigned int ops)
+uint64_t parse_settings_kw(enum rc_obj obj, unsigned int ops)
 {
-	unsigned int i, kw = 0;
+	uint64_t kw = 0;
+	unsigned int i;
 
 	for (i = 0; i < rc_nsettings; i++)
 		if (rc_settings[i].obj == obj && (rc_settings[i].ops & ops))
@@ -212,7 +248,7 @@ int parse_slots(const char *ctx, const char *v, uint16_t **slots, uint16_t *nslo
 	return 0;
 }
 
-static int plain_value(const char *ctx, unsigned int kw, const char *name,
+static int plain_value(const char *ctx, uint64_t kw, const char *name,
 		       const char *v, struct parse_args *a)
 {
 	int err;
@@ -234,7 +270,7 @@ static int plain_value(const char *ctx, unsigned int kw, const char *name,
  * ("encap gue port N"), if one is allowed and given.
  */
 static int sub_setting(const char *ctx, int argc, char **argv, int *i,
-		       unsigned int allowed, unsigned int p, struct parse_args *a)
+		       uint64_t allowed, unsigned int p, struct parse_args *a)
 {
 	const struct rc_setting *r, *up = &rc_settings[p];
 	char what[64];
@@ -263,7 +299,7 @@ static int sub_setting(const char *ctx, int argc, char **argv, int *i,
 }
 
 /* The row of the setting WORD among ALLOWED, or -1. */
-static int setting_of(const char *word, unsigned int allowed)
+static int setting_of(const char *word, uint64_t allowed)
 {
 	unsigned int k;
 
@@ -275,7 +311,7 @@ static int setting_of(const char *word, unsigned int allowed)
 }
 
 /* The bit of keyword WORD among ALLOWED, 0 if none; *VALUE if it takes one. */
-static unsigned int keyword_of(const char *word, unsigned int allowed, bool *value)
+static uint64_t keyword_of(const char *word, uint64_t allowed, bool *value)
 {
 	int row = setting_of(word, allowed);
 	size_t k;
@@ -293,7 +329,7 @@ static unsigned int keyword_of(const char *word, unsigned int allowed, bool *val
 
 /* The value of keyword KW, argv[*i] (and what goes with it). */
 static int keyword_value(const char *ctx, int argc, char **argv, int *i,
-			 unsigned int allowed, unsigned int kw, struct parse_args *a)
+			 uint64_t allowed, uint64_t kw, struct parse_args *a)
 {
 	int row = setting_of(argv[*i], allowed);
 	int err;
@@ -308,9 +344,9 @@ static int keyword_value(const char *ctx, int argc, char **argv, int *i,
 }
 
 int parse_keywords(const char *ctx, int argc, char **argv,
-		      unsigned int allowed, struct parse_args *a)
+		      uint64_t allowed, struct parse_args *a)
 {
-	unsigned int kw;
+	uint64_t kw;
 	bool value;
 	int i, err;
 
@@ -382,7 +418,7 @@ static int check_parents(const char *ctx, const struct rc_service *s, bool new)
 }
 
 int parse_service_args(const char *ctx, int argc, char **argv,
-			  unsigned int allowed, struct rc_service *s,
+			  uint64_t allowed, struct rc_service *s,
 			  struct parse_args *a)
 {
 	int err;
@@ -421,7 +457,7 @@ int parse_check_bare_backend(const char *ctx, const struct rc_backend *b,
 	return -EINVAL;
 }
 
-int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowed,
+int parse_backend_of(const char *ctx, int argc, char **argv, uint64_t allowed,
 		     const struct rc_service *s, struct rc_backend *b,
 		     struct parse_args *a)
 {
@@ -463,7 +499,7 @@ int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowe
 }
 
 int parse_backend_args(const char *ctx, int argc, char **argv,
-		       unsigned int allowed, struct rc_service *s,
+		       uint64_t allowed, struct rc_service *s,
 		       struct rc_backend *b, struct parse_args *a)
 {
 	int err;

@@ -9,6 +9,7 @@
 #ifndef RINGCTL_PARSE_H
 #define RINGCTL_PARSE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lines.h"
@@ -16,16 +17,16 @@
 #include "settings.h"
 #include "ring.h"
 
-/* Keywords a command accepts, and those it was given. */
-#define PARSE_KW_PROTO		(1U << 0)
-#define PARSE_KW_KEEP_FLOWS	(1U << 5)
-#define PARSE_KW_JSON		(1U << 6)
-#define PARSE_KW_COUNT		(1U << 7)
-#define PARSE_KW_FORCE		(1U << 9)
+/* Keywords a command accepts, and those it was given: 64 bits, 48 for settings. */
+#define PARSE_KW_PROTO		(UINT64_C(1) << 0)
+#define PARSE_KW_KEEP_FLOWS	(UINT64_C(1) << 5)
+#define PARSE_KW_JSON		(UINT64_C(1) << 6)
+#define PARSE_KW_COUNT		(UINT64_C(1) << 7)
+#define PARSE_KW_FORCE		(UINT64_C(1) << 9)
 /* A backend's slots, "slots N[,N...]": a list, not a setting. */
-#define PARSE_KW_SLOTS		(1U << 10)
+#define PARSE_KW_SLOTS		(UINT64_C(1) << 10)
 /* The settings' keywords: a bit per row of rc_settings[] (settings.h). */
-#define PARSE_KW_SETTING(i)	(1U << (16 + (i)))
+#define PARSE_KW_SETTING(i)	(UINT64_C(1) << (16 + (i)))
 #define PARSE_KW_VNODES		PARSE_KW_SETTING(RC_SET_VNODES)
 #define PARSE_KW_HASH		PARSE_KW_SETTING(RC_SET_HASH)
 #define PARSE_KW_WEIGHT		PARSE_KW_SETTING(RC_SET_WEIGHT)
@@ -39,10 +40,10 @@
 				 PARSE_KW_SETTING(RC_SET_ENCAP_PORT))
 
 /* The keywords of OBJ's settings that one of OPS (RC_SOP_*) takes. */
-unsigned int parse_settings_kw(enum rc_obj obj, unsigned int ops);
+uint64_t parse_settings_kw(enum rc_obj obj, unsigned int ops);
 
 struct parse_args {
-	unsigned int seen;	/* PARSE_KW_* */
+	uint64_t seen;		/* PARSE_KW_* */
 	uint8_t proto;		/* IPPROTO_TCP unless "proto udp" */
 	uint32_t count;
 	/* Of each setting seen (PARSE_KW_SETTING(i)), by row of rc_settings[]. */
@@ -54,6 +55,12 @@ struct parse_args {
 };
 
 int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);
+/*
+ * "500ms", "2s", "5m", "1h" (a bare number is seconds) up to MAX_MS, and
+ * "N%" up to 100%: -EINVAL or -ERANGE, nothing printed.
+ */
+int parse_duration(const char *s, uint32_t max_ms, uint32_t *ms);
+int parse_percent(const char *s, uint32_t *pct);
 /*
  * Print "ringctl: CTX: WHAT 'V' is not valid (WANT)", or "out of range"
  * for ERR -ERANGE, or "missing WHAT (WANT)" when V is NULL; returns ERR.
@@ -81,14 +88,14 @@ int parse_endpoint_arg(const char *ctx, const char *what, const char *s,
  * PARSE_KW_JSON (-j, --json) also sets cli_json.
  */
 int parse_keywords(const char *ctx, int argc, char **argv,
-		      unsigned int allowed, struct parse_args *a);
+		      uint64_t allowed, struct parse_args *a);
 
 /*
  * "VIP:PORT [keywords]": the service (with RC_HAS_* for the settings
  * given) and the keywords seen in *a; "encap" with "forward nat" refused.
  */
 int parse_service_args(const char *ctx, int argc, char **argv,
-			  unsigned int allowed, struct rc_service *s,
+			  uint64_t allowed, struct rc_service *s,
 			  struct parse_args *a);
 /*
  * A service being created (add, a file's service line): encap only with
@@ -102,12 +109,12 @@ int parse_check_new_service(const char *ctx, const struct rc_service *s);
  * it then has the VIP's port and a->bare is set, for the caller to check
  * with parse_check_bare_backend() once it knows the service's forward mode.
  */
-int parse_backend_of(const char *ctx, int argc, char **argv, unsigned int allowed,
+int parse_backend_of(const char *ctx, int argc, char **argv, uint64_t allowed,
 		     const struct rc_service *s, struct rc_backend *b,
 		     struct parse_args *a);
 /* "VIP:PORT BACKEND:PORT [keywords]"; the families must agree. */
 int parse_backend_args(const char *ctx, int argc, char **argv,
-			  unsigned int allowed, struct rc_service *s,
+			  uint64_t allowed, struct rc_service *s,
 			  struct rc_backend *b, struct parse_args *a);
 /*
  * A backend given without a port (a->bare) is a forward tunnel service's

@@ -13,6 +13,7 @@
 
 #include "preview.h"
 #include "ringmath.h"
+#include "settings.h"
 #include "slotmath.h"
 
 #define TWO64 18446744073709551616.0

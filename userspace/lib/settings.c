@@ -309,3 +309,72 @@ void rc_settings_synopsis(FILE *f, const char *lead, const char *args, enum rc_o
 	put_words(f, extra, col, indent);
 	fputc('\n', f);
 }
+
+/* As the kernel's rs_ring_vnodes(): a slots service's ring has a point a slot. */
+uint32_t rc_service_vnodes(const struct rc_service *s)
+{
+	const struct rc_setting *r = &rc_settings[RC_SET_VNODES];
+
+	return rc_setting_applies(r, s) ? rc_setting_value(r, s) : 1;
+}
+
+uint32_t rc_backend_weight(const struct rc_backend *b)
+{
+	return rc_setting_value(&rc_settings[RC_SET_WEIGHT], b);
+}
+
+uint32_t rc_service_hash(const struct rc_service *s)
+{
+	return rc_setting_value(&rc_settings[RC_SET_HASH], s);
+}
+
+uint32_t rc_backend_state(const struct rc_backend *b)
+{
+	return rc_setting_value(&rc_settings[RC_SET_STATE], b);
+}
+
+uint32_t rc_service_on_down(const struct rc_service *s)
+{
+	return rc_setting_value(&rc_settings[RC_SET_ON_DOWN], s);
+}
+
+uint32_t rc_backend_on_down(const struct rc_backend *b)
+{
+	return rc_setting_value(&rc_settings[RC_SET_BACKEND_ON_DOWN], b);
+}
+
+uint32_t rc_backend_health(const struct rc_backend *b)
+{
+	return rc_setting_value(&rc_settings[RC_SET_HEALTH], b);
+}
+
+bool rc_backend_on_ring(const struct rc_backend *b)
+{
+	return rc_backend_state(b) == RINGSTEER_STATE_ACTIVE &&
+	       rc_backend_health(b) == RINGSTEER_HEALTH_UP;
+}
+
+uint32_t rc_service_forward(const struct rc_service *s)
+{
+	return rc_setting_value(&rc_settings[RC_SET_FORWARD], s);
+}
+
+uint32_t rc_service_encap(const struct rc_service *s)
+{
+	return rc_setting_value(&rc_settings[RC_SET_ENCAP], s);
+}
+
+uint16_t rc_service_encap_port(const struct rc_service *s)
+{
+	return rc_setting_value(&rc_settings[RC_SET_ENCAP_PORT], s);
+}
+
+uint32_t rc_service_placement(const struct rc_service *s)
+{
+	return rc_setting_value(&rc_settings[RC_SET_PLACEMENT], s);
+}
+
+uint32_t rc_service_capacity(const struct rc_service *s)
+{
+	return rc_setting_value(&rc_settings[RC_SET_CAPACITY], s);
+}

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "enums-gen.h"
+#include "generated/enums-gen.h"
 #include "model.h"
 
 enum rc_obj { RC_OBJ_SERVICE, RC_OBJ_BACKEND };
@@ -67,7 +67,8 @@ struct rc_setting {
 	const char *want;
 };
 
-#define RC_SETTINGS_MAX 16
+/* parse.h gives each a keyword bit of its 64, after 16 others. */
+#define RC_SETTINGS_MAX 48
 extern const struct rc_setting rc_settings[];
 extern const unsigned int rc_nsettings;
 
@@ -96,5 +97,23 @@ void rc_settings_synopsis(FILE *f, const char *lead, const char *args, enum rc_o
 			  unsigned int op, const char *extra);
 /* The row of the same word for the other object (on-down), or NULL. */
 const struct rc_setting *rc_setting_twin(const struct rc_setting *r);
+
+/* Effective values: the request's, else the kernel's defaults (rc_settings[]). */
+uint32_t rc_service_vnodes(const struct rc_service *s);
+uint32_t rc_backend_weight(const struct rc_backend *b);
+uint32_t rc_service_hash(const struct rc_service *s);
+uint32_t rc_backend_state(const struct rc_backend *b);
+uint32_t rc_service_on_down(const struct rc_service *s);
+/* RINGSTEER_BACKEND_ON_DOWN_SERVICE unless RC_HAS_ON_DOWN says otherwise. */
+uint32_t rc_backend_on_down(const struct rc_backend *b);
+/* Up unless RC_HAS_HEALTH says down. */
+uint32_t rc_backend_health(const struct rc_backend *b);
+/* On the ring, as the kernel decides it: active and up. */
+bool rc_backend_on_ring(const struct rc_backend *b);
+uint32_t rc_service_forward(const struct rc_service *s);
+uint32_t rc_service_placement(const struct rc_service *s);
+uint32_t rc_service_capacity(const struct rc_service *s);
+uint32_t rc_service_encap(const struct rc_service *s);
+uint16_t rc_service_encap_port(const struct rc_service *s);
 
 #endif /* RINGCTL_SETTINGS_H */

@@ -19,14 +19,13 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cmd.h"
+#include "../cmd.h"
 #include "etcd.h"
 #include "fleet_conf.h"
 #include "fleet_state.h"
-#include "health_conf.h"
 #include "json.h"
 #include "parse.h"
-#include "stats_prom.h"
+#include "../stats_prom.h"
 
 #define EXIT_DISAGREE 2
 #define DEF_FLEET_FILE "/etc/ringsteer/fleet.conf"
@@ -434,7 +433,7 @@ int cmd_fleet(int argc, char **argv)
 		else if (!strcmp(argv[i], "prometheus"))
 			prom = true;
 		else if (!strcmp(argv[i], "wait") && i + 1 < argc)
-			err = hc_parse_duration(argv[++i], 3600 * 1000, &wait_ms) ?
+			err = parse_duration(argv[++i], 3600 * 1000, &wait_ms) ?
 			      parse_bad_value("fleet status", "wait", argv[i], -EINVAL,
 					      "a duration up to 1h, e.g. 5s") : 0;
 		else if (i == 1 && argv[i][0] != '-')

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Write the fuzzer's table of request shapes from the netlink spec.
 
-spec-gen.py SPEC OUT.h
+fuzz-spec-gen.py SPEC OUT.h
 
 For every command, and for its dump where it has one: the top-level
 attributes its request takes, the attributes of the service and backend
@@ -40,7 +40,7 @@ def kind(attr, prefix):
         return prefix + 'U16S'
     if t == 'binary' and attr['name'] == 'addr':
         return prefix + 'ADDR'
-    sys.exit('spec-gen.py: no fuzzer kind for type %s' % t)
+    sys.exit('fuzz-spec-gen.py: no fuzzer kind for type %s' % t)
 
 
 def kinds(spec, sets, root, enum):
@@ -88,7 +88,7 @@ def kinds(spec, sets, root, enum):
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit('usage: spec-gen.py SPEC OUT.h')
+        sys.exit('usage: fuzz-spec-gen.py SPEC OUT.h')
     with open(sys.argv[1]) as f:
         spec = yaml.safe_load(f)
     sets = {s['name']: s for s in spec['attribute-sets']}
@@ -136,7 +136,7 @@ def main():
                                                        chain, tol[3])
 
     out = ['/* SPDX-License-Identifier: GPL-2.0 */',
-           '/* Do not edit: written by selftests/fuzz/spec-gen.py from %s. */'
+           '/* Do not edit: written by tools/ynl/fuzz-spec-gen.py from %s. */'
            % sys.argv[1], '']
     ops = spec['operations']['list']
     for mode, table in (('do', 'fz_specs'), ('dump', 'fz_dump_specs')):

@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "etcd.h"
-#include "fleet_conf.h"
+#include "../fleet/etcd.h"
+#include "../fleet/fleet_conf.h"
 #include "health_fsm.h"
 
 struct hc_fleet {

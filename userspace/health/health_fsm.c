@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "health_fsm.h"
+#include "settings.h"
 
 int hc_state_init(struct hc_state *st, const struct hc_config *conf)
 {

@@ -23,6 +23,7 @@
 #include "health_kernel.h"
 #include "health_probe.h"
 #include "health_notify.h"
+#include "sd_notify.h"
 
 /* How often the kernel's view is read besides before each change. */
 #define REFRESH_MS	1000
@@ -47,7 +48,7 @@ struct run {
 	struct hc_config *conf;
 	struct hc_state st;
 	struct hc_kernel k;
-	struct hc_notify n;
+	struct sd_notify n;
 	struct hc_fleet fleet;
 	int ep, sigfd;
 	uint64_t next_refresh, next_watchdog;
@@ -439,8 +440,8 @@ static void status(struct run *r)
 	if (!strcmp(text, r->status))
 		return;
 	strcpy(r->status, text);
-	hc_notify_status(msg, sizeof(msg), text);
-	hc_notify_send(&r->n, msg);
+	sd_notify_status(msg, sizeof(msg), text);
+	sd_notify_send(&r->n, msg);
 }
 
 static int setup(struct run *r)
@@ -459,7 +460,7 @@ static int setup(struct run *r)
 	r->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (r->sigfd < 0 || r->ep < 0 || epoll_ctl(r->ep, EPOLL_CTL_ADD, r->sigfd, &ev))
 		return cli_error("health: %s", strerror(errno));
-	err = hc_notify_open(&r->n, getenv("NOTIFY_SOCKET"), getenv("WATCHDOG_USEC"),
+	err = sd_notify_open(&r->n, getenv("NOTIFY_SOCKET"), getenv("WATCHDOG_USEC"),
 			     getenv("WATCHDOG_PID"), getpid());
 	if (err)
 		hc_log("NOTIFY_SOCKET: %s (not telling the service manager)", strerror(-err));
@@ -493,8 +494,8 @@ static void teardown(struct run *r)
 			gone(r->st.s[i].b[k], r);
 	while (r->quorum)
 		drop_quorum(r, r->quorum);
-	hc_notify_send(&r->n, "STOPPING=1");
-	hc_notify_close(&r->n);
+	sd_notify_send(&r->n, "STOPPING=1");
+	sd_notify_close(&r->n);
 	close(r->ep);
 	close(r->sigfd);
 }
@@ -517,10 +518,10 @@ static int loop(struct run *r)
 		act(r, now);
 		if (r->st.started && !r->ready) {
 			r->ready = true;
-			hc_notify_send(&r->n, "READY=1");
+			sd_notify_send(&r->n, "READY=1");
 		}
 		if (r->n.watchdog_ms && now >= r->next_watchdog) {
-			hc_notify_send(&r->n, "WATCHDOG=1");
+			sd_notify_send(&r->n, "WATCHDOG=1");
 			r->next_watchdog = now + r->n.watchdog_ms / 2;
 		}
 		status(r);

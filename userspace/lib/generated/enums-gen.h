@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Do not edit: written by userspace/lib/enum-gen.py from
+ * Do not edit: written by tools/ynl/enum-gen.py from
  * kmod/uapi/ringsteer.yaml ("make gen"; "make gen-check" compares).
  */
 #ifndef RINGCTL_ENUMS_GEN_H

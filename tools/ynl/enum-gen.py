@@ -5,7 +5,7 @@
 The entry names of each enum of kmod/uapi/ringsteer.yaml are the words
 ringctl reads and prints (hash flow|source, state active|draining, ...),
 so they are written from the spec, beside the uapi header that ynl-gen-c
-writes from it: OUTDIR/userspace/lib/enums-gen.h and enums-gen.c, one
+writes from it: OUTDIR/userspace/lib/generated/enums-gen.h and enums-gen.c, one
 table per enum, rc_enum_NAME, whose values are the uapi's constants.
 """
 
@@ -17,7 +17,7 @@ import yaml
 HEAD = "/* SPDX-License-Identifier: GPL-2.0 */\n"
 SRC_HEAD = "// SPDX-License-Identifier: GPL-2.0\n"
 NOTE = """/*
- * Do not edit: written by userspace/lib/enum-gen.py from
+ * Do not edit: written by tools/ynl/enum-gen.py from
  * kmod/uapi/ringsteer.yaml ("make gen"; "make gen-check" compares).
  */
 """
@@ -37,7 +37,7 @@ def main():
     with open(sys.argv[1]) as f:
         spec = yaml.safe_load(f)
     enums = [d for d in spec["definitions"] if d["type"] == "enum"]
-    out = os.path.join(sys.argv[2], "userspace", "lib")
+    out = os.path.join(sys.argv[2], "userspace", "lib", "generated")
     os.makedirs(out, exist_ok=True)
 
     h = [HEAD, NOTE, "#ifndef RINGCTL_ENUMS_GEN_H\n#define RINGCTL_ENUMS_GEN_H\n\n",

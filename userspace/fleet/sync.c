@@ -33,12 +33,12 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cmd.h"
+#include "../cmd.h"
 #include "etcd.h"
 #include "fleet_conf.h"
 #include "fleet_health.h"
 #include "fleet_state.h"
-#include "health_notify.h"
+#include "sd_notify.h"
 #include "sync_apply.h"
 
 #define BACKOFF_MIN_MS	500
@@ -50,7 +50,7 @@ struct sync {
 	struct etcd_watch w;
 	bool watching;
 	struct sy_target t;
-	struct hc_notify n;
+	struct sd_notify n;
 	char config_key[FL_PREFIX_LEN + 80];
 	int64_t applied;		/* mod_revision the kernel holds, 0: none */
 	int64_t err_rev;		/* the revision refused, 0: none */
@@ -112,7 +112,7 @@ static void watchdog(struct sync *s)
 	uint64_t now = now_ms();
 
 	if (s->n.watchdog_ms && now >= s->next_watchdog) {
-		hc_notify_send(&s->n, "WATCHDOG=1");
+		sd_notify_send(&s->n, "WATCHDOG=1");
 		s->next_watchdog = now + s->n.watchdog_ms / 2;
 	}
 }
@@ -495,8 +495,8 @@ static void notify_status(struct sync *s)
 		 s->stale && s->silent_round ? " (stale)" :
 		 s->stale ? " (stale, etcd down everywhere: on-stale held)" : "",
 		 s->err_rev ? ", refused: " : "", s->err_rev ? s->err : "");
-	hc_notify_status(msg, sizeof(msg), text);
-	hc_notify_send(&s->n, msg);
+	sd_notify_status(msg, sizeof(msg), text);
+	sd_notify_send(&s->n, msg);
 }
 
 static uint64_t next_deadline(const struct sync *s)
@@ -575,7 +575,7 @@ static void loop(struct sync *s)
 		timers(s, now_ms());
 		if (!s->ready) {
 			/* Ready once the first attempt is done, with etcd or without. */
-			hc_notify_send(&s->n, "READY=1");
+			sd_notify_send(&s->n, "READY=1");
 			s->ready = true;
 		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)
@@ -605,7 +605,7 @@ static int run(const struct fl_conf *c, bool dry_run)
 		return err;
 	err = etcd_open(&s.e, &c->etcd);
 	if (!err)
-		err = hc_notify_open(&s.n, getenv("NOTIFY_SOCKET"), getenv("WATCHDOG_USEC"),
+		err = sd_notify_open(&s.n, getenv("NOTIFY_SOCKET"), getenv("WATCHDOG_USEC"),
 				     getenv("WATCHDOG_PID"), getpid());
 	if (err) {
 		sy_target_close(&s.t);
@@ -618,7 +618,7 @@ static int run(const struct fl_conf *c, bool dry_run)
 	sy_log("%s: watching %s as %s%s", c->etcd.endpoints[0], s.config_key, c->host,
 	       dry_run ? " (dry-run: the kernel is not touched)" : "");
 	loop(&s);
-	hc_notify_send(&s.n, "STOPPING=1");
+	sd_notify_send(&s.n, "STOPPING=1");
 	/* The status goes at once: the fleet sees this host missing, not stale. */
 	if (s.connected && etcd_lease_revoke(&s.e, s.lease))
 		sy_log("revoking the lease: %s", s.e.err);
@@ -629,7 +629,7 @@ static int run(const struct fl_conf *c, bool dry_run)
 	hkeys_free(&s);
 	free(s.pending);
 	etcd_close(&s.e);
-	hc_notify_close(&s.n);
+	sd_notify_close(&s.n);
 	sy_target_close(&s.t);
 	sy_log("stopped; the kernel keeps revision %lld", (long long)s.applied);
 	return 0;

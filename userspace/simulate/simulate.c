@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "cmd.h"
+#include "../cmd.h"
 #include "parse.h"
 #include "print.h"
 #include "sim_report.h"

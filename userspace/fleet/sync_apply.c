@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cmd.h"
+#include "../cmd.h"
 #include "nl_ops.h"
 #include "parse.h"
 #include "preview.h"
 #include "print.h"
-#include "restore_plan.h"
+#include "../restore_plan.h"
 #include "sync_apply.h"
 
 int sy_target_open(struct sy_target *t, bool dry_run)

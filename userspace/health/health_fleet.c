@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "fleet_health.h"
+#include "../fleet/fleet_health.h"
 #include "health_fleet.h"
 #include "health_notify.h"
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fleet_health.h"
+#include "settings.h"
 
 #define CHECKER_LEN 64
 

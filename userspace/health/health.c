@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "fleet_conf.h"
-#include "cmd.h"
+#include "../fleet/fleet_conf.h"
+#include "../cmd.h"
 #include "health_conf.h"
 #include "health_run.h"
 

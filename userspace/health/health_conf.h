@@ -101,10 +101,11 @@ const char *hc_kind_name(enum hc_kind kind);
 void hc_conf_target(const struct hc_service_conf *s, const struct rc_endpoint *be,
 		    struct rc_endpoint *to);
 
-/* Words to values, for the parser and its tests: -EINVAL or -ERANGE. */
-int hc_parse_duration(const char *s, uint32_t max_ms, uint32_t *ms);
-int hc_parse_percent(const char *s, uint32_t *pct);
-/* C-like escapes (\n \r \t \s for space \\ \xHH) into at most MAX bytes. */
+/*
+ * C-like escapes (\n \r \t \s for space \\ \xHH) into at most MAX bytes:
+ * -EINVAL or -ERANGE. (Durations and percents: parse_duration(),
+ * parse_percent() of parse.h.)
+ */
 int hc_parse_payload(const char *s, uint8_t *out, size_t max, size_t *len);
 
 #endif /* RINGCTL_HEALTH_CONF_H */

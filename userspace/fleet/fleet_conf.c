@@ -36,7 +36,6 @@
 #include "cli.h"
 #include "fleet_conf.h"
 #include "fleet_health.h"
-#include "health_conf.h"
 #include "lines.h"
 #include "parse.h"
 
@@ -192,7 +191,7 @@ static int timer_line(const char *ctx, int argc, char **argv, uint32_t min_ms, u
 
 	if (argc != 2)
 		return cli_error("%s: want '%s DURATION'", ctx, argv[0]);
-	err = hc_parse_duration(argv[1], MAX_TIMER_MS, ms);
+	err = parse_duration(argv[1], MAX_TIMER_MS, ms);
 	if (!err && *ms < min_ms)
 		err = -ERANGE;
 	if (!err)
@@ -215,7 +214,7 @@ static int percent_line(const char *ctx, int argc, char **argv, uint32_t min, ui
 
 	if (argc != 2)
 		return cli_error("%s: want '%s PERCENT%%'", ctx, argv[0]);
-	err = hc_parse_percent(argv[1], pct);
+	err = parse_percent(argv[1], pct);
 	if (!err && *pct < min)
 		err = -ERANGE;
 	return err ? parse_bad_value(ctx, argv[0], argv[1], err, min ? "1% to 100%" : "0% to 100%") : 0;

@@ -59,41 +59,6 @@ static int parse_kind(const char *s, enum hc_kind *kind)
 	return -EINVAL;
 }
 
-int hc_parse_duration(const char *s, uint32_t max_ms, uint32_t *ms)
-{
-	unsigned long long v, mul = 1000;
-	char *e;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &e, 10);
-	if (!strcmp(e, "ms"))
-		mul = 1;
-	else if (!strcmp(e, "m"))
-		mul = 60 * 1000;
-	else if (!strcmp(e, "h"))
-		mul = 3600 * 1000;
-	else if (*e && strcmp(e, "s"))
-		return -EINVAL;
-	if (errno || v > max_ms || v * mul > max_ms)
-		return -ERANGE;
-	*ms = v * mul;
-	return 0;
-}
-
-int hc_parse_percent(const char *s, uint32_t *pct)
-{
-	char buf[8];
-	size_t n = s ? strlen(s) : 0;
-
-	if (n < 2 || n >= sizeof(buf) || s[n - 1] != '%')
-		return -EINVAL;
-	memcpy(buf, s, n - 1);
-	buf[n - 1] = '\0';
-	return parse_u32(buf, 0, 100, pct);
-}
-
 int hc_parse_payload(const char *s, uint8_t *out, size_t max, size_t *len)
 {
 	static const char plain[] = "nrts\\", real[] = "\n\r\t \\";
@@ -171,17 +136,17 @@ static int opt_value(enum opt o, const char *v, struct hc_check *c)
 
 	switch (o) {
 	case O_INTERVAL:
-		err = hc_parse_duration(v, MAX_INTERVAL_MS, &c->interval_ms);
+		err = parse_duration(v, MAX_INTERVAL_MS, &c->interval_ms);
 		return err ?: c->interval_ms < 100 ? -ERANGE : 0;
 	case O_TIMEOUT:
-		err = hc_parse_duration(v, MAX_INTERVAL_MS, &c->timeout_ms);
+		err = parse_duration(v, MAX_INTERVAL_MS, &c->timeout_ms);
 		return err ?: c->timeout_ms < 10 ? -ERANGE : 0;
 	case O_RISE:
 		return parse_u32(v, 1, 100, &c->rise);
 	case O_FALL:
 		return parse_u32(v, 1, 100, &c->fall);
 	case O_JITTER:
-		err = hc_parse_percent(v, &c->jitter_pct);
+		err = parse_percent(v, &c->jitter_pct);
 		return err ?: c->jitter_pct > 50 ? -ERANGE : 0;
 	case O_PORT:
 		err = parse_u32(v, 1, 65535, &u);
@@ -384,10 +349,10 @@ static int damping_line(const char *ctx, int argc, char **argv, struct hc_servic
 	err = parse_u32(argv[2], 1, HC_MAX_FLAPS, &s->flaps);
 	if (err)
 		return parse_bad_value(ctx, "flaps", argv[2], err, "1..32");
-	err = hc_parse_duration(argv[4], MAX_HOLD_MS, &s->within_ms);
+	err = parse_duration(argv[4], MAX_HOLD_MS, &s->within_ms);
 	if (err || !s->within_ms)
 		return parse_bad_value(ctx, "within", argv[4], err ?: -ERANGE, "1s..24h");
-	err = hc_parse_duration(argv[6], MAX_HOLD_MS, &s->stable_ms);
+	err = parse_duration(argv[6], MAX_HOLD_MS, &s->stable_ms);
 	if (err || !s->stable_ms)
 		return parse_bad_value(ctx, "stable", argv[6], err ?: -ERANGE, "1s..24h");
 	return 0;
@@ -421,11 +386,11 @@ static int service_stmt(const char *ctx, int argc, char **argv, struct hc_servic
 	if (!strcmp(argv[0], "guard")) {
 		if (argc != 3 || strcmp(argv[1], "max-down"))
 			return cli_error("%s: want 'guard max-down PCT%%'", ctx);
-		err = hc_parse_percent(argv[2], &s->max_down_pct);
+		err = parse_percent(argv[2], &s->max_down_pct);
 		return err ? parse_bad_value(ctx, "max-down", argv[2], err, "0%..100%") : 0;
 	}
 	if (!strcmp(argv[0], "hold-down")) {
-		err = argc == 2 ? hc_parse_duration(argv[1], MAX_HOLD_MS, &s->hold_down_ms)
+		err = argc == 2 ? parse_duration(argv[1], MAX_HOLD_MS, &s->hold_down_ms)
 				: -EINVAL;
 		return err ? parse_bad_value(ctx, "hold-down", argc > 1 ? argv[1] : NULL, err,
 					     "a duration up to 24h") : 0;
