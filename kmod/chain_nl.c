@@ -9,7 +9,7 @@
 #include <net/genetlink.h>
 
 #include "family.h"
-#include "netlink-gen.h"
+#include "generated/netlink-gen.h"
 #include "netns.h"
 #include "nlmsg.h"
 

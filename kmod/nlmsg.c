@@ -10,7 +10,7 @@
 #include "uapi/ringsteer.h"
 #include "conf.h"
 #include "family.h"
-#include "netlink-gen.h"
+#include "generated/netlink-gen.h"
 #include "nlmsg.h"
 #include "service.h"
 #include "tally.h"
