@@ -20,7 +20,7 @@
 #include "stderr_capture.h"
 #include "cli.h"
 #include "parse.h"
-#include "health_conf.h"
+#include "health/health_conf.h"
 #include "import/import.h"
 
 #define DIR "selftests/import/"
