@@ -64,7 +64,9 @@ expect_only()
 	pass "'$line<TAB>' offers exactly '$*'"
 }
 
-expect_only 'ringctl ba' backend
+expect_only 'ringctl ba' backend backend-mode
+expect_only 'ringctl backend-mode ' show set off help
+expect_only 'ringctl im' import
 expect 'ringctl ' service backend show lookup key flush monitor save restore simulate version help
 expect_only 'ringctl backend ' add set del drain activate help
 expect_only 'ringctl backend d' del drain
