@@ -52,11 +52,12 @@
  * backend, and leaves the entry alone. A spoofed SYN with a victim's
  * tuple then reaches the victim's own backend, which answers a SYN on an
  * established connection with a challenge ACK (RFC 5961); moved, it would
- * have taken the connection with it. What remains: a real client that
- * reuses the tuple of a connection with a packet less than RS_FT_ACTIVE
- * ago starts on that connection's backend, not on the ring's (it works
- * through this load balancer, it breaks if ECMP moves it to another);
- * a connection idle for RS_FT_ACTIVE, or on a draining or down backend,
+ * have taken the connection with it. The client's FIN or RST ends the
+ * establishment (touch()). What remains: a real client that reuses the
+ * tuple of a connection it never closed, with a packet less than
+ * RS_FT_ACTIVE ago, starts on that connection's backend, not on the
+ * ring's (it works through this load balancer, it breaks if ECMP moves it
+ * to another); a connection idle for RS_FT_ACTIVE, or on a draining or down backend,
  * can still be moved by a spoofed SYN that knows its tuple.
  *
  * Capacity: flow_table_entries a CPU (module parameter, rounded up to
@@ -383,23 +384,33 @@ static void confirm(const struct rs_flow_table *ft, struct rs_ft_entry *bkt,
 /*
  * A hit: refresh the entry's time (and confirm it when due), unless it
  * was refreshed less than RS_FT_TOUCH ago or has changed hands since @seen.
+ * @end (the client's FIN or RST): the connection is closing, so its entry
+ * is tentative again and counts its life anew. A client that reuses the
+ * port once it has closed then starts where the ring says, as on every
+ * other load balancer (fleet/ring_tunnel.sh); a spoofer that knows the
+ * tuple could send the RST as well as the SYN, but then it could reset
+ * the connection at its backend anyway.
  */
 static void touch(const struct rs_flow_table *ft, struct rs_ft_entry *bkt,
-		  const struct rs_ft_entry *seen, unsigned long now)
+		  const struct rs_ft_entry *seen, unsigned long now, bool end)
 {
 	struct rs_ft_entry *e;
 	u32 s;
 	int i;
 
-	if (time_before(now, seen->used + RS_FT_TOUCH))
+	if (!end && time_before(now, seen->used + RS_FT_TOUCH))
 		return;
 	s = bkt_lock(bkt);
 	i = way_of(bkt, seen->svc, &seen->saddr, seen->sport);
 	e = i >= 0 ? bkt + i : NULL;
 	if (e && e->b == seen->b && e->born == seen->born) {
 		e->used = now;
-		if (!e->confirmed && time_after_eq(now, e->born + RS_FT_CONFIRM))
+		if (end) {
+			e->confirmed = false;
+			e->born = now;
+		} else if (!e->confirmed && time_after_eq(now, e->born + RS_FT_CONFIRM)) {
 			confirm(ft, bkt, e, now);
+		}
 	}
 	bkt_unlock(bkt, s);
 }
@@ -407,7 +418,7 @@ static void touch(const struct rs_flow_table *ft, struct rs_ft_entry *bkt,
 struct rs_backend *rs_ft_get(struct rs_services *s,
 			     const struct rs_service *svc,
 			     const union nf_inet_addr *saddr, __be16 sport,
-			     bool syn, struct rs_ft_entry **bktp)
+			     enum rs_ft_pkt pkt, struct rs_ft_entry **bktp)
 {
 	const struct rs_flow_table *ft = rcu_dereference(s->ft);
 	unsigned long now = jiffies;
@@ -421,9 +432,9 @@ struct rs_backend *rs_ft_get(struct rs_services *s,
 	if (!bkt_read(bkt, svc, saddr, sport, &e) || !valid(s, &e, now))
 		return NULL;
 	/* A SYN is no sign of life: it neither refreshes nor confirms. */
-	if (syn)
+	if (pkt == RS_FT_SYN)
 		return keeps_syn(&e, now) ? e.b : NULL;
-	touch(ft, bkt, &e, now);
+	touch(ft, bkt, &e, now, pkt == RS_FT_END);
 	return e.b;
 }
 

@@ -31,13 +31,15 @@ u32 rs_ft_entries(const struct rs_flow_table *ft);
 /*
  * The backend @svc's flow from @saddr:@sport is pinned to, or NULL (a
  * miss); *@bkt is the bucket where rs_ft_put() may record the ring's
- * choice (NULL: nowhere). @syn: a TCP SYN, which misses (it follows the
- * ring) unless the entry is established and its backend on the ring.
+ * choice (NULL: nowhere). @pkt: RS_FT_SYN, a TCP SYN, misses (it follows
+ * the ring) unless the entry is established and its backend on the ring;
+ * RS_FT_END, a FIN or RST, hits but ends the entry's establishment.
  */
+enum rs_ft_pkt { RS_FT_DATA, RS_FT_SYN, RS_FT_END };
 struct rs_backend *rs_ft_get(struct rs_services *s,
 			     const struct rs_service *svc,
 			     const union nf_inet_addr *saddr, __be16 sport,
-			     bool syn, struct rs_ft_entry **bkt);
+			     enum rs_ft_pkt pkt, struct rs_ft_entry **bkt);
 /* False if the flood threshold kept it from being recorded. */
 bool rs_ft_put(struct rs_services *s, struct rs_ft_entry *bkt,
 	       const struct rs_service *svc, const union nf_inet_addr *saddr,

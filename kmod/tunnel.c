@@ -70,6 +70,7 @@ struct pkt_info {
 	__be16 sport, dport;
 	u8 proto;
 	bool syn;		/* a TCP SYN without ACK: may start a flow */
+	bool end;		/* a TCP FIN or RST: the client closes */
 	bool reassembled;	/* arrived as fragments */
 	bool icmp;		/* an ICMP error quoting the flow */
 };
@@ -89,6 +90,7 @@ static bool read_ports(const struct sk_buff *skb, unsigned int thoff,
 		pi->sport = th->source;
 		pi->dport = th->dest;
 		pi->syn = th->syn && !th->ack;
+		pi->end = th->fin || th->rst;
 		return true;
 	}
 	if (pi->proto != IPPROTO_TCP && pi->proto != IPPROTO_UDP)
@@ -435,7 +437,8 @@ static struct rs_backend *pick(struct net *net, struct sk_buff *skb,
 		*why = RS_TUN_MARTIANS;
 		return NULL;
 	}
-	b = rs_ft_get(services, svc, &pi->saddr, pi->sport, pi->syn, &bkt);
+	b = rs_ft_get(services, svc, &pi->saddr, pi->sport,
+		      pi->syn ? RS_FT_SYN : pi->end ? RS_FT_END : RS_FT_DATA, &bkt);
 	if (b) {
 		count(svc, b, pi, true);
 		*pos = rs_flow_position(&steer->ring->key, &p->flow, steer->hash);
