@@ -226,6 +226,14 @@ parts=${RS_VM_PARTS:-3}
 # its kernel side is IPVS's and restore's (6 minutes a kernel).
 newest_only=" health_basic.sh health_guard.sh health_systemd.sh health_conns.sh restore_diff.sh ops_live.sh import_ipvs.sh "
 [ "${RS_VM_EVERY_KERNEL:-}" != 1 ] || newest_only=
+# Not in make check yet, unless RS_VM_PENDING=1: scenarios written on
+# 2026-12-07 that have not yet been seen to finish inside the per-scenario
+# limit (900 s) on a shared host: walk_credit.sh (fills 400,000 conntrack
+# entries, then floods for 40 s from a user namespace) and
+# chain_backend.sh (every case of the owner chain's backend mode). Run them
+# with make vm-test TESTS=...; doc/testing.md says what they have shown.
+pending=" walk_credit.sh chain_backend.sh "
+[ "${RS_VM_PENDING:-}" != 1 ] || pending=
 # Newest kernel first: its runs are the longest (ring_tunnel), and the
 # long runs go first so that short ones fill the end.
 for ((ki = ${#kvers[@]} - 1; ki >= 0; ki--)); do
@@ -240,6 +248,7 @@ for ((ki = ${#kvers[@]} - 1; ki >= 0; ki--)); do
 	for t in selftests/*.sh; do
 		t=$(basename "$t")
 		[ "$k" = "${kvers[-1]}" ] || [[ $newest_only != *" $t "* ]] || continue
+		[[ $pending != *" $t "* ]] || continue
 		part_tests[i % parts]+="$t "
 		i=$((i + 1))
 	done
