@@ -92,7 +92,7 @@ ipvs ipvsadm-save -n | sed -E 's/\[([0-9a-f:]+)\]/\1/g' | awk '$1 == "-a" {
 	p = ($2 == "-t") ? "tcp" : "udp"
 	n = split($3, v, ":"); port = v[n]; vip = substr($3, 1, length($3) - length(port) - 1)
 	n = split($5, r, ":"); addr = substr($5, 1, length($5) - length(r[n]) - 1)
-	for (i = 6; i <= NF; i++) if ($i == "-w") w = $(i + 1)
+	for (i = 6; i < NF; i++) if ($i == "-w") { j = i + 1; w = $j }
 	print p, vip, port, addr, w }' | sort >"$W/w.ipvs"
 rctl show -j | jq -r '.services[] as $s | $s.backends[] |
 	"\($s.proto) \($s.vip) \($s.port) \(.addr) \(if .state == "draining" then 0 else .weight end)"' |
