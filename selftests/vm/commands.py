@@ -70,22 +70,42 @@ class Scanner:
             return self.values.get(m.group(1))
         return word if NAME.match(word) else None
 
-    def substitutions(self, tok, where):
-        """Scan every $( ... ) inside a word."""
-        i = tok.find("$(")
-        while i >= 0 and tok.startswith("$((", i):    # arithmetic
-            i = tok.find("$(", i + 3)
-        while i >= 0:
+    @staticmethod
+    def skip_quoted(text, i):
+        """Index after the quoted string or escape that starts at I."""
+        c = text[i]
+        if c == "\\":
+            return i + 2
+        close = text.find(c, i + 1) if c == "'" else i + 1
+        if c == '"':
+            while close < len(text) and text[close] != '"':
+                close += 2 if text[close] == "\\" else 1
+        return len(text) if close < 0 else close + 1
+
+    def substitutions(self, text, where):
+        """Scan every $( ... ) of a line that bash expands: not those in
+        single quotes (an awk program's $(i + 1)), nor $(( arithmetic."""
+        i, in_double = 0, False
+        while i < len(text):
+            if text[i] == '"':
+                in_double = not in_double
+            if text[i] == "\\" or (text[i] == "'" and not in_double):
+                i = self.skip_quoted(text, i)
+                continue
+            if not text.startswith("$(", i) or text.startswith("$((", i):
+                i += 1
+                continue
             depth, j = 0, i + 1
-            while j < len(tok):
-                depth += {"(": 1, ")": -1}.get(tok[j], 0)
+            while j < len(text):
+                if text[j] in "'\"\\":
+                    j = self.skip_quoted(text, j)
+                    continue
+                depth += {"(": 1, ")": -1}.get(text[j], 0)
                 if depth == 0:
                     break
                 j += 1
-            self.line(tok[i + 2:j], where)
-            i = tok.find("$(", j)
-            while i >= 0 and tok.startswith("$((", i):
-                i = tok.find("$(", i + 3)
+            self.line(text[i + 2:j], where)
+            i = j + 1
 
     def line(self, text, where):
         lex = shlex.shlex(text, posix=True, punctuation_chars="();<>|&")
@@ -95,8 +115,7 @@ class Scanner:
             toks = list(lex)
         except ValueError:
             return
-        for t in toks:
-            self.substitutions(t, where)
+        self.substitutions(text, where)
         self.tokens(toks, where)
 
     def tokens(self, toks, where):
