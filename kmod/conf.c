@@ -212,9 +212,11 @@ static int put_forward(struct sk_buff *skb, const struct rs_forward *fwd)
 	return 0;
 }
 
+/* A slots service refuses vnodes (its ring has a point a slot): not shown. */
 int rs_service_conf_put(struct sk_buff *skb, const struct rs_service_conf *conf)
 {
-	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_VNODES, conf->vnodes) ||
+	if ((conf->placement == RINGSTEER_PLACEMENT_RING &&
+	     nla_put_u32(skb, RINGSTEER_SERVICE_A_VNODES, conf->vnodes)) ||
 	    nla_put_u32(skb, RINGSTEER_SERVICE_A_HASH, conf->hash) ||
 	    nla_put_u32(skb, RINGSTEER_SERVICE_A_ON_DOWN, conf->on_down) ||
 	    put_forward(skb, &conf->fwd) ||

@@ -191,10 +191,14 @@ static int child(struct fuzz *f, const char *name, uint64_t n, bool own_net)
 		exit(1);
 	}
 	if (own_net) {
-		/* A new namespace: empty, with a key nobody has read yet. */
+		/*
+		 * A new namespace: empty, with a key nobody has read yet, and
+		 * its own count of walks, from 1 again.
+		 */
 		fz_m_free(&f->m);
 		memset(&f->m, 0, sizeof(f->m));
 		fz_check_forget_ring();
+		f->last_walk = 0;
 	}
 	f->rng.s = f->seed ^ (own_net ? 0x5555 : 0xaaaa);
 	run_phase(f, name, n, own_net, false);

@@ -362,10 +362,11 @@ static int64_t max_slot(const struct m_svc *s)
 /*
  * PLACEMENT and CAPACITY of a service-new (@s NULL) or service-set of @s
  * (uapi service placement, capacity; kmod/conf.c): placement never
- * changed, capacity only with placement slots, a power of two up to
- * max-capacity (ERANGE; the policy holds only the minimum, as 6.1's
- * cannot hold the maximum), and never below a slot a backend holds
- * (ERANGE, kmod/placement.c, checked only once the settings parse).
+ * changed, capacity only with placement slots, vnodes only without it,
+ * capacity a power of two up to max-capacity (ERANGE; the policy holds
+ * only the minimum, as 6.1's cannot hold the maximum), and never below a
+ * slot a backend holds (ERANGE, kmod/placement.c, checked only once the
+ * settings parse).
  */
 static uint32_t placement_errs(const struct m_svc *s, const struct fz_ep *e)
 {
@@ -377,6 +378,9 @@ static uint32_t placement_errs(const struct m_svc *s, const struct fz_ep *e)
 			err |= FZ_EINVAL;
 		placement = FZ_SET(e, PLACEMENT);
 	}
+	if ((e->present & B(RINGSTEER_SERVICE_A_VNODES)) &&
+	    placement == RINGSTEER_PLACEMENT_SLOTS)
+		err |= FZ_EINVAL;
 	if (!(e->present & B(RINGSTEER_SERVICE_A_CAPACITY)))
 		return err;
 	if (placement != RINGSTEER_PLACEMENT_SLOTS)
