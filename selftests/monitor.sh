@@ -90,11 +90,11 @@ service set 10.0.0.1:80 proto tcp vnodes 64 hash source on-down keep
 service add [2001:db8::1]:443 proto udp vnodes 256 hash flow on-down keep
 service add 10.0.0.2:80 proto udp vnodes 256 hash flow on-down keep forward tunnel encap gue port 6080
 service add [2001:db8::2]:80 proto tcp vnodes 256 hash flow on-down keep forward tunnel encap ipip
-service add 10.0.0.3:80 proto tcp vnodes 256 hash flow on-down keep placement slots capacity 64
+service add 10.0.0.3:80 proto tcp hash flow on-down keep placement slots capacity 64
 backend add 10.0.0.3:80 10.1.0.3:8080 proto tcp weight 2 state active slots 0,1
 backend add 10.0.0.3:80 10.1.0.4:8080 proto tcp weight 1 state active slots 17
 backend set 10.0.0.3:80 10.1.0.3:8080 proto tcp weight 3 state active health up on-down service slots 0,1,2
-service set 10.0.0.3:80 proto tcp vnodes 256 hash flow on-down keep placement slots capacity 128
+service set 10.0.0.3:80 proto tcp hash flow on-down keep placement slots capacity 128
 backend add 10.0.0.3:80 10.1.0.5:8080 proto tcp weight 2 state active slots 5,100
 backend del 10.0.0.3:80 10.1.0.4:8080 proto tcp
 service del 10.0.0.1:80 proto tcp vnodes 64 hash source on-down keep
