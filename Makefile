@@ -491,7 +491,8 @@ check-fleet: modules-all selftest-bins
 		bash selftests/vm/ktap-run.sh $(FLEET_TESTS)
 
 # Phases: packages, then check.sh's five (builds, static checks, host
-# tests, the debug kernel's build, the VM tests side by side).
+# tests, the VM tests side by side, the debug kernel's guest joining them
+# once its build, started with the builds, is done).
 check: PHASES := 6
 check: deps
 	$(Q)$(MAKE) check-kernels

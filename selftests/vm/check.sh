@@ -225,7 +225,7 @@ parts=${RS_VM_PARTS:-3}
 newest_only=" health_basic.sh health_guard.sh health_systemd.sh health_conns.sh restore_diff.sh ops_live.sh import_ipvs.sh
 	tunnel_syn.sh tunnel_cpus.sh tunnel_table.sh tunnel_flood.sh steer_changes.sh lookup_agree.sh
 	monitor.sh monitor_drained.sh dump_consistent.sh slots_basic.sh netlink_errors.sh "
-newest_only=$(echo " "$newest_only" ")
+newest_only=$(tr -s ' \t\n' ' ' <<<" $newest_only ")
 [ "${RS_VM_EVERY_KERNEL:-}" != 1 ] || newest_only=
 # Not in make check yet, unless RS_VM_PENDING=1: scenarios written on
 # 2026-12-07 that have not yet been seen to finish inside the per-scenario
@@ -235,6 +235,44 @@ newest_only=$(echo " "$newest_only" ")
 # with make vm-test TESTS=...; doc/testing.md says what they have shown.
 pending=" walk_credit.sh chain_backend.sh "
 [ "${RS_VM_PENDING:-}" != 1 ] || pending=
+# The lifetime scenarios the debug kernel runs (rmmod under traffic,
+# module load and unload) are not run again on the stock kernel of the
+# same series (6.1 on Debian 12, build-debug-kernel.sh): KASAN, lockdep
+# and kmemleak check the same code paths there, more strictly.
+series() { echo "$1" | cut -d. -f1,2; }
+case "$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")" in
+trixie) debug_series=6.12 ;;
+*) debug_series=6.1 ;;
+esac
+debug_only=" module.sh rmmod_flows.sh rmmod_nat_peer.sh rmmod_tunnel.sh "
+[ "${RS_VM_EVERY_KERNEL:-}" != 1 ] || debug_only=
+# balance PARTS NAME...: "PART NAME" lines, each scenario to a guest,
+# longest first (selftests/vm/weights), each to the guest with the least
+# so far: the guests of a kernel end close together.
+balance()
+{
+	local parts=$1
+	shift
+	printf '%s\n' "$@" | awk -v parts="$parts" '
+		NR == FNR { if ($1 !~ /^#/ && NF == 2) w[$1] = $2; next }
+		{ n++; name[n] = $1; cost[n] = ($1 in w) ? w[$1] : 100 }
+		END {
+			for (i = 1; i <= n; i++)	# longest first, by selection
+				for (j = i + 1; j <= n; j++)
+					if (cost[j] > cost[i]) {
+						t = cost[i]; cost[i] = cost[j]; cost[j] = t
+						t = name[i]; name[i] = name[j]; name[j] = t
+					}
+			for (i = 1; i <= n; i++) {
+				best = 0
+				for (p = 1; p < parts; p++)
+					if (load[p] < load[best])
+						best = p
+				load[best] += cost[i]
+				print best, name[i]
+			}
+		}' selftests/vm/weights -
+}
 # Newest kernel first: its runs are the longest (ring_tunnel), and the
 # long runs go first so that short ones fill the end.
 for ((ki = ${#kvers[@]} - 1; ki >= 0; ki--)); do
@@ -244,19 +282,22 @@ for ((ki = ${#kvers[@]} - 1; ki >= 0; ki--)); do
 		record fail "vm $k (module did not build)"
 		continue
 	fi
-	part_tests=()
-	i=0
+	names=()
 	for t in selftests/*.sh; do
 		t=$(basename "$t")
 		[ "$k" = "${kvers[-1]}" ] || [[ $newest_only != *" $t "* ]] || continue
 		[[ $pending != *" $t "* ]] || continue
-		part_tests[i % parts]+="$t "
-		i=$((i + 1))
+		[ "$(series "$k")" != "$debug_series" ] || [[ $debug_only != *" $t "* ]] || continue
+		names+=("$t")
 	done
 	# The one fleet scenario that injects no failure, so BFD's timing on
 	# a busy host cannot decide it (make check-fleet runs all of them),
 	# on the newest kernel only: it takes 6 min.
-	[ "$k" != "${kvers[-1]}" ] || part_tests[i % parts]+="fleet/ring_tunnel.sh "
+	[ "$k" != "${kvers[-1]}" ] || names+=(fleet/ring_tunnel.sh)
+	part_tests=()
+	while read -r part t; do
+		part_tests[part]+="$t "
+	done < <(balance "$parts" "${names[@]}")
 	for ((part = 0; part < parts; part++)); do
 		# ktap-run.sh without names runs every scenario.
 		[ -n "${part_tests[part]:-}" ] || continue
@@ -325,7 +366,7 @@ while [ $next -lt "$queued" ] || [ ${#running[@]} -gt 0 ] || [ -n "$debug_build"
 		next=$((next + 1))
 		continue
 	fi
-	wait -n -p pid "${!running[@]}" $debug_build
+	wait -n -p pid "${!running[@]}" ${debug_build:+"$debug_build"}
 	rc=$?
 	if [ "$pid" = "$debug_build" ]; then
 		phase 6 "the debug kernel: built, its module, then its guest with the VM runs"
