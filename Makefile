@@ -59,7 +59,8 @@ SYSCONFDIR ?= /etc
 # Debian's packages put units in /lib/systemd/system; systemd also reads
 # /usr/local/lib/systemd/system, where a PREFIX=/usr/local install goes.
 UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
-PKG_VERSION := $(shell sed -n 's/^\#define RINGCTL_VERSION "\(.*\)"$$/\1/p' userspace/lib/cli.h)
+# The release, written once (kmod/uapi/ringsteer_version.h).
+PKG_VERSION := $(shell sed -n 's/^\#define RINGSTEER_VERSION "\(.*\)"$$/\1/p' kmod/uapi/ringsteer_version.h)
 SRC := $(CURDIR)
 # Relative, so "make build/unit/test_ring" names the same target.
 BUILD := build
@@ -648,11 +649,13 @@ uninstall:
 
 DKMS_SRC = $(DESTDIR)/usr/src/ringsteer-$(PKG_VERSION)
 
-# Only what kbuild needs: dkms builds from a copy of this directory.
+# Only what kbuild needs: dkms builds from a copy of this directory. Its
+# dkms.conf gets the release, as dh_dkms -V does for the Debian package.
 dkms-source:
 	rm -rf $(DKMS_SRC)
 	install -d $(DKMS_SRC)
-	cp -p --parents $(KERNEL_SRCS) dkms.conf $(DKMS_SRC)/
+	cp -p --parents $(KERNEL_SRCS) $(DKMS_SRC)/
+	sed 's/#MODULE_VERSION#/$(PKG_VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
 
 # A reinstall of the same version replaces the old one; install builds, for
 # the running kernel unless DKMS_KVERS names others. The dkms check runs this
