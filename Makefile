@@ -690,8 +690,10 @@ DEB_RELEASE ?=
 deb:
 	$(Q)bash dist/build-deb.sh $(if $(DEB_RELEASE),--release $(DEB_RELEASE)) $(DEB_OUT)
 
+# CHECK_DEB_ARGS=--reuse-debs takes the packages of the run before.
+CHECK_DEB_ARGS ?=
 check-deb: deps
-	$(Q)bash selftests/pkg/deb-root.sh
+	$(Q)bash selftests/pkg/deb-root.sh $(CHECK_DEB_ARGS)
 
 systemd-check:
 	$(Q)bash selftests/pkg/systemd.sh

@@ -11,14 +11,14 @@
 # reasons for the tags left).
 #
 # --release R builds the same tree as release R: the copy's
-# kmod/uapi/ringsteer_version.h and its changelog's first entry say R
+# kmod/uapi/ringsteer_version.h, its changelog's first entry and NEWS say R
 # (make check-deb builds a lower one to upgrade from).
 
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit 1
 release=
 if [ "${1:-}" = --release ]; then
-	release=${2:?--release needs a number}
+	release=${2:?usage: $0 --release R OUTDIR}
 	shift 2
 fi
 out=${1:?usage: $0 [--release R] OUTDIR}
@@ -38,6 +38,7 @@ if [ -n "$release" ]; then
 	sed -i "s/^#define RINGSTEER_VERSION \".*\"$/#define RINGSTEER_VERSION \"$release\"/" \
 		"$out/src/kmod/uapi/ringsteer_version.h"
 	sed -i "1s/(.*)/($release)/" "$out/src/debian/changelog"
+	sed -i "1s/^ringsteer [^ ]* /ringsteer $release /" "$out/src/NEWS"
 fi
 
 echo "build-deb: dpkg-buildpackage -us -uc -b in $out/src (log: $out/build.log)"

@@ -27,6 +27,8 @@
 #
 # Prints how long each step took; logs in build/check-deb/. Needs root
 # (debootstrap, chroot, mounts); RS_FRESH_KEEP=1 keeps the root.
+# --reuse-debs takes the packages a run before built (build/check-deb/new
+# and old) instead of step 1, when this tree has not changed since.
 
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,6 +38,8 @@ dist=bookworm
 out=$repo/build/check-deb
 root=
 start_all=$(date +%s)
+reuse=
+[ "${1:-}" != --reuse-debs ] || reuse=1
 
 say()
 {
@@ -100,8 +104,9 @@ cleanup()
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot, mounts)"
 command -v debootstrap >/dev/null || die "no debootstrap: run 'make deps'"
 mkdir -p "$cache"
-rm -rf "$out"
+[ -n "$reuse" ] || rm -rf "$out"
 mkdir -p "$out"
+rm -f "$out"/*.log
 exec 9>"$cache/lock"
 flock -n 9 || die "another run holds $cache/lock"
 
@@ -109,11 +114,16 @@ step "packages of this tree and of the release before"
 release=$(ringsteer_version)
 old=$(release_before "$release")
 dpkg --compare-versions "$old" lt "$release" || die "$old is not below $release"
-bash "$repo/dist/build-deb.sh" "$out/new" >"$out/build-new.log" 2>&1 ||
-	{ tail -n 30 "$out/build-new.log" >&2; die "make deb (log: $out/build-new.log)"; }
-bash "$repo/dist/build-deb.sh" --release "$old" "$out/old" >"$out/build-old.log" 2>&1 ||
-	{ tail -n 30 "$out/build-old.log" >&2; die "make deb DEB_RELEASE=$old (log: $out/build-old.log)"; }
-pass "built $release and $old, both lintian clean"
+if [ -n "$reuse" ] && compgen -G "$out/new/ringsteer_${release}_*.deb" >/dev/null &&
+	compgen -G "$out/old/ringsteer_${old}_*.deb" >/dev/null; then
+	pass "packages of $release and $old as a run before built them"
+else
+	bash "$repo/dist/build-deb.sh" "$out/new" >"$out/new.log" 2>&1 ||
+		{ tail -n 30 "$out/new.log" >&2; die "make deb (log: $out/new.log)"; }
+	bash "$repo/dist/build-deb.sh" --release "$old" "$out/old" >"$out/old.log" 2>&1 ||
+		{ tail -n 30 "$out/old.log" >&2; die "make deb DEB_RELEASE=$old (log: $out/old.log)"; }
+	pass "built $release and $old, both lintian clean"
+fi
 
 step "a new Debian 12 root, its kernel and the packages' dependencies"
 base=$(fresh_base "$dist" "$out/debootstrap.log") || exit 1
