@@ -1,18 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# deb-guest.sh ROOT RELEASE: in the VM that booted ROOT's kernel with
-# ROOT's modules (run.sh -r; make check-deb), the packages installed in
-# ROOT at work: modprobe loads the module DKMS built there, ROOT's ringctl
-# reports both releases alike, restores the packaged example configuration
-# in a namespace of its own, and steers steer_tcp.sh's connections.
+# deb-guest.sh ROOT RELEASE OLDCTL: in the VM that booted ROOT's kernel
+# with ROOT's modules (run.sh -r; make check-deb), the packages installed
+# in ROOT at work: modprobe loads the module DKMS built there, ROOT's
+# ringctl reports both releases alike, restores the packaged example
+# configuration in a namespace of its own, and steers steer_tcp.sh's
+# connections. OLDCTL, the ringctl of the release before, warns that the
+# loaded module is another release.
 
 set -euo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/pkg/lib.sh
 
-root=${1:?usage: $0 ROOT RELEASE}
-release=${2:?usage: $0 ROOT RELEASE}
+root=${1:?usage: $0 ROOT RELEASE OLDCTL}
+release=${2:?usage: $0 ROOT RELEASE OLDCTL}
+oldctl=${3:?usage: $0 ROOT RELEASE OLDCTL}
 ringctl=$root/usr/sbin/ringctl
 
 modprobe ringsteer || die "modprobe ringsteer"
@@ -32,6 +35,12 @@ grep -qx "kernel: ringsteer module $release" /tmp/version.out || die "module rel
 grep -q "family ringsteer version" /tmp/version.out || die "no family line"
 [ ! -s /tmp/version.err ] || die "ringctl version warned: $(cat /tmp/version.err)"
 pass "ringctl version: both $release, no warning"
+
+"$oldctl" version >/tmp/old.out 2>/tmp/old.err || die "the old ringctl's version failed"
+cat /tmp/old.out /tmp/old.err
+grep -q "warning: ringctl is .*, the loaded module $release" /tmp/old.err ||
+	die "the ringctl of the release before does not warn about module $release"
+pass "the release before's ringctl warns: $(cat /tmp/old.err)"
 
 # The example as an operator would start from it (it has no key line).
 example=$root/usr/share/doc/ringsteer/examples/ringsteer.conf

@@ -150,9 +150,11 @@ expect_installed "$release"
 pass "upgrade: DKMS dropped $old's module and source"
 
 step "the packaged module and ringctl in the VM, on the root's $kver"
-RSVM_KEEP= bash "$repo/selftests/vm/run.sh" -t 1800 -k "$kver" -r "$root" \
-	-e "RINGSTEER_TEST_TIMEOUT=1500" -- \
-	bash "$here/deb-guest.sh" "$root" "$release" 2>&1 | tee "$out/vm.log"
+# The release before's ringctl, to see it warn about the new module.
+rm -rf "$out/old-files"
+dpkg-deb -x "$(compgen -G "$out/old/ringsteer_${old}_*.deb")" "$out/old-files" || die "dpkg-deb -x"
+bash "$repo/selftests/vm/run.sh" -t 1800 -k "$kver" -r "$root" -- \
+	bash "$here/deb-guest.sh" "$root" "$release" "$out/old-files/usr/sbin/ringctl" 2>&1 | tee "$out/vm.log"
 [ "${PIPESTATUS[0]}" = 0 ] || die "the VM run failed (log: $out/vm.log)"
 
 step "remove and purge"
