@@ -54,7 +54,7 @@ bool version_report_module(FILE *out, const char *mod)
 	fflush(out);
 	fprintf(stderr, "ringctl: warning: ringctl is %s, the loaded module %s: %s\n",
 		RINGSTEER_VERSION, mod ? mod : "has no version (built before 0.9)",
-		"reload the module installed with this ringctl (rmmod ringsteer; modprobe ringsteer)");
+		"use both of one release (after an upgrade: rmmod ringsteer; modprobe ringsteer)");
 	return true;
 }
 
