@@ -43,6 +43,13 @@
 #                    trixie-backports' 7.x), built in a cached Debian 13 root
 # make check-trixie  builds, sparse, dkms and VM tests (TRIXIE_TESTS, default
 #                    all) on Debian 13's kernels, from a Debian 12 host
+# make deb          Debian packages ringsteer-dkms and ringsteer with
+#                    dpkg-buildpackage -b in build/deb/ (a copy of the tree),
+#                    then lintian on them (no error, no warning)
+# make check-deb     the packages installed with apt in a new Debian 12 root,
+#                    the module DKMS built there booted in the VM and
+#                    steering, an upgrade from the release before, remove
+#                    and purge leaving nothing behind (about 17 min)
 # make systemd-check systemd-analyze verify on the installed units
 # make completion-check / install-check   bash completion / make install, tested
 #
@@ -59,7 +66,8 @@ SYSCONFDIR ?= /etc
 # Debian's packages put units in /lib/systemd/system; systemd also reads
 # /usr/local/lib/systemd/system, where a PREFIX=/usr/local install goes.
 UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
-PKG_VERSION := $(shell sed -n 's/^\#define RINGCTL_VERSION "\(.*\)"$$/\1/p' userspace/lib/cli.h)
+# The release, written once (kmod/uapi/ringsteer_version.h).
+PKG_VERSION := $(shell sed -n 's/^\#define RINGSTEER_VERSION "\(.*\)"$$/\1/p' kmod/uapi/ringsteer_version.h)
 SRC := $(CURDIR)
 # Relative, so "make build/unit/test_ring" names the same target.
 BUILD := build
@@ -217,7 +225,7 @@ KERNEL_SRCS := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c kmod/
 	dkms-install dkms-check systemd-check completion-check install-check \
 	check-kernels demo-vm check-debug gen gen-check check-host check-host-kernels \
 	check-fresh check-fresh-quick layers-check doc-check check-etcd modules-trixie \
-	check-trixie
+	check-trixie deb check-deb
 
 all: module ringctl
 
@@ -618,6 +626,7 @@ install-files: ringctl
 	install -D -m 0755 userspace/ringctl $(DESTDIR)$(SBINDIR)/ringctl
 	install -D -m 0755 dist/ringsteer-backend $(DESTDIR)$(SBINDIR)/ringsteer-backend
 	install -D -m 0644 userspace/ringctl.8 $(DESTDIR)$(MANDIR)/man8/ringctl.8
+	install -D -m 0644 dist/ringsteer-backend.8 $(DESTDIR)$(MANDIR)/man8/ringsteer-backend.8
 	install -D -m 0644 dist/bash-completion/ringctl $(DESTDIR)$(BASHCOMPDIR)/ringctl
 	install -D -m 0644 -t $(DESTDIR)$(DOCDIR)/examples/bird dist/bird/lb.conf dist/bird/router.md
 	install -d $(DESTDIR)$(UNITDIR)
@@ -631,16 +640,18 @@ install-files: ringctl
 		dist/systemd/ringsteer-sync.service.in >$(DESTDIR)$(UNITDIR)/ringsteer-sync.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ringsteer-sync.service
 	install -D -m 0644 dist/fleet.conf $(DESTDIR)$(DOCDIR)/examples/fleet.conf
+	install -D -m 0644 -t $(DESTDIR)$(DOCDIR)/examples dist/examples/ringsteer.conf dist/examples/health.conf
 	install -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/ringsteer
 
 # The configuration directory stays if it holds a configuration. Kernels
 # before 6.2 install external modules in extra/, later ones in updates/.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ringctl $(DESTDIR)$(SBINDIR)/ringsteer-backend \
-		$(DESTDIR)$(MANDIR)/man8/ringctl.8 \
+		$(DESTDIR)$(MANDIR)/man8/ringctl.8 $(DESTDIR)$(MANDIR)/man8/ringsteer-backend.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/ringctl $(DESTDIR)$(UNITDIR)/ringsteer.service \
 		$(DESTDIR)$(UNITDIR)/ringsteer-health.service $(DESTDIR)$(UNITDIR)/ringsteer-sync.service \
 		$(DESTDIR)$(DOCDIR)/examples/fleet.conf \
+		$(DESTDIR)$(DOCDIR)/examples/ringsteer.conf $(DESTDIR)$(DOCDIR)/examples/health.conf \
 		$(DESTDIR)$(DOCDIR)/examples/bird/lb.conf $(DESTDIR)$(DOCDIR)/examples/bird/router.md \
 		$(DESTDIR)/lib/modules/$(KVER)/updates/kmod/ringsteer.ko* \
 		$(DESTDIR)/lib/modules/$(KVER)/extra/kmod/ringsteer.ko*
@@ -649,11 +660,13 @@ uninstall:
 
 DKMS_SRC = $(DESTDIR)/usr/src/ringsteer-$(PKG_VERSION)
 
-# Only what kbuild needs: dkms builds from a copy of this directory.
+# Only what kbuild needs: dkms builds from a copy of this directory. Its
+# dkms.conf gets the release, as dh_dkms -V does for the Debian package.
 dkms-source:
 	rm -rf $(DKMS_SRC)
 	install -d $(DKMS_SRC)
-	cp -p --parents $(KERNEL_SRCS) dkms.conf $(DKMS_SRC)/
+	cp -p --parents $(KERNEL_SRCS) $(DKMS_SRC)/
+	sed 's/#MODULE_VERSION#/$(PKG_VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
 
 # A reinstall of the same version replaces the old one; install builds, for
 # the running kernel unless DKMS_KVERS names others. The dkms check runs this
@@ -671,6 +684,17 @@ DKMS_ROOT_KVERS = $(strip $(foreach k,$(TEST_KVERS),$(if $(call in_root_of,$(k))
 dkms-check:
 	$(Q)$(if $(filter-out $(DKMS_ROOT_KVERS),$(TEST_KVERS)),bash selftests/pkg/dkms.sh $(filter-out $(DKMS_ROOT_KVERS),$(TEST_KVERS)))
 	$(Q)$(if $(DKMS_ROOT_KVERS),bash selftests/vm/in-root.sh bash selftests/pkg/dkms.sh $(DKMS_ROOT_KVERS))
+
+# DEB_RELEASE builds the tree as another release (dist/build-deb.sh).
+DEB_OUT ?= $(BUILD)/deb
+DEB_RELEASE ?=
+deb:
+	$(Q)bash dist/build-deb.sh $(if $(DEB_RELEASE),--release $(DEB_RELEASE)) $(DEB_OUT)
+
+# CHECK_DEB_ARGS=--reuse-debs takes the packages of the run before.
+CHECK_DEB_ARGS ?=
+check-deb: deps
+	$(Q)bash selftests/pkg/deb-root.sh $(CHECK_DEB_ARGS)
 
 systemd-check:
 	$(Q)bash selftests/pkg/systemd.sh

@@ -29,6 +29,8 @@ set -euo pipefail
 # etcd-client run make check-etcd's etcd and its etcdctl (Debian's
 # etcd-server enables its own unit, which a host without systemd running
 # never starts; the test runs its own on other ports, in a namespace).
+# debhelper, dh-dkms and lintian build and check the Debian packages (make
+# deb; dpkg-buildpackage comes with build-essential's dpkg-dev).
 PACKAGES=(
 	build-essential bc kmod cpio xz-utils zstd
 	linux-image-amd64 linux-headers-amd64
@@ -44,6 +46,7 @@ PACKAGES=(
 	linux-source-6.12
 	bash-completion dkms openssl systemd man-db
 	debootstrap
+	debhelper dh-dkms lintian
 )
 # The release this machine runs; anything but trixie is treated as
 # bookworm, the release the project started on.

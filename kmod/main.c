@@ -9,6 +9,7 @@
 #include <net/genetlink.h>
 
 #include "uapi/ringsteer.h"
+#include "uapi/ringsteer_version.h"
 
 #include "nat.h"
 #include "netlink.h"
@@ -64,3 +65,4 @@ MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Consistent-hashing connection steering for load balancers");
 MODULE_AUTHOR("ringsteer developers");
 MODULE_ALIAS_GENL_FAMILY(RINGSTEER_GENL_NAME);
+MODULE_VERSION(RINGSTEER_VERSION);

@@ -68,7 +68,7 @@ EOF
 on_cpu()
 {
 	lb nft list chain ip cpus pre |
-		awk -v c="$1" '$0 ~ "meta cpu " c " counter" { for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }'
+		awk -v c="$1" '$0 ~ "meta cpu " c " counter" { for (i = 1; i < NF; i++) if ($i == "packets") { j = i + 1; print $j } }'
 }
 # broken WANT PING: the sports whose answer in PING is not the one in WANT.
 broken() { awk 'NR == FNR { got[$1] = $2; next } got[$1] != $2 { print $1 }' "$2" "$1"; }

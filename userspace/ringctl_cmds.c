@@ -66,8 +66,8 @@ int cmd_main(int argc, char **argv)
 			/* Deletes return before their conntrack walk. */
 			nl_no_wait = true;
 		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
-			printf("ringctl %s\n", RINGCTL_VERSION);
-			return 0;
+			/* The same report as "ringctl version". */
+			return cmd_version(1, (char *[]){ "version", NULL }) ? 1 : 0;
 		} else {
 			cli_error("unknown option '%s' (try 'ringctl help')", argv[i]);
 			return 1;

@@ -14,13 +14,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 [ $# -gt 0 ] || die "usage: $0 KVER..."
 version=$(ringsteer_version)
-[ -n "$version" ] || die "no RINGCTL_VERSION in userspace/lib/cli.h"
-# dkms sources dkms.conf as bash, so reading it this way sees what dkms sees.
-# shellcheck disable=SC1091
-conf_version=$(. ./dkms.conf && echo "$PACKAGE_VERSION")
-[ "$conf_version" = "$version" ] ||
-	die "dkms.conf PACKAGE_VERSION $conf_version, ringctl $version"
-pass "dkms.conf version $version matches ringctl"
+[ -n "$version" ] || die "no RINGSTEER_VERSION in kmod/uapi/ringsteer_version.h"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -40,6 +34,12 @@ make -s dkms-install DESTDIR="$tmp/root" DKMS="dkms $trees" DKMS_KVERS="$*" ||
 	die "make dkms-install"
 [ -f "$tmp/root/usr/src/ringsteer-$version/dkms.conf" ] ||
 	die "no source tree at /usr/src/ringsteer-$version"
+# dkms sources dkms.conf as bash, so reading it this way sees what dkms sees.
+# shellcheck disable=SC1091
+conf_version=$(. "$tmp/root/usr/src/ringsteer-$version/dkms.conf" && echo "$PACKAGE_VERSION")
+[ "$conf_version" = "$version" ] ||
+	die "installed dkms.conf PACKAGE_VERSION $conf_version, release $version"
+pass "installed dkms.conf carries the release $version"
 
 for k in "$@"; do
 	# The kernel's own configuration decides whether modules are compressed.

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# install.sh KVER: `make install DESTDIR=...` installs exactly ringctl, its man page, its bash
-# completion, the example BIRD configuration for a fleet, the systemd units (paths filled in),
+# install.sh KVER: `make install DESTDIR=...` installs exactly ringctl, ringsteer-backend, their man pages, its bash
+# completion, the example configurations (a fleet's BIRD, ringsteer.conf, health.conf,
+# fleet.conf), the systemd units (paths filled in),
 # the private configuration
 # directory and the module; PREFIX moves them; `make uninstall` removes them.
 
@@ -58,7 +59,10 @@ usr/local/share/bash-completion/completions/ringctl
 usr/local/share/doc/ringsteer/examples/bird/lb.conf
 usr/local/share/doc/ringsteer/examples/bird/router.md
 usr/local/share/doc/ringsteer/examples/fleet.conf
-usr/local/share/man/man8/ringctl.8"
+usr/local/share/doc/ringsteer/examples/health.conf
+usr/local/share/doc/ringsteer/examples/ringsteer.conf
+usr/local/share/man/man8/ringctl.8
+usr/local/share/man/man8/ringsteer-backend.8"
 # The kernel decides the module directory (extra/ or updates/) and
 # whether modules_install compresses.
 [ "$(sed -E 's/\.ko\.[a-z]+$/.ko/; s#^(lib/modules/[^/]*/)(extra|updates)/#\1MODDIR/#' <<<"$got")" = "$want" ] ||
@@ -70,6 +74,7 @@ expect_mode 755 "$tmp/a/usr/local/sbin/ringsteer-backend"
 expect_mode 644 "$tmp/a/usr/local/lib/systemd/system/ringsteer.service"
 expect_mode 644 "$tmp/a/usr/local/share/bash-completion/completions/ringctl"
 expect_mode 644 "$tmp/a/usr/local/share/man/man8/ringctl.8"
+expect_mode 644 "$tmp/a/usr/local/share/man/man8/ringsteer-backend.8"
 expect_mode 644 "$tmp/a/usr/local/share/doc/ringsteer/examples/bird/lb.conf"
 expect_unit "$tmp/a/usr/local/lib/systemd/system/ringsteer.service" /usr/local/sbin /etc
 expect_mode 644 "$tmp/a/usr/local/lib/systemd/system/ringsteer-health.service"
@@ -100,7 +105,10 @@ usr/share/bash-completion/completions/ringctl
 usr/share/doc/ringsteer/examples/bird/lb.conf
 usr/share/doc/ringsteer/examples/bird/router.md
 usr/share/doc/ringsteer/examples/fleet.conf
-usr/share/man/man8/ringctl.8"
+usr/share/doc/ringsteer/examples/health.conf
+usr/share/doc/ringsteer/examples/ringsteer.conf
+usr/share/man/man8/ringctl.8
+usr/share/man/man8/ringsteer-backend.8"
 [ "$(files "$tmp/b")" = "$want" ] || die "PREFIX=/usr: got $(files "$tmp/b")"
 expect_unit "$tmp/b/lib/systemd/system/ringsteer.service" /usr/sbin /etc
 expect_health_unit "$tmp/b/lib/systemd/system/ringsteer-health.service" /usr/sbin /etc

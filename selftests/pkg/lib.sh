@@ -16,8 +16,8 @@ die()
 	exit 1
 }
 
-# The version every packaging file must carry, from ringctl's source.
+# The release every packaging file must carry, from its one place.
 ringsteer_version()
 {
-	sed -n 's/^#define RINGCTL_VERSION "\(.*\)"$/\1/p' userspace/lib/cli.h
+	sed -n 's/^#define RINGSTEER_VERSION "\(.*\)"$/\1/p' kmod/uapi/ringsteer_version.h
 }

@@ -32,7 +32,8 @@ mapfile -t listed < <(bash .ci/deps.sh --list)
 # bookworm-backports.
 mapfile -t -O "${#listed[@]}" listed < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' \
 	'linux-image-6.12.*-amd64' 'linux-headers-6.12.*-amd64' 2>/dev/null | awk '$1 == "ii" { print $2 }')
-scripts=(selftests/*.sh selftests/fleet/*.sh selftests/etcd/*.sh selftests/lib/*.sh selftests/vm/*.sh .ci/*.sh .ci/run Makefile)
+scripts=(selftests/*.sh selftests/fleet/*.sh selftests/etcd/*.sh selftests/lib/*.sh selftests/vm/*.sh
+	selftests/pkg/*.sh dist/build-deb.sh .ci/*.sh .ci/run Makefile)
 
 # The checks that run programs which start others, traced (see above).
 traced=(systemd-check completion-check gen-check style install-check dkms-check)

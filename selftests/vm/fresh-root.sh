@@ -59,10 +59,12 @@ die()
 	exit 1
 }
 
-# duration SECONDS: "M min S s"
+# shellcheck source=selftests/vm/fresh-lib.sh
+. "$here/fresh-lib.sh"
+
 duration()
 {
-	echo "$(($1 / 60)) min $(($1 % 60)) s"
+	fresh_duration "$@"
 }
 
 # stamp START NAME: copy standard input to standard output and
@@ -148,7 +150,6 @@ bookworm) out=$repo/build/fresh/$mode ;;
 trixie) out=$repo/build/fresh/$dist-$mode ;;
 *) die "--dist: bookworm or trixie, not '$dist'" ;;
 esac
-base=$cache/$dist-minbase-git-make.tar
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot, mounts)"
 command -v debootstrap >/dev/null || die "no debootstrap: run 'make deps'"
 mkdir -p "$cache" "$out"
@@ -159,27 +160,9 @@ rm -rf "$out/root-build"
 [ -z "$(git -C "$repo" status --porcelain --untracked-files=no)" ] ||
 	say "uncommitted changes here are not part of the run: it clones HEAD"
 
-# The base: debootstrap's own mounts stay in a namespace of their own too.
-if [ ! -s "$base" ] || [ -n "${RS_FRESH_REBASE:-}" ]; then
-	uri=$(bash "$repo/.ci/deps.sh" --mirror) || die "no Debian mirror in the apt sources"
-	tmpd=$(mktemp -d "$cache/base.XXXXXX")
-	say "debootstrap --variant=minbase --include=git,make $dist (a few minutes; cached in $cache)"
-	start=$(date +%s)
-	if ! unshare --mount --propagation private \
-		debootstrap --variant=minbase --include=git,make "$dist" "$tmpd/root" "$uri" \
-		>"$out/debootstrap.log" 2>&1; then
-		tail -n 20 "$out/debootstrap.log" >&2
-		rm -rf --one-file-system "$tmpd"
-		die "debootstrap failed (log: $out/debootstrap.log)"
-	fi
-	tar -C "$tmpd/root" --numeric-owner --xattrs -cf "$base.tmp" . && mv "$base.tmp" "$base" ||
-		die "cannot write $base"
-	rm -rf --one-file-system "$tmpd"
-	say "base made in $(duration $(($(date +%s) - start)))"
-fi
+base=$(fresh_base "$dist" "$out/debootstrap.log") || exit 1
 
-root=$(mktemp -d "$cache/root.XXXXXX")
-chmod 0755 "$root"
+root=$(fresh_root "$dist" "$base") || exit 1
 cleanup()
 {
 	# Nothing is mounted under the root in this namespace; the check
@@ -193,30 +176,6 @@ cleanup()
 	fi
 }
 trap cleanup EXIT
-tar -C "$root" --numeric-owner --xattrs -xpf "$base" || die "cannot unpack $base"
-[ "$(stat -c %a "$root/root")" = 700 ] || die "/root in the base is not 0700"
-
-# Debian 12's apt sources of this machine replace debootstrap's one line
-# (bookworm main only); make deps adds backports itself. A Debian 13 root
-# gets them with trixie's suites (trixie, trixie-updates, trixie-security).
-copied=0
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-	[ -f "$f" ] && [ "$f" != /etc/apt/sources.list.d/ringsteer-backports.sources ] || continue
-	grep -Eq '^[^#]*[[:space:]]bookworm' "$f" || continue
-	# A source signed by a key the root does not have would fail apt.
-	keys_ok=1
-	for k in $(sed -n 's/.*[Ss]igned-[Bb]y[:=] *\([^] ]*\).*/\1/p' "$f"); do
-		[ -e "$root$k" ] || keys_ok=
-	done
-	[ -n "$keys_ok" ] || continue
-	if [ $copied = 0 ]; then
-		rm -f "$root/etc/apt/sources.list"
-	fi
-	sed "s/\bbookworm/$dist/g" "$f" >"$root$f"
-	copied=$((copied + 1))
-done
-[ $copied -gt 0 ] || say "no Debian 12 apt source to copy: the root keeps debootstrap's"
-cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 
 git clone -q "$repo" "$root/root/$dir" || die "git clone $repo"
 say "cloned $(git -C "$root/root/$dir" log --oneline -1) into /root/$dir"

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [-k KVER | -d DEBUGDIR] [-m MODULE.ko] [-t SECONDS] [-e VAR=VALUE]... -- COMMAND...
+# run.sh [-k KVER [-r ROOT] | -d DEBUGDIR] [-m MODULE.ko] [-t SECONDS] [-e VAR=VALUE]... -- COMMAND...
 #
-# Boot Debian kernel KVER, installed here or unpacked in
-# $RINGSTEER_CACHE/kernels/KVER (Debian 13's, trixie-root.sh), or the debug
+# Boot Debian kernel KVER, installed here, unpacked in
+# $RINGSTEER_CACHE/kernels/KVER (Debian 13's, trixie-root.sh), or
+# installed in the root directory ROOT (with its modules, those DKMS
+# built there too: make check-deb), or the debug
 # kernel that build-debug-kernel.sh built in DEBUGDIR, under QEMU (TCG: KVM hangs on these machines) with
 # the host's root mounted read-only over 9p, run COMMAND as root in the
 # current directory, and exit with COMMAND's status. The run fails (exit 1)
@@ -46,16 +48,19 @@ modbase=
 module=
 timeout=900
 envs=()
+# A root directory whose installed kernel and modules the guest gets.
+kroot=
 
 usage()
 {
-	sed -n 's/^# \{0,1\}//; 3,14p' "$0" >&2
+	sed -n 's/^# \{0,1\}//; 3,16p' "$0" >&2
 	exit 2
 }
 
-while getopts "k:d:m:t:e:h" opt; do
+while getopts "k:r:d:m:t:e:h" opt; do
 	case "$opt" in
 	k) kver=$OPTARG ;;
+	r) kroot=$OPTARG ;;
 	d) debugdir=$OPTARG ;;
 	m) module=$OPTARG ;;
 	t) timeout=$OPTARG ;;
@@ -89,7 +94,12 @@ else
 	# A kernel this host has no package of: its unpacked image, and its
 	# modules lent to the guest as the debug kernel's are.
 	cached=${RINGSTEER_CACHE:-/var/cache/ringsteer}/kernels/$kver
-	if [ ! -e "$kernel" ] && [ -e "$cached/boot/vmlinuz-$kver" ]; then
+	if [ -n "$kroot" ]; then
+		cached=$kroot
+		[ -e "$kroot/boot/vmlinuz-$kver" ] ||
+			{ echo "run.sh: no kernel $kver installed in $kroot" >&2; exit 2; }
+	fi
+	if { [ -n "$kroot" ] || [ ! -e "$kernel" ]; } && [ -e "$cached/boot/vmlinuz-$kver" ]; then
 		cached=$(realpath "$cached")
 		kernel=$cached/boot/vmlinuz-$kver
 		modbase=$cached
@@ -100,7 +110,8 @@ fi
 [ -z "$module" ] || module=$(realpath "$module")
 
 vmdir=$repo/build/vm
-initrd=$vmdir/initramfs-$kver.cpio.gz
+# Another root's kernel of the same release may be another build.
+initrd=$vmdir/initramfs-$kver${kroot:+-$(realpath "$kroot" | sha256sum | cut -c1-8)}.cpio.gz
 if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ] || [ "$here/mkinitramfs.sh" -nt "$initrd" ]; then
 	bash "$here/mkinitramfs.sh" "$kver" "$initrd" $modbase || exit 2
 fi

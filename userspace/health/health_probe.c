@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "uapi/ringsteer_version.h"
 #include "cli.h"
 #include "health_probe.h"
 
@@ -74,7 +75,7 @@ static void http_request(struct hc_probe *p, const struct rc_endpoint *to)
 	n = snprintf(p->req, sizeof(p->req),
 		     "GET %s HTTP/1.0\r\nHost: %s\r\nUser-Agent: ringctl-health/%s\r\n"
 		     "Accept: */*\r\nConnection: close\r\n\r\n",
-		     p->c->path, host, RINGCTL_VERSION);
+		     p->c->path, host, RINGSTEER_VERSION);
 	p->req_len = n < (int)sizeof(p->req) ? (size_t)n : sizeof(p->req) - 1;
 }
 

@@ -20,8 +20,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define RINGCTL_VERSION "0.1"
-
 /*
  * Exit status of "backend drain ... wait" when the timeout passed: a
  * command's positive return is its exit status, a negative one exits 1.

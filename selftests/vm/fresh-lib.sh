@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The new minimal Debian root of the fresh-root checks (fresh-root.sh) and
+# of the package check (selftests/pkg/deb-root.sh), sourced by both:
+#
+#   fresh_base DIST LOG   the cached `debootstrap --variant=minbase DIST`
+#                         plus git and make, as a tarball in $cache (made
+#                         the first time, or again with RS_FRESH_REBASE=1);
+#                         prints its path
+#   fresh_root DIST BASE  unpacks BASE into a new directory under $cache,
+#                         with this machine's Debian 12 apt sources (their
+#                         suites renamed to DIST's) and resolv.conf; prints it
+#
+# The caller sets $repo (the checkout) and $cache (RS_FRESH_CACHE), defines
+# say and die, and holds $cache/lock. The mirror is the one the machine's
+# apt sources name (.ci/deps.sh --mirror): the repository names none.
+
+# fresh_duration SECONDS: "M min S s"
+fresh_duration()
+{
+	echo "$(($1 / 60)) min $(($1 % 60)) s"
+}
+
+fresh_base()
+{
+	local dist=$1 log=$2 base=$cache/$1-minbase-git-make.tar uri tmpd start
+	if [ -s "$base" ] && [ -z "${RS_FRESH_REBASE:-}" ]; then
+		echo "$base"
+		return 0
+	fi
+	uri=$(bash "$repo/.ci/deps.sh" --mirror) || die "no Debian mirror in the apt sources"
+	tmpd=$(mktemp -d "$cache/base.XXXXXX")
+	say "debootstrap --variant=minbase --include=git,make $dist (a few minutes; cached in $cache)" >&2
+	start=$(date +%s)
+	# debootstrap's own mounts stay in a namespace of their own.
+	if ! unshare --mount --propagation private \
+		debootstrap --variant=minbase --include=git,make "$dist" "$tmpd/root" "$uri" \
+		>"$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		rm -rf --one-file-system "$tmpd"
+		die "debootstrap failed (log: $log)"
+	fi
+	tar -C "$tmpd/root" --numeric-owner --xattrs -cf "$base.tmp" . && mv "$base.tmp" "$base" ||
+		die "cannot write $base"
+	rm -rf --one-file-system "$tmpd"
+	say "base made in $(fresh_duration $(($(date +%s) - start)))" >&2
+	echo "$base"
+}
+
+# Debian 12's apt sources of this machine replace debootstrap's one line
+# (bookworm main only); a Debian 13 root gets them with trixie's suites
+# (trixie, trixie-updates, trixie-security). Backports are left out: make
+# deps adds them itself.
+fresh_sources()
+{
+	local root=$1 dist=$2 f k keys_ok copied=0
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && [ "$f" != /etc/apt/sources.list.d/ringsteer-backports.sources ] || continue
+		grep -Eq '^[^#]*[[:space:]]bookworm' "$f" || continue
+		# A source signed by a key the root does not have would fail apt.
+		keys_ok=1
+		for k in $(sed -n 's/.*[Ss]igned-[Bb]y[:=] *\([^] ]*\).*/\1/p' "$f"); do
+			[ -e "$root$k" ] || keys_ok=
+		done
+		[ -n "$keys_ok" ] || continue
+		if [ $copied = 0 ]; then
+			rm -f "$root/etc/apt/sources.list"
+		fi
+		sed "s/\bbookworm/$dist/g" "$f" >"$root$f"
+		copied=$((copied + 1))
+	done
+	[ $copied -gt 0 ] || say "no Debian 12 apt source to copy: the root keeps debootstrap's" >&2
+}
+
+fresh_root()
+{
+	local dist=$1 base=$2 root
+	root=$(mktemp -d "$cache/root.XXXXXX")
+	chmod 0755 "$root"
+	tar -C "$root" --numeric-owner --xattrs -xpf "$base" &&
+		[ "$(stat -c %a "$root/root")" = 700 ] || {
+		rm -rf --one-file-system "$root"
+		die "cannot unpack $base, or its /root is not 0700"
+	}
+	fresh_sources "$root" "$dist"
+	cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+	echo "$root"
+}
