@@ -88,14 +88,7 @@ apt_root()
 
 cleanup()
 {
-	[ -n "$root" ] || return 0
-	if findmnt -rn -o TARGET | grep -q "^$root/"; then
-		say "mounts left under $root: not removing it"
-	elif [ -z "${RS_FRESH_KEEP:-}" ]; then
-		rm -rf --one-file-system "$root"
-	else
-		say "root kept in $root"
-	fi
+	[ -z "$root" ] || fresh_remove "$root"
 }
 
 # shellcheck source=selftests/pkg/deb-lib.sh

@@ -11,6 +11,8 @@
 #   fresh_root DIST BASE  unpacks BASE into a new directory under $cache,
 #                         with this machine's Debian 12 apt sources (their
 #                         suites renamed to DIST's) and resolv.conf; prints it
+#   fresh_remove ROOT     removes such a root at the end (RS_FRESH_KEEP=1
+#                         keeps it), never one with something mounted below
 #
 # The caller sets $repo (the checkout) and $cache (RS_FRESH_CACHE), defines
 # say and die, and holds $cache/lock. The mirror is the one the machine's
@@ -86,4 +88,19 @@ fresh_root()
 	fresh_sources "$root" "$dist"
 	cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 	echo "$root"
+}
+
+# fresh_remove ROOT: the root goes unless RS_FRESH_KEEP is set. Nothing
+# should be mounted under it by then; if something is, removing it would
+# reach through the mount, so it stays.
+fresh_remove()
+{
+	local root=$1
+	if findmnt -rn -o TARGET | grep -q "^$root/"; then
+		say "mounts left under $root: not removing it"
+	elif [ -z "${RS_FRESH_KEEP:-}" ]; then
+		rm -rf --one-file-system "$root"
+	else
+		say "root kept in $root"
+	fi
 }

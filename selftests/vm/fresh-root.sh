@@ -163,18 +163,9 @@ rm -rf "$out/root-build"
 base=$(fresh_base "$dist" "$out/debootstrap.log") || exit 1
 
 root=$(fresh_root "$dist" "$base") || exit 1
-cleanup()
-{
-	# Nothing is mounted under the root in this namespace; the check
-	# guards against a future change that mounts here.
-	if findmnt -rn -o TARGET | grep -q "^$root/"; then
-		say "mounts left under $root: not removing it"
-	elif [ -z "${RS_FRESH_KEEP:-}" ]; then
-		rm -rf --one-file-system "$root"
-	else
-		say "root kept in $root"
-	fi
-}
+# Nothing is mounted under the root in this namespace; fresh_remove's
+# check guards against a future change that mounts here.
+cleanup() { fresh_remove "$root"; }
 trap cleanup EXIT
 
 git clone -q "$repo" "$root/root/$dir" || die "git clone $repo"
