@@ -204,10 +204,11 @@ vm_job()
 	shift
 	vm_cmds+=("$(printf '%q ' "$@")")
 }
-# Each kernel's scenarios as RS_VM_PARTS guests (default 3), every
-# third scenario to each: at the end of the run, one long guest keeps a
-# CPU busy while the other has nothing left to do (two halves of 20 to 26
-# minutes a kernel left a CPU idle for 24 minutes on 2026-12-04).
+# Each kernel's scenarios as RS_VM_PARTS guests (default 3), balanced by
+# weight (balance() below): with fewer, longer guests, at the end of the
+# run one long guest keeps a CPU busy while the other has nothing left to
+# do (two halves of 20 to 26 minutes a kernel left a CPU idle for 24
+# minutes on 2026-12-04).
 parts=${RS_VM_PARTS:-3}
 [ "$parts" -ge 1 ] 2>/dev/null || parts=3
 # On the newest kernel only, unless RS_VM_EVERY_KERNEL=1: scenarios of
@@ -290,11 +291,13 @@ for ((ki = ${#kvers[@]} - 1; ki >= 0; ki--)); do
 		continue
 	fi
 	names=()
+	skip_debug_only=
+	[ "$(series "$k")" != "$debug_series" ] || skip_debug_only=$debug_only
 	for t in selftests/*.sh; do
 		t=$(basename "$t")
 		[ "$k" = "${kvers[-1]}" ] || [[ $newest_only != *" $t "* ]] || continue
 		[[ $pending != *" $t "* ]] || continue
-		[ "$(series "$k")" != "$debug_series" ] || [[ $debug_only != *" $t "* ]] || continue
+		[[ $skip_debug_only != *" $t "* ]] || continue
 		names+=("$t")
 	done
 	# The one fleet scenario that injects no failure, so BFD's timing on
