@@ -23,14 +23,9 @@
 # of a root login and nothing else from here.
 #
 # One thing is reused: the debug kernel cache (/var/cache/ringsteer,
-# RINGSTEER_CACHE) is bind-mounted into the root, so that make check does
-# not spend 25 to 45 minutes building it again. Before a full Debian 12 run
-# starts, this waits for a debug kernel build in progress and builds it
-# here if it is not cached. A Debian 13 root has no linux-source-6.1: its
-# make check builds its debug kernel from linux-source-6.12 with gcc-14
-# itself, the first time (build-debug-kernel.sh), into the same cache,
-# where later runs find it; the host's 6.1 one is for Debian 12's make
-# check, built by another compiler from another kernel.
+# RINGSTEER_CACHE) is bind-mounted into the root, so that a make
+# check-debug there does not spend 25 to 84 minutes building it again.
+# make check no longer runs the debug kernel (selftests/vm/check.sh).
 #
 # Prints each command's last lines, its exit status and how long it took
 # (and each of its phases), and keeps the logs in build/fresh/full/ or
@@ -170,21 +165,6 @@ trap cleanup EXIT
 
 git clone -q "$repo" "$root/root/$dir" || die "git clone $repo"
 say "cloned $(git -C "$root/root/$dir" log --oneline -1) into /root/$dir"
-
-if [ $mode = full ] && [ $dist = bookworm ]; then
-	said=
-	while pid=$(pgrep -f 'build-debug-kernel\.sh' | head -n1) && [ -n "$pid" ]; do
-		[ -n "$said" ] || say "waiting for the debug kernel build in progress (pid $pid)"
-		said=1
-		sleep 60
-	done
-	# The clone's script, as make check in the root will run it: the
-	# cache key hashes it. Host and root have the same linux-source-6.1
-	# when their apt sources are the same.
-	dbg=$(RINGSTEER_CACHE=$debug_cache bash "$root/root/$dir/selftests/vm/build-debug-kernel.sh") ||
-		die "the debug kernel does not build here"
-	say "debug kernel cache: $dbg"
-fi
 
 unshare --mount --propagation private bash "$0" --inner "$root" "$mode" "${out##*/}"
 
