@@ -215,12 +215,32 @@ counters()
 
 # stray_pmtu: the destinations, not backends, that the LB keeps a path
 # MTU for. The hook learns one only from a quote of a backend's outer
-# packet, and nothing else in the LB learns any (it has no sockets and
-# no tunnel device up).
+# packet. The LB has no sockets and no tunnel device up, yet its own
+# stack learns from a "too big" that quotes UDP (udp_err(), socket or
+# not), an IPv4 echo reply (icmp_err()) or ICMPv6 (icmpv6_err()), towards
+# the quoted destination: the fuzzer lists those destinations in each
+# chunk's summary (kernel_pmtu), and they are not counted. For them this
+# check cannot tell the hook's learning from the kernel's. Seen on
+# 2026-12-07 and -08 (RS_PKT_SEED=1527999925497558474, inputs 228 and
+# later: a frag-needed to the NAT VIP quoting UDP to a client) before
+# they were listed; with the module's services flushed it still learnt.
+# An IPv4 exception is listed only once a route to its destination has
+# been cached on it (fnhe_dump_bucket()): before that it exists unseen,
+# as input 228 of that seed's did until input 422 made the LB answer the
+# client. A lookup of every client the fuzzer uses (gen_base.c client())
+# caches one.
+CLIENTS4=$(printf '198.18.0.%s ' $(seq 1 16))
 stray_pmtu()
 {
+	local a
+	for a in $CLIENTS4 10.1.0.2; do
+		echo "route get $a"
+	done | lb ip -batch - >/dev/null 2>&1 || true
+	cat "$W"/summary.* 2>/dev/null | jq -r '.kernel_pmtu[]' >"$W/kernel_pmtu"
 	{ lb ip -o route show cache; lb ip -o -6 route show cache; } 2>/dev/null |
-		awk '/ mtu / { print $1 }' | grep -vE '^(10\.2\.[0-9]+\.2|fd02:[0-9]+::2)$' || true
+		awk -v listed="$W/kernel_pmtu" '
+			BEGIN { while ((getline a < listed) > 0) kernel[a] = 1 }
+			/ mtu / && $1 !~ /^(10\.2\.[0-9]+\.2|fd02:[0-9]+::2)$/ && !($1 in kernel)'
 }
 
 failed=()
@@ -247,7 +267,8 @@ while [ "$i" -lt "$end" ]; do
 	fi
 	stray_pmtu >"$W/pmtu"
 	if [ -s "$W/pmtu" ]; then
-		sed 's/^/FAIL pmtu-only-from-backends: a path MTU learnt towards /' "$W/pmtu"
+		sed 's/^/FAIL pmtu-only-from-backends: a path MTU learnt: /' "$W/pmtu"
+		echo "# the kernel's own learning could reach: $(echo $(cat "$W/kernel_pmtu"))"
 		failed+=("path MTU of inputs $i to $((i + n - 1))")
 	fi
 	i=$((i + n))

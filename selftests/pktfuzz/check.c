@@ -36,6 +36,7 @@
 #define RING		(1U << 16)
 #define FLOWS		(1U << 18)
 #define MAX_SUSPECTS	4096
+#define MAX_KERNEL_PMTU	64
 
 enum inv {
 	INV_COUNT, INV_ICMP_UNICAST, INV_MARTIAN, INV_NOT_HOST, INV_ROUTED,
@@ -83,6 +84,9 @@ struct check {
 	unsigned int win_head, win_n, win_cap;
 	struct input *sus;	/* must-steer inputs that had not when judged */
 	size_t nsus;
+	/* Where the LB's own stack may learn a path MTU (struct input). */
+	struct addr kernel_pmtu[MAX_KERNEL_PMTU];
+	size_t nkernel_pmtu;
 };
 
 static void out_str(const struct check *c, const struct out *o, char *buf, size_t len)
@@ -169,6 +173,17 @@ static struct input *by_tag(struct check *c, uint32_t tag)
 	return back > c->cur ? NULL : by_index(c, c->cur - back);
 }
 
+static void note_kernel_pmtu(struct check *c, const struct addr *a)
+{
+	size_t i;
+
+	for (i = 0; i < c->nkernel_pmtu; i++)
+		if (addr_eq(&c->kernel_pmtu[i], a))
+			return;
+	if (c->nkernel_pmtu < MAX_KERNEL_PMTU)
+		c->kernel_pmtu[c->nkernel_pmtu++] = *a;
+}
+
 void check_input(struct check *c, const struct input *in)
 {
 	c->ring[in->index % RING] = *in;
@@ -180,6 +195,8 @@ void check_input(struct check *c, const struct input *in)
 		c->ttl_low_by_svc[in->hook_svc] += in->nframes;
 	c->unserved_clear += in->unserved_clear;
 	c->st.steer += !!(in->flags & IN_STEER);
+	if (in->kernel_pmtu)
+		note_kernel_pmtu(c, &in->kernel_pmtu_dst);
 }
 
 static bool is_backend(const struct check *c, const struct input *in,
@@ -544,6 +561,10 @@ static void write_summary(const struct check *c, const char *path)
 			(unsigned long long)c->encap_by_svc[i],
 			(unsigned long long)c->ttl_low_by_svc[i]);
 	}
+	/* The clients are few (topo.c), so the list never fills. */
+	fprintf(f, "],\"kernel_pmtu\":[");
+	for (i = 0; i < (int)c->nkernel_pmtu; i++)
+		fprintf(f, "%s\"%s\"", i ? "," : "", addr_str(&c->kernel_pmtu[i], v, sizeof(v)));
 	fprintf(f, "]}\n");
 	fclose(f);
 }

@@ -243,6 +243,7 @@ enum quote_kind gen_quote(struct rng *r, struct pkt *q, uint8_t family,
 	};
 	enum quote_kind k = Q_WHOLE;
 	uint8_t opts[12], fh[6] = {};
+	char dst[INET6_ADDRSTRLEN];
 	size_t cut = 0, optlen = 0;
 	int frag = below(r, 100);
 
@@ -295,7 +296,8 @@ enum quote_kind gen_quote(struct rng *r, struct pkt *q, uint8_t family,
 		if (cut < q->l4off + 4 && k != Q_LATER_FRAG)
 			k = Q_NO_PORTS;
 	}
-	snprintf(what, wlen, "quoting %s%s%s (%zu bytes)", names[k],
-		 optlen ? " with options" : "", cut ? " cut short" : "", q->len);
+	snprintf(what, wlen, "quoting %s%s%s (%zu bytes, proto %u to %s)", names[k],
+		 optlen ? " with options" : "", cut ? " cut short" : "", q->len, proto,
+		 addr_str(to, dst, sizeof(dst)));
 	return k;
 }

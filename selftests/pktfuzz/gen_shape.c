@@ -67,6 +67,31 @@ static void gue(struct gx *x, struct pkt *p)
 	say(x, "gue ");
 }
 
+/*
+ * Whether the LB's own stack learns a path MTU from the "too big" being
+ * made, should it reach the stack: icmp_unreach() hands it to the quoted
+ * protocol's error handler, and udp_err() calls ipv4_update_pmtu() for
+ * any quoted UDP packet, socket or not, as icmp_err() does for a quoted
+ * echo reply (one the kernel itself sends); icmpv6_err() calls
+ * ip6_update_pmtu() for any quoted ICMPv6 packet. Each needs 8 bytes of
+ * the quoted transport header (icmp_socket_deliver(), icmpv6_notify()).
+ */
+static bool kernel_learns_pmtu(const struct gx *x, uint8_t type, uint8_t code,
+			       uint8_t qproto)
+{
+	const struct pkt *q = &x->g->q;
+
+	if (q->len < q->l4off + 8)
+		return false;
+	/* IPv4 reads a later fragment's first bytes as the ICMP header. */
+	if (x->fam == AF_INET)
+		return type == 3 && code == 4 &&
+		       (qproto == IPPROTO_UDP ||
+			(qproto == IPPROTO_ICMP && q->b[q->l4off] == 0));
+	/* ipv6_skip_exthdr() stops at a later fragment's header. */
+	return type == 2 && qproto == IPPROTO_ICMPV6 && x->qk != Q_LATER_FRAG;
+}
+
 static void icmp_error(struct gx *x, struct pkt *p)
 {
 	static const uint8_t err4[][2] = {
@@ -81,7 +106,7 @@ static void icmp_error(struct gx *x, struct pkt *p)
 	uint8_t type, code, qproto = x->proto;
 	uint16_t qsport = x->dport;
 	uint32_t rest = 0;
-	char qwhat[64];
+	char qwhat[128];
 	int k;
 
 	if (x->fam == AF_INET) {
@@ -128,6 +153,8 @@ static void icmp_error(struct gx *x, struct pkt *p)
 			  qsport, x->qcport, in->tag, qwhat, sizeof(qwhat));
 	pkt_put(p, x->g->q.b, x->g->q.len);
 	x->qsvc = topo_svc(x->t, &from, qsport, qproto);
+	in->kernel_pmtu = kernel_learns_pmtu(x, type, code, qproto);
+	in->kernel_pmtu_dst = x->qclient;
 	if (!x->qsvc || !addr_eq(&from, &in->dst))
 		x->quote_ok = false;
 	say(x, "icmp %u/%u %s ", type, code, qwhat);

@@ -222,7 +222,15 @@ struct input {
 	uint8_t proto;
 	int hook_svc;		/* the tunnel service the hook charges, -1: none */
 	struct flow flow;	/* IN_STEER: the flow and its service */
-	char what[160];		/* for messages */
+	/*
+	 * A "too big" the LB's own stack learns a path MTU from, towards the
+	 * quoted destination, whoever sent it (gen_shape.c
+	 * kernel_learns_pmtu()): not the hook's learning, which believes
+	 * only quotes of its outer packets to backends.
+	 */
+	bool kernel_pmtu;
+	struct addr kernel_pmtu_dst;
+	char what[256];		/* for messages */
 	/* filled in by check.c */
 	uint8_t outs, encaps;
 	bool evaluated;

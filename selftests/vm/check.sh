@@ -181,15 +181,7 @@ summary()
 # packet fuzzer at 2,000 inputs (every path of both hooks, under KASAN).
 # RS_DEBUG_TESTS=all runs every scenario, the netlink fuzzer at 1,000,000
 # and the packet fuzzer at 100,000.
-# fuzz_packets.sh is out of this subset since 2026-12-07: with
-# RS_PKT_SEED=1527999925497558474 RS_PKT_COUNT=2000 its path-MTU invariant
-# fails, on the debug kernel and on stock 6.1 alike: route exceptions
-# towards two of the fuzzer's clients (198.18.0.14, .15), not backends,
-# which the module's learning never targets (tunnel.c learn_pmtu4()); the
-# kernel's own icmp_err() learning from a quoted ICMP packet is the first
-# suspect, unverified. The stock kernels run it with their own seeds,
-# RS_DEBUG_TESTS=all here. Back once the invariant or the cause is fixed.
-debug_tests=(module.sh rmmod_flows.sh rmmod_nat_peer.sh rmmod_tunnel.sh health_conns.sh fuzz.sh)
+debug_tests=(module.sh rmmod_flows.sh rmmod_nat_peer.sh rmmod_tunnel.sh health_conns.sh fuzz.sh fuzz_packets.sh)
 debug_env=(-e RS_FUZZ_MESSAGES=5000 -e RS_RMMOD_ROUNDS=3 -e RS_PKT_COUNT=2000)
 if [ "${RS_DEBUG_TESTS:-}" = all ]; then
 	debug_tests=()
