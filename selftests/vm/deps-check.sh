@@ -3,7 +3,7 @@
 #
 # deps-check.sh: every program the build, the checks and the VM scenarios
 # run comes from a package `make deps` installs. The programs are read from
-# the scripts and the Makefile's recipes by commands.py; each must resolve
+# the scripts and the Makefiles' recipes by commands.py; each must resolve
 # on this machine (with the guest's PATH: the VM runs in this root) to a
 # file of a package that is in .ci/deps.sh's PACKAGES, a dependency of one
 # of them, or part of the base system (Priority: required, as in a minimal
@@ -33,7 +33,7 @@ mapfile -t listed < <(bash .ci/deps.sh --list)
 mapfile -t -O "${#listed[@]}" listed < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' \
 	'linux-image-6.12.*-amd64' 'linux-headers-6.12.*-amd64' 2>/dev/null | awk '$1 == "ii" { print $2 }')
 scripts=(selftests/*.sh selftests/fleet/*.sh selftests/etcd/*.sh selftests/lib/*.sh selftests/vm/*.sh
-	selftests/pkg/*.sh dist/build-deb.sh .ci/*.sh .ci/run Makefile)
+	selftests/pkg/*.sh dist/build-deb.sh .ci/*.sh .ci/run Makefile selftests/Makefile)
 
 # The checks that run programs which start others, traced (see above).
 traced=(systemd-check completion-check gen-check style install-check dkms-check)
