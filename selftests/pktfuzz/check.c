@@ -101,6 +101,7 @@ struct check {
 	struct addr kernel_pmtu[MAX_KERNEL_PMTU];
 	size_t nkernel_pmtu;
 	struct pins *pins;	/* held and pinned flows, NULL: none */
+	bool changed;		/* they know their backends after a ring change */
 	struct pins *touched;	/* the tunnel services' tuples sent */
 	const char *touched_path;
 };
@@ -235,6 +236,10 @@ void check_sent(struct check *c, const struct sent_flow *f, int n)
 
 void check_pins(struct check *c, struct pins *p, const char *touched)
 {
+	size_t i;
+
+	for (i = 0; p && i < p->cap && !c->changed; i++)
+		c->changed = p->slot[i].f.svc >= 0 && p->slot[i].old;
 	c->pins = p;
 	c->touched_path = touched;
 	if (touched)
@@ -710,6 +715,8 @@ static void held_finish(struct check *c)
 	printf("held flows: %d, %llu ended by an input (a client's FIN or RST); keepalives %llu sent, %llu arrived; %llu inputs aimed at them\n",
 	       c->pins->nheld, (unsigned long long)c->st.ended, (unsigned long long)sent,
 	       (unsigned long long)arrived, (unsigned long long)c->st.aimed);
+	if (!c->changed)
+		return;
 	printf("after the ring change: %llu packets of held flows judged (%llu of flows the ring now maps elsewhere), %llu of other flows pinned before it\n",
 	       (unsigned long long)c->st.held_judged, (unsigned long long)c->st.held_elsewhere,
 	       (unsigned long long)c->st.pinned_judged);
