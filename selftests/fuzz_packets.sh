@@ -15,19 +15,42 @@
 # from a tunnel service to a link-local source. Per chunk of inputs: the
 # kernel's counters agree with what was seen, and the LB keeps a path MTU
 # towards no destination but its backends (forged "too big" errors to its
-# own address quote outer packets to clients). At the end: every steered
-# flow went where `ringctl lookup` says, and the kernel log is clean.
+# own address quote outer packets to clients).
 #
-#   pf-cli                  pf-lb                                    pf-b1 .. pf-b3
+# No packet evicts established state. Before the first input, RS_PKT_HELD
+# held flows a tunnel service (default 8; tuples from the fuzzer's own
+# pools of clients and ports, so random inputs meet them) are established
+# in the flow table (kmod/flowtab.c): a SYN, and RS_FT_CONFIRM later a
+# packet that confirms the entry; every run of fuzz_packets keeps them
+# alive (a packet each every 5 s, RS_FT_ACTIVE being 30). One input in a
+# hundred is aimed at one: a spoofed SYN with its tuple, or two packets
+# for each of 16 tuples of its client (the flood that wants entries
+# confirmed). Before input RS_PKT_CHANGE_AT (default: half way) the ring
+# changes: backend 4, of weight 3, joins each tunnel service, and `ringctl
+# lookup` says which held flows it now maps elsewhere (at least one, or
+# nothing was tested). From then on every packet of a held flow must
+# reach the backend it had before, whatever was sent with its tuple,
+# unless an input ended it (a client's FIN or RST: flowtab.c lets that end
+# establishment, and fuzz_packets knows which inputs are one); every
+# packet of another flow sent before the change reaches its old backend
+# or the ring's new choice; and every keepalive reaches a backend.
+#
+# At the end: every steered flow went where `ringctl lookup` said (the
+# tunnel services' flows of before the change where it said then), and
+# the kernel log is clean.
+#
+#   pf-cli                  pf-lb                                    pf-b1 .. pf-b4
 #  +-------------+        +--------------------------------------+       +--------------+
 #  | cli0        |        | lb-cli 10.1.0.1 fd01::1              |       | eth0         |
 #  | no address, +--------+ default via 10.1.0.2, fd01::2        +-------+ no address,  |
 #  | not even    |  veth  | lo: NAT VIPs 10.0.0.100 fd00::100    | veth  | not even     |
-#  | fe80::      |        | tunnel VIPs 10.0.0.200 fd00::200     |  x3   | fe80::       |
+#  | fe80::      |        | tunnel VIPs 10.0.0.200 fd00::200     |  x4   | fe80::       |
 #  | fuzz_packets|        |   (not its own: as an ECMP fleet's)  |       | fuzz_packets |
 #  | sends and   |        | :80 tcp ipip, :80 udp gue, :443 tcp  |       | receives     |
 #  | receives    |        |   gue (v4) / udp ipip (v6); NAT :80  |       +--------------+
 #  +-------------+        |   tcp, udp -> :8080; lb-bN 10.2.N.1  |
+#                         | backends 1 to 3; 4 joins the tunnel  |
+#                         |   services mid-run (the ring change) |
 #                         +--------------------------------------+
 #
 # The neighbours have no address at all: they never send or answer, so
@@ -40,9 +63,10 @@
 # does not steer must not go back there.
 #
 # RS_PKT_SEED reruns a sequence (the seed is printed first); RS_PKT_FIRST
-# and RS_PKT_COUNT=1 replay one input alone (RS_PKT_VERBOSE=1 prints it and
-# what came out). RS_PKT_CHUNK inputs run between two counter checks;
-# RS_PKT_SHOW failures of each invariant are printed whole (default 3).
+# and RS_PKT_COUNT=1 replay one input alone, after the ring change
+# (RS_PKT_VERBOSE=1 prints it and what came out). RS_PKT_CHUNK inputs run
+# between two counter checks; RS_PKT_SHOW failures of each invariant are
+# printed whole (default 3).
 
 set -e
 P=pf
@@ -55,6 +79,10 @@ TVIP6=fd00::200
 COUNT=${RS_PKT_COUNT:-50000}
 FIRST=${RS_PKT_FIRST:-0}
 CHUNK=${RS_PKT_CHUNK:-50000}
+HELD=${RS_PKT_HELD:-8}
+CHANGE_AT=${RS_PKT_CHANGE_AT:-$((FIRST + COUNT / 2))}
+[ "$CHANGE_AT" -ge "$FIRST" ] && [ "$CHANGE_AT" -le "$((FIRST + COUNT))" ] ||
+	die "RS_PKT_CHANGE_AT $CHANGE_AT is not within inputs $FIRST to $((FIRST + COUNT))"
 SEED=${RS_PKT_SEED:-$(( (SRANDOM << 31) ^ SRANDOM ))}
 # The tunnel's "too big" errors a second on a CPU: low enough for a run under TCG to
 # reach it (the module's default is 1000).
@@ -98,7 +126,8 @@ net() { if [ "$1" = 0 ]; then echo "10.1.0 fd01:"; else echo "10.2.$1 fd02:$1:";
 # Every program started costs a second or so in the guest (its binary
 # and libraries come over 9p): the setup is a few batches. The LB's
 # settings come before its links, which take the namespace's defaults.
-LINKS=("$P-cli cli0 lb-cli 0" "$P-b1 eth0 lb-b1 1" "$P-b2 eth0 lb-b2 2" "$P-b3 eth0 lb-b3 3")
+LINKS=("$P-cli cli0 lb-cli 0" "$P-b1 eth0 lb-b1 1" "$P-b2 eth0 lb-b2 2" "$P-b3 eth0 lb-b3 3"
+	"$P-b4 eth0 lb-b4 4")
 for l in "${LINKS[@]}"; do
 	echo "netns add ${l%% *}"
 done | { echo "netns add $P-lb"; cat; } | ip -batch - || die "namespaces"
@@ -144,23 +173,28 @@ for l in "${LINKS[@]}"; do
 	ip -n "${l%% *}" -batch "$W/${l%% *}.batch" || die "link of ${l%% *}"
 done
 
-# The services, as one configuration file.
+# The services, as one configuration file; lb2.conf is the ring change
+# made mid-run: backend 4, of weight 3, added to each tunnel service.
+# be N VIP PORT: backend N's endpoint in VIP's family.
+be() { case $2 in *:*) ep "fd02:$1::2" "$3" ;; *) ep "10.2.$1.2" "$3" ;; esac; }
 echo "key $KEY" >"$W/lb.conf"
+echo "key $KEY" >"$W/lb2.conf"
+: >"$W/tunnel_svcs"
 for s in "${SERVICES[@]}"; do
 	read -r fwd encap vip port proto bport <<<"$s"
 	gport=0
+	block="service $(ep "$vip" "$port") proto $proto"
 	if [ "$fwd" = tunnel ]; then
-		echo "service $(ep "$vip" "$port") proto $proto forward tunnel encap $encap"
+		block+=" forward tunnel encap $encap"
 		[ "$encap" != gue ] || gport=6080
-	else
-		echo "service $(ep "$vip" "$port") proto $proto"
-	fi >>"$W/lb.conf"
+		echo "$(ep "$vip" "$port") $proto" >>"$W/tunnel_svcs"
+	fi
 	for i in 1 2 3; do
-		case $vip in
-		*:*) echo "	backend $(ep "fd02:$i::2" "$bport")" ;;
-		*) echo "	backend $(ep "10.2.$i.2" "$bport")" ;;
-		esac
-	done >>"$W/lb.conf"
+		block+=$'\n\t'"backend $(be "$i" "$vip" "$bport")"
+	done
+	echo "$block" >>"$W/lb.conf"
+	echo "$block" >>"$W/lb2.conf"
+	[ "$fwd" != tunnel ] || printf '\tbackend %s weight 3\n' "$(be 4 "$vip" "$bport")" >>"$W/lb2.conf"
 	echo "service $fwd $encap $gport $vip $port $proto $bport" >>"$TOPO"
 done
 cmd_ok rctl restore "$W/lb.conf"
@@ -170,7 +204,7 @@ if [ -w "$PARAM" ]; then
 	old_rate=$(cat "$PARAM")
 	echo "$RATE" >"$PARAM"
 fi
-pass "LB with ${#SERVICES[@]} services (tunnel and NAT, IPv4 and IPv6, TCP and UDP), 3 backends (set up in $SECONDS s)"
+pass "LB with ${#SERVICES[@]} services (tunnel and NAT, IPv4 and IPv6, TCP and UDP), 3 backends and a fourth link (set up in $SECONDS s)"
 # MLD and the like from the links just set up, before anything is counted.
 sleep 2
 
@@ -243,43 +277,149 @@ stray_pmtu()
 			/ mtu / && $1 !~ /^(10\.2\.[0-9]+\.2|fd02:[0-9]+::2)$/ && !($1 in kernel)'
 }
 
+# lookups FILE: each "VIP:PORT PROTO SRC:SPORT" line of FILE (once) with
+# the backend `ringctl lookup` gives it now, as a fourth word: one batch a
+# service.
+lookups()
+{
+	local k=0 svc proto
+	rm -f "$W"/lk.*
+	awk -v d="$W" '!seen[$1 " " $2 " " $3]++ {
+		s = $1 " " $2
+		if (!(s in n)) { n[s] = ++m; print s > (d "/lk.list") }
+		print $3 > (d "/lk." n[s] ".in") }' "$1"
+	touch "$W/lk.list"
+	while read -r svc proto; do
+		k=$((k + 1))
+		rctl lookup "$svc" batch "$W/lk.$k.in" proto "$proto" >"$W/lk.$k.got" ||
+			die "ringctl lookup $svc batch (proto $proto) failed"
+		paste -d' ' "$W/lk.$k.in" "$W/lk.$k.got" |
+			awk -v s="$svc $proto" '$1 != $2 { print "lookup answered " $2 " for " $1 > "/dev/stderr"; exit 1 }
+						{ print s, $1, $3 }' || die "ringctl lookup $svc batch: answers out of order"
+	done <"$W/lk.list"
+}
+
+# against_lookups FLOWS LOOKUPS: every steered flow of FLOWS (fuzz_packets
+# --flows lines) that went elsewhere than LOOKUPS says; their count on
+# standard error.
+against_lookups()
+{
+	awk -v lookups="$2" 'BEGIN { while ((getline < lookups) > 0) lk[$1 " " $2 " " $3] = $4 }
+	     !seen[$1 " " $2 " " $3]++ { k = $1 " " $2 " " $3; n++
+		if (lk[k] != $4) printf "%s/%s: flow %s went to %s (first at input %s, -1: a keepalive), ringctl lookup says %s\n", $1, $2, $3, $4, $5, lk[k] }
+	     END { printf "%d\n", n > "/dev/stderr" }' "$1"
+}
+
+# tunnel_only / not_tunnel: the lines of tunnel services, or the others.
+tunnel_only() { awk -v t="$W/tunnel_svcs" 'BEGIN { while ((getline l < t) > 0) tun[l] = 1 } ($1 " " $2) in tun' "$@"; }
+not_tunnel() { awk -v t="$W/tunnel_svcs" 'BEGIN { while ((getline l < t) > 0) tun[l] = 1 } !(($1 " " $2) in tun)' "$@"; }
+
 failed=()
-i=$FIRST
-k=0
-end=$((FIRST + COUNT))
-t0=$SECONDS
+nflows=0
 opts=(--show "${RS_PKT_SHOW:-3}")
 [ -z "$RS_PKT_VERBOSE" ] || opts+=(--verbose)
-while [ "$i" -lt "$end" ]; do
-	n=$((end - i))
-	[ "$n" -le "$CHUNK" ] || n=$CHUNK
-	rctl show -j >"$W/before.json"
-	rc=0
-	"$FUZZ" --topo "$TOPO" --seed "$SEED" --first "$i" --count "$n" --icmp-rate "$RATE" \
-		--flows "$W/flows.$k" --summary "$W/summary.$k" "${opts[@]}" || rc=$?
-	[ "$rc" -le 1 ] || die "fuzz_packets could not run (exit status $rc)"
-	[ "$rc" = 0 ] || failed+=("invariants of inputs $i to $((i + n - 1))")
-	rctl show -j >"$W/after.json"
-	counters "$W/before.json" "$W/after.json" "$W/summary.$k" >"$W/counters"
-	if [ -s "$W/counters" ]; then
-		sed 's/^/FAIL counters: /' "$W/counters"
-		failed+=("counters of inputs $i to $((i + n - 1))")
+
+# Held flows: HELD a tunnel service from the fuzzer's clients and ports,
+# started before the first input (a SYN, and RS_FT_CONFIRM later a packet
+# that confirms their entries), kept alive by every run of fuzz_packets
+# (a packet each every 5 s, from its start to its end: between runs no
+# input is sent, and its first packets refresh them before any input).
+PINS=$W/pins
+"$FUZZ" --topo "$TOPO" --seed "$SEED" --pick-held "$HELD" >"$PINS" || die "held flows not picked"
+rc=0
+"$FUZZ" --topo "$TOPO" --seed "$SEED" --count 0 --pins "$PINS" --establish \
+	--flows "$W/flows.1.held" "${opts[@]}" >"$W/establish.out" || rc=$?
+grep -E '^(FAIL|  |held flows|invariant .*FAILED)' "$W/establish.out" || true
+[ "$rc" -le 1 ] || die "fuzz_packets could not start the held flows (exit status $rc)"
+[ "$rc" = 0 ] || failed+=("the held flows' start")
+
+# run_inputs FROM TO PHASE: inputs FROM to TO - 1 in chunks; the flows
+# they steer in flows.PHASE.*, and before the ring change (phase 1) the
+# tuples they send to tunnel services in touched.*.
+k=0
+run_inputs()
+{
+	local i=$1 end=$2 ph=$3 n rc more
+	while [ "$i" -lt "$end" ]; do
+		n=$((end - i))
+		[ "$n" -le "$CHUNK" ] || n=$CHUNK
+		more=()
+		[ "$ph" != 1 ] || more=(--touched "$W/touched.$k")
+		rctl show -j >"$W/before.json"
+		rc=0
+		"$FUZZ" --topo "$TOPO" --seed "$SEED" --first "$i" --count "$n" --icmp-rate "$RATE" \
+			--flows "$W/flows.$ph.$k" --summary "$W/summary.$k" --pins "$PINS" \
+			"${more[@]}" "${opts[@]}" || rc=$?
+		[ "$rc" -le 1 ] || die "fuzz_packets could not run (exit status $rc)"
+		[ "$rc" = 0 ] || failed+=("invariants of inputs $i to $((i + n - 1))")
+		rctl show -j >"$W/after.json"
+		counters "$W/before.json" "$W/after.json" "$W/summary.$k" >"$W/counters"
+		if [ -s "$W/counters" ]; then
+			sed 's/^/FAIL counters: /' "$W/counters"
+			failed+=("counters of inputs $i to $((i + n - 1))")
+		fi
+		stray_pmtu >"$W/pmtu"
+		if [ -s "$W/pmtu" ]; then
+			sed 's/^/FAIL pmtu-only-from-backends: a path MTU learnt: /' "$W/pmtu"
+			echo "# the kernel's own learning could reach: $(echo $(cat "$W/kernel_pmtu"))"
+			failed+=("path MTU of inputs $i to $((i + n - 1))")
+		fi
+		i=$((i + n))
+		k=$((k + 1))
+	done
+}
+
+# The ring change. Every tuple of a tunnel service sent or steered before
+# it, and every held flow, is pinned: its backend before the change and
+# the ring's after, for fuzz_packets' judge (check.c); a held flow that an
+# input ended (a client's FIN or RST) is judged as any pinned flow. The
+# tunnel flows steered so far are checked against the lookups before it.
+ring_change()
+{
+	local held moved
+	{
+		awk '{ print $1, $2, $3 }' "$PINS"
+		cat "$W"/touched.* "$W"/flows.1.* 2>/dev/null | tunnel_only
+	} >"$W/pinned.tuples"
+	lookups "$W/pinned.tuples" >"$W/pinned.before"
+	cat "$W"/flows.1.* | tunnel_only | against_lookups - "$W/pinned.before" >"$W/lookup.bad" 2>"$W/lookup.n"
+	nflows=$((nflows + $(cat "$W/lookup.n")))
+	if [ -s "$W/lookup.bad" ]; then
+		sed 's/^/FAIL lookup: /' "$W/lookup.bad" | head -n 5
+		failed+=("$(wc -l <"$W/lookup.bad") tunnel flows not where ringctl lookup said before the ring change")
 	fi
-	stray_pmtu >"$W/pmtu"
-	if [ -s "$W/pmtu" ]; then
-		sed 's/^/FAIL pmtu-only-from-backends: a path MTU learnt: /' "$W/pmtu"
-		echo "# the kernel's own learning could reach: $(echo $(cat "$W/kernel_pmtu"))"
-		failed+=("path MTU of inputs $i to $((i + n - 1))")
-	fi
-	i=$((i + n))
-	k=$((k + 1))
-done
+	cmd_ok rctl restore "$W/lb2.conf"
+	lookups "$W/pinned.tuples" >"$W/pinned.after"
+	awk -v before="$W/pinned.before" -v after="$W/pinned.after" '
+		BEGIN { while ((getline < before) > 0) old[$1 " " $2 " " $3] = $4
+			while ((getline < after) > 0) now[$1 " " $2 " " $3] = $4 }
+		{ k = $1 " " $2 " " $3 }
+		FILENAME == ARGV[1] { held[k] = 1; print k, old[k], now[k], $6; next }
+		!(k in held) && !seen[k]++ { print k, old[k], now[k], "pinned" }' \
+		"$PINS" "$W/pinned.tuples" >"$W/pins.2"
+	mv "$W/pins.2" "$PINS"
+	held=$(awk '$6 == "held"' "$PINS" | wc -l)
+	moved=$(awk '$6 == "held" && $4 != $5' "$PINS" | wc -l)
+	echo "fuzz_packets.sh: ring changed before input $CHANGE_AT (backend 4, weight 3, added to each tunnel service):" \
+		"$moved of $held held flows now mapped elsewhere by the ring," \
+		"$(awk '$6 == "ended"' "$PINS" | wc -l) ended before it," \
+		"$(awk '$6 == "pinned"' "$PINS" | wc -l) other flows pinned"
+	[ "$held" = 0 ] || [ "$moved" -gt 0 ] || failed+=("the ring change moved no held flow: nothing tested")
+}
+
+t0=$SECONDS
+run_inputs "$FIRST" "$CHANGE_AT" 1
+ring_change
+run_inputs "$CHANGE_AT" "$((FIRST + COUNT))" 2
 secs=$((SECONDS - t0))
 echo "fuzz_packets.sh: $COUNT inputs in $secs s ($((COUNT / (secs > 0 ? secs : 1))) inputs/s with the counter checks)"
-[ ${#failed[@]} != 0 ] || pass "$COUNT inputs: every per-input invariant held, counters agree"
+echo "fuzz_packets.sh: held flows at the end: $(awk '$6 == "held"' "$PINS" | wc -l) held, $(awk '$6 == "ended"' "$PINS" | wc -l) ended by an input"
+[ ${#failed[@]} != 0 ] || pass "$COUNT inputs: every per-input invariant held, counters agree, held flows stayed"
 
 # Every flow the services steered, against `ringctl lookup`: across
-# chunks too, one backend a flow.
+# chunks too, one backend a flow. After the change no flow of a tunnel
+# service sent before it is recorded (check.c judges them), so a tuple's
+# lines are of one ring.
 cat "$W"/flows.* >"$W/flows.all"
 awk '{ k = $1 " " $2 " " $3
        if (k in b && b[k] != $4) printf "%s %s from %s: %s (input %s) and %s (input %s)\n", $1, $2, $3, b[k], f[k], $4, $5
@@ -288,27 +428,16 @@ if [ -s "$W/moved" ]; then
 	sed 's/^/FAIL flow-to-one-backend: /' "$W/moved" | head -n 5
 	failed+=("flows that moved between chunks")
 fi
-# One lookup batch a service: its sources in lookup.N.in, "SVC PROTO"
-# in lookup.list, line N.
-awk -v d="$W" '!seen[$1 " " $2 " " $3]++ {
-	k = $1 " " $2
-	if (!(k in n)) { n[k] = ++m; print k > (d "/lookup.list") }
-	print $3 > (d "/lookup." n[k] ".in")
-	print $3, $4, $5 > (d "/lookup." n[k] ".want") }' "$W/flows.all"
-touch "$W/lookup.list"
-nflows=0
-k=0
-while read -r svc proto; do
-	k=$((k + 1))
-	rctl lookup "$svc" batch "$W/lookup.$k.in" proto "$proto" >"$W/lookup.$k.got" ||
-		die "ringctl lookup $svc batch (proto $proto) failed"
-	paste -d' ' "$W/lookup.$k.want" "$W/lookup.$k.got" | sed "s|^|$svc/$proto |"
-done <"$W/lookup.list" >"$W/lookup.all"
-awk '$2 != $5 || $3 != $6 { printf "%s: flow %s went to %s (first at input %s), ringctl lookup says %s\n", $1, $2, $3, $4, $6; bad++ }
-     END { printf "%d\n", NR > "/dev/stderr"; exit (bad > 0) }' "$W/lookup.all" >"$W/lookup.bad" 2>"$W/lookup.n" ||
+# The NAT services' flows (their rings never change), and the tunnel
+# services' since the change.
+{ not_tunnel "$W/flows.all"; cat "$W"/flows.2.* 2>/dev/null | tunnel_only; } >"$W/flows.now"
+lookups "$W/flows.now" >"$W/lookup.now"
+against_lookups "$W/flows.now" "$W/lookup.now" >"$W/lookup.bad" 2>"$W/lookup.n"
+nflows=$((nflows + $(cat "$W/lookup.n")))
+if [ -s "$W/lookup.bad" ]; then
+	sed 's/^/FAIL lookup: /' "$W/lookup.bad" | head -n 5
 	failed+=("$(wc -l <"$W/lookup.bad") steered flows not where ringctl lookup says")
-nflows=$(cat "$W/lookup.n")
-sed 's/^/FAIL lookup: /' "$W/lookup.bad" | head -n 5
+fi
 [ "$nflows" -gt 0 ] || [ "$COUNT" -lt 100 ] || failed+=("no flow was steered at all")
 pass "$nflows steered flows checked against ringctl lookup (at $SECONDS s)"
 

@@ -21,8 +21,17 @@
  *     the CPUs in any second (the limit counts per second and CPU); its
  *     time exceeded is the kernel's to limit (icmp_send()), so that a
  *     TTL-1 flood cannot use up what path MTU discovery needs;
+ *   - after a ring change (pins.c: the backends before and after it),
+ *     every packet of a held flow reaches the backend it had before,
+ *     whatever the ring says now and whatever was sent with its tuple
+ *     (spoofed SYNs, floods of two packets a tuple), until an input ends
+ *     it (a client's FIN or RST, which flowtab.c lets end establishment);
+ *     every packet of another flow sent before the change reaches the
+ *     backend it had or the ring's new choice (its entry may have been
+ *     recycled), and is not recorded for `ringctl lookup`;
  * and per input, once nothing of it can still be on the way: what a
- * tunnel service must steer reached a backend.
+ * tunnel service must steer reached a backend. At the end, every
+ * keepalive of a held flow reached a backend, once.
  */
 
 #include <stdarg.h>
@@ -41,7 +50,7 @@
 enum inv {
 	INV_COUNT, INV_ICMP_UNICAST, INV_MARTIAN, INV_NOT_HOST, INV_ROUTED,
 	INV_ANSWERED, INV_ENCAP, INV_MOVED, INV_NOT_STEERED, INV_ICMP_RATE,
-	INV_CAPTURE, INV_N
+	INV_CAPTURE, INV_HELD, INV_PINNED, INV_N
 };
 
 static const char *const inv_names[INV_N] = {
@@ -56,6 +65,8 @@ static const char *const inv_names[INV_N] = {
 	[INV_NOT_STEERED] = "steerable-is-steered",
 	[INV_ICMP_RATE] = "tunnel-icmp-rate-limited",
 	[INV_CAPTURE] = "capture-complete",
+	[INV_HELD] = "held-flow-stays",
+	[INV_PINNED] = "pinned-flow-old-or-new",
 };
 
 struct flowent {
@@ -76,6 +87,8 @@ struct check {
 	struct {
 		uint64_t inputs, frames, outputs, encap, forwarded, quoted, rst,
 			 echo, unattributed, old, neigh, later, steer, echo_any;
+		uint64_t keepalives, held_judged, held_elsewhere, pinned_judged,
+			 aimed, ended;
 	} st;
 	uint64_t encap_by_svc[MAX_SVCS], ttl_low_by_svc[MAX_SVCS], unserved_clear;
 	struct flowent *flows;
@@ -87,6 +100,10 @@ struct check {
 	/* Where the LB's own stack may learn a path MTU (struct input). */
 	struct addr kernel_pmtu[MAX_KERNEL_PMTU];
 	size_t nkernel_pmtu;
+	struct pins *pins;	/* held and pinned flows, NULL: none */
+	bool changed;		/* they know their backends after a ring change */
+	struct pins *touched;	/* the tunnel services' tuples sent */
+	const char *touched_path;
 };
 
 static void out_str(const struct check *c, const struct out *o, char *buf, size_t len)
@@ -195,8 +212,38 @@ void check_input(struct check *c, const struct input *in)
 		c->ttl_low_by_svc[in->hook_svc] += in->nframes;
 	c->unserved_clear += in->unserved_clear;
 	c->st.steer += !!(in->flags & IN_STEER);
+	c->st.aimed += !strncmp(in->what, "aimed", 5);
 	if (in->kernel_pmtu)
 		note_kernel_pmtu(c, &in->kernel_pmtu_dst);
+}
+
+void check_sent(struct check *c, const struct sent_flow *f, int n)
+{
+	struct pin *p;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		/* ringctl lookup takes no port 0, and fuzz_packets.sh records none. */
+		if (c->touched && f[i].f.sport)
+			pins_add(c->touched, &f[i].f);
+		if (!f[i].ends || !c->pins || !(p = pins_find(c->pins, &f[i].f)) ||
+		    p->state != PIN_HELD)
+			continue;
+		p->state = PIN_ENDED;
+		c->st.ended++;
+	}
+}
+
+void check_pins(struct check *c, struct pins *p, const char *touched)
+{
+	size_t i;
+
+	for (i = 0; p && i < p->cap && !c->changed; i++)
+		c->changed = p->slot[i].f.svc >= 0 && p->slot[i].old;
+	c->pins = p;
+	c->touched_path = touched;
+	if (touched)
+		c->touched = pins_new();
 }
 
 static bool is_backend(const struct check *c, const struct input *in,
@@ -276,9 +323,9 @@ static void record_flow(struct check *c, const struct input *in, const struct ou
 		if (e->svc == svc && e->sport == sport && addr_eq(&e->src, src)) {
 			if (e->link != link || e->bport != bport)
 				fail(c, INV_MOVED, in, o,
-				     "flow from %s:%u to service %d went to backend %d port %u, input %llu to backend %d port %u",
+				     "flow from %s:%u to service %d went to backend %d port %u, input %lld (-1: a keepalive) to backend %d port %u",
 				     addr_str(src, a, sizeof(a)), sport, svc, link, bport,
-				     (unsigned long long)e->first, e->link, e->bport);
+				     (long long)e->first, e->link, e->bport);
 			return;
 		}
 	}
@@ -287,31 +334,55 @@ static void record_flow(struct check *c, const struct input *in, const struct ou
 		return;
 	}
 	*e = (struct flowent){ .used = true, .svc = svc, .link = link, .src = *src,
-			       .sport = sport, .bport = bport, .first = in->index };
+			       .sport = sport, .bport = bport,
+			       .first = in ? in->index : UINT64_MAX };
 	c->nflows++;
 }
 
-static void encapsulated(struct check *c, struct input *in, const struct out *o)
+/*
+ * A packet of a flow pinned before the ring change: a held one reaches
+ * the backend it had, another that or the ring's new choice.
+ */
+static void judge_pinned(struct check *c, const struct input *in, const struct out *o,
+			 const struct pin *p)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	addr_str(&p->f.src, a, sizeof(a));
+	if (p->state == PIN_HELD) {
+		c->st.held_judged++;
+		c->st.held_elsewhere += p->now != p->old;
+		if (o->link != p->old)
+			fail(c, INV_HELD, in, o,
+			     "held flow from %s:%u to service %d, established on backend %d before the ring changed, reached backend %d (the ring's choice now: %d)",
+			     a, p->f.sport, p->f.svc, p->old, o->link, p->now);
+		return;
+	}
+	c->st.pinned_judged++;
+	if (o->link != p->old && o->link != p->now)
+		fail(c, INV_PINNED, in, o,
+		     "flow from %s:%u to service %d, on backend %d before the ring changed, reached backend %d (the ring's choice now: %d)",
+		     a, p->f.sport, p->f.svc, p->old, o->link, p->now);
+}
+
+/* A packet of @f steered to @o->link: judged by its pin, else recorded. */
+static void steered(struct check *c, const struct input *in, const struct out *o,
+		    const struct flow *f, uint16_t bport)
+{
+	const struct pin *p = c->pins ? pins_find(c->pins, f) : NULL;
+
+	if (p && p->old)
+		judge_pinned(c, in, o, p);
+	else
+		record_flow(c, in, o, f->svc, &f->src, f->sport, o->link, bport);
+}
+
+/* The service's encapsulation, to the backend of the link it left on. */
+static void encap_is(struct check *c, const struct input *in, const struct out *o, int k)
 {
 	const struct link *l = &c->t->links[o->link];
-	const struct svc *s;
-	struct addr src, vip;
-	uint16_t sport, dport;
-	uint8_t proto;
-	int k;
+	const struct svc *s = &c->t->svcs[k];
 
-	c->st.encap++;
-	in->encaps++;
-	if (!(in->flags & IN_TUNNEL_VIP)) {
-		fail(c, INV_ENCAP, in, o, "encapsulated a packet that is not to a tunnel VIP");
-		return;
-	}
-	if (!parse_flow(o->b, &o->img, &src, &sport, &vip, &dport, &proto) ||
-	    !(s = topo_svc(c->t, &vip, dport, proto)) || s->fwd != FWD_TUNNEL) {
-		fail(c, INV_ENCAP, in, o, "encapsulated a packet of no tunnel service");
-		return;
-	}
-	k = s - c->t->svcs;
 	c->encap_by_svc[k]++;
 	if (s->encap != o->encap_kind ||
 	    (s->encap == ENCAP_GUE && o->encap_dport != s->encap_port))
@@ -319,12 +390,62 @@ static void encapsulated(struct check *c, struct input *in, const struct out *o)
 	if (!addr_eq(&o->o.dst, s->vip.family == AF_INET ? &l->b4 : &l->b6))
 		fail(c, INV_ENCAP, in, o, "outer destination is not backend %d's address",
 		     l->backend);
+}
+
+static void encapsulated(struct check *c, struct input *in, const struct out *o)
+{
+	const struct svc *s;
+	struct flow f;
+	struct addr vip;
+	uint16_t dport;
+	uint8_t proto;
+
+	c->st.encap++;
+	in->encaps++;
+	if (!(in->flags & IN_TUNNEL_VIP)) {
+		fail(c, INV_ENCAP, in, o, "encapsulated a packet that is not to a tunnel VIP");
+		return;
+	}
+	if (!parse_flow(o->b, &o->img, &f.src, &f.sport, &vip, &dport, &proto) ||
+	    !(s = topo_svc(c->t, &vip, dport, proto)) || s->fwd != FWD_TUNNEL) {
+		fail(c, INV_ENCAP, in, o, "encapsulated a packet of no tunnel service");
+		return;
+	}
+	f.svc = s - c->t->svcs;
+	encap_is(c, in, o, f.svc);
 	if ((in->flags & IN_STEER) &&
-	    (in->flow.svc != k || in->flow.sport != sport || !addr_eq(&in->flow.src, &src)))
+	    (in->flow.svc != f.svc || in->flow.sport != f.sport || !addr_eq(&in->flow.src, &f.src)))
 		fail(c, INV_ENCAP, in, o, "steered as another flow than its own");
 	/* Port 0 is no flow ringctl lookup takes. */
-	if (!(in->flags & (IN_MARTIAN | IN_MARTIAN_TUN | IN_NOT_HOST)) && sport)
-		record_flow(c, in, o, k, &src, sport, o->link, s->port);
+	if (!(in->flags & (IN_MARTIAN | IN_MARTIAN_TUN | IN_NOT_HOST)) && f.sport)
+		steered(c, in, o, &f, s->port);
+}
+
+/*
+ * A held flow's keepalive (gen_held.c), known by its payload: no input's.
+ * Counted with the service's packets, for the kernel's counters.
+ */
+static void keepalive(struct check *c, const struct out *o, uint16_t id)
+{
+	struct pin *p;
+	struct flow f;
+	struct addr vip;
+	uint16_t dport;
+	uint8_t proto;
+
+	if (!c->pins || id >= c->pins->nheld) {
+		fail(c, INV_HELD, NULL, o, "a keepalive of no held flow (%u)", id);
+		return;
+	}
+	p = c->pins->held[id];
+	p->arrived++;
+	c->st.encap++;
+	c->st.keepalives++;
+	encap_is(c, NULL, o, p->f.svc);
+	if (!parse_flow(o->b, &o->img, &f.src, &f.sport, &vip, &dport, &proto) ||
+	    f.sport != p->f.sport || !addr_eq(&f.src, &p->f.src))
+		fail(c, INV_ENCAP, NULL, o, "held flow %u's keepalive is another flow's", id);
+	steered(c, NULL, o, &p->f, c->t->svcs[p->f.svc].port);
 }
 
 /* A NATed packet to a backend: its flow, for `ringctl lookup`. */
@@ -412,6 +533,7 @@ void check_frame(void *ctx, int link, const uint8_t *b, size_t len, uint64_t ns)
 	struct check *c = ctx;
 	struct input *in;
 	struct out o;
+	uint16_t id;
 
 	parse_frame(c->t, link, b, len, &o);
 	if (o.neigh) {
@@ -421,6 +543,10 @@ void check_frame(void *ctx, int link, const uint8_t *b, size_t len, uint64_t ns)
 	c->st.outputs++;
 	if (o.o.later_frag) {
 		c->st.later++;
+		return;
+	}
+	if (parse_keepalive(&o, &id)) {
+		keepalive(c, &o, id);
 		return;
 	}
 	in = attribute(c, &o);
@@ -529,12 +655,13 @@ static void write_flows(const struct check *c, const char *path)
 		sv = &c->t->svcs[e->svc];
 		l = &c->t->links[e->link];
 		v6 = sv->vip.family == AF_INET6;
-		fprintf(f, v6 ? "[%s]:%u %s [%s]:%u [%s]:%u %llu\n" : "%s:%u %s %s:%u %s:%u %llu\n",
+		/* first -1: a held flow's keepalive */
+		fprintf(f, v6 ? "[%s]:%u %s [%s]:%u [%s]:%u %lld\n" : "%s:%u %s %s:%u %s:%u %lld\n",
 			addr_str(&sv->vip, v, sizeof(v)), sv->port,
 			sv->proto == IPPROTO_TCP ? "tcp" : "udp",
 			addr_str(&e->src, s, sizeof(s)), e->sport,
 			addr_str(v6 ? &l->b6 : &l->b4, b, sizeof(b)), e->bport,
-			(unsigned long long)e->first);
+			(long long)e->first);
 	}
 	fclose(f);
 }
@@ -569,6 +696,32 @@ static void write_summary(const struct check *c, const char *path)
 	fclose(f);
 }
 
+/* Every keepalive of a held flow reached a backend, once; what was judged. */
+static void held_finish(struct check *c)
+{
+	uint64_t sent = 0, arrived = 0;
+	int i;
+
+	for (i = 0; i < c->pins->nheld; i++) {
+		const struct pin *p = c->pins->held[i];
+
+		sent += p->sent;
+		arrived += p->arrived;
+		if (p->arrived != p->sent)
+			fail(c, INV_HELD, NULL, NULL,
+			     "held flow %d (service %d, port %u): %u keepalives sent, %u reached a backend",
+			     i, p->f.svc, p->f.sport, p->sent, p->arrived);
+	}
+	printf("held flows: %d, %llu ended by an input (a client's FIN or RST); keepalives %llu sent, %llu arrived; %llu inputs aimed at them\n",
+	       c->pins->nheld, (unsigned long long)c->st.ended, (unsigned long long)sent,
+	       (unsigned long long)arrived, (unsigned long long)c->st.aimed);
+	if (!c->changed)
+		return;
+	printf("after the ring change: %llu packets of held flows judged (%llu of flows the ring now maps elsewhere), %llu of other flows pinned before it\n",
+	       (unsigned long long)c->st.held_judged, (unsigned long long)c->st.held_elsewhere,
+	       (unsigned long long)c->st.pinned_judged);
+}
+
 int check_finish(struct check *c, const char *flows_path, const char *summary_path)
 {
 	uint64_t total = 0;
@@ -586,6 +739,8 @@ int check_finish(struct check *c, const char *flows_path, const char *summary_pa
 	}
 	if (c->nsus > MAX_SUSPECTS)
 		fail(c, INV_NOT_STEERED, NULL, NULL, "%zu more not judged", c->nsus - MAX_SUSPECTS);
+	if (c->pins)
+		held_finish(c);
 	printf("outputs %llu: %llu encapsulated, %llu routed or NATed, %llu ICMP quoting an input, %llu resets, %llu echo replies; %llu carried no copy of an input, %llu of inputs before this run, %llu later fragments; %llu ARP/ND/MLD ignored\n",
 	       (unsigned long long)c->st.outputs, (unsigned long long)c->st.encap,
 	       (unsigned long long)c->st.forwarded, (unsigned long long)c->st.quoted,
@@ -613,6 +768,8 @@ int check_finish(struct check *c, const char *flows_path, const char *summary_pa
 		write_flows(c, flows_path);
 	if (summary_path)
 		write_summary(c, summary_path);
+	if (c->touched_path && pins_write(c->touched, c->t, c->touched_path))
+		exit(2);
 	fflush(stdout);
 	return total ? 1 : 0;
 }

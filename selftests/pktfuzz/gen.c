@@ -197,20 +197,6 @@ static void choose_shape(struct gx *x)
 	else
 		x->shape = S_TCP;
 }
-static void frame_of(struct gx *x, struct frame *f, const struct pkt *p, size_t len)
-{
-	const struct link *l = &x->t->links[0];
-
-	if (len > p->len)
-		len = p->len;
-	memcpy(f->b, x->dmac, 6);
-	memcpy(f->b + 6, l->mac, 6);
-	f->b[12] = x->ethertype >> 8;
-	f->b[13] = x->ethertype;
-	memcpy(f->b + 14, p->b, len);
-	f->len = 14 + len;
-}
-
 /*
  * Fragments: in order, reversed, one missing, overlapping, one twice, or
  * a single first or later fragment; the first sometimes too short for the
@@ -269,11 +255,11 @@ static void fragment(struct gx *x)
 
 		if ((v == 5 && j == n / 2) || (v == 8 && j) || (v == 9 && (!j || i != n - 1)))
 			continue;
-		frame_of(x, &x->g->frames[sent++], fp, fp->len);
+		gx_frame(x, &x->g->frames[sent++], fp, fp->len);
 		if (fp->len > x->maxfrag)
 			x->maxfrag = fp->len;
 		if (v == 7 && j == 0)
-			frame_of(x, &x->g->frames[sent++], fp, fp->len);
+			gx_frame(x, &x->g->frames[sent++], fp, fp->len);
 	}
 	x->in->nframes = sent;
 	say(x, "frag %d/%d %s ", sent, n, names[v]);
@@ -302,7 +288,7 @@ static void truncate_at_bound(struct gx *x)
 	} else if (agree && x->fam == AF_INET6 && cut >= 40) {
 		put16(p->b + 4, cut - 40);
 	}
-	frame_of(x, &x->g->frames[0], p, cut);
+	gx_frame(x, &x->g->frames[0], p, cut);
 	say(x, "cut at %zu of %zu (lengths %s) ", cut, p->len, agree ? "agree" : "kept");
 }
 
@@ -404,38 +390,26 @@ static void expectations(struct gx *x)
 	}
 }
 
-/* Input @index's own random numbers (@salt: another stream), and its family. */
-static void begin(struct gx *x, struct gen *g, uint64_t index, struct input *in,
-		  uint64_t salt)
+/*
+ * A TCP FIN or RST ends a flow's establishment in the flow table, but
+ * not in a SYN: the hook takes a SYN without ACK for a SYN whatever else
+ * it carries (tunnel.c read_ports()).
+ */
+static bool ends(uint8_t flags)
 {
-	*x = (struct gx){ .g = g, .t = g->t, .in = in, .wellformed = true,
-			  .ext_benign = true, .ethertype = 0x0800 };
-	x->r.s = g->seed ^ (index * 0xd1342543de82ef95ULL) ^ salt;
-	rnd(&x->r);
-	memset(in, 0, sizeof(*in));
-	in->index = index;
-	in->tag = tag_of(index);
-	in->nframes = 1;
-	in->hook_svc = -1;
-	in->flow.svc = -1;
-	x->fam = chance(&x->r, 50) ? AF_INET : AF_INET6;
-	in->family = x->fam;
-	if (x->fam == AF_INET6)
-		x->ethertype = 0x86dd;
+	return (flags & 0x05) && (flags & 0x12) != 0x02;
 }
 
-static void say_flow(struct gx *x)
+/* The flow of a tunnel service the input's packet is of, if any. */
+static void note_sent(struct gx *x)
 {
-	char sbuf[INET6_ADDRSTRLEN], dbuf[INET6_ADDRSTRLEN];
-	struct input *in = x->in;
+	struct flow f;
 
-	say(x, "v%d %s:%u > %s:%u ", x->fam == AF_INET ? 4 : 6,
-	    addr_str(&in->src, sbuf, sizeof(sbuf)), x->sport,
-	    addr_str(&in->dst, dbuf, sizeof(dbuf)), x->dport);
-	in->sport = x->sport;
-	in->dport = x->dport;
-	in->proto = x->proto;
-	in->ttl = x->ttl;
+	if (!x->svc || x->svc->fwd != FWD_TUNNEL ||
+	    (x->shape != S_TCP && x->shape != S_UDP && x->shape != S_GUE))
+		return;
+	f = (struct flow){ .svc = x->svc - x->t->svcs, .src = x->in->src, .sport = x->sport };
+	gx_sent(x, &f, x->shape == S_TCP && ends(x->tcp_flags));
 }
 
 static void gen_flood(struct gen *g, uint64_t index, struct input *in);
@@ -445,7 +419,10 @@ void gen_input(struct gen *g, uint64_t index, struct input *in)
 	struct gx x;
 	uint32_t c, m;
 
-	begin(&x, g, index, in, 0);
+	g->nsent = 0;
+	if (gen_aimed(g, index, in))
+		return;
+	gx_begin(&x, g, index, in, 0);
 	if (!below(&x.r, 2000)) {
 		gen_flood(g, index, in);
 		return;
@@ -461,7 +438,7 @@ void gen_input(struct gen *g, uint64_t index, struct input *in)
 	c = below(&x.r, 100);
 	x.ttl = c < 2 ? 1 : c < 3 ? 0 : c < 6 ? 2 : c < 80 ? 64 : 2 + below(&x.r, 254);
 	x.df = x.fam == AF_INET && chance(&x.r, 60);
-	say_flow(&x);
+	gx_say_flow(&x);
 	say(&x, "ttl %u%s ", x.ttl, x.df ? " df" : "");
 	build(&x);
 	l2(&x);
@@ -487,7 +464,7 @@ void gen_input(struct gen *g, uint64_t index, struct input *in)
 				g->p.b[0] = (g->p.b[0] & 0x0f) | 0x40;
 			say(&x, "bad header ");
 		}
-		frame_of(&x, &g->frames[0], &g->p, g->p.len);
+		gx_frame(&x, &g->frames[0], &g->p, g->p.len);
 	}
 	if (permille(&x.r, 5)) {
 		/* The other family's ethertype. */
@@ -500,6 +477,7 @@ void gen_input(struct gen *g, uint64_t index, struct input *in)
 		say(&x, "wrong ethertype ");
 	}
 	expectations(&x);
+	note_sent(&x);
 }
 
 /*
@@ -511,7 +489,7 @@ static void gen_flood(struct gen *g, uint64_t index, struct input *in)
 	struct gx x;
 	int i;
 
-	begin(&x, g, index, in, 0xf100d);
+	gx_begin(&x, g, index, in, 0xf100d);
 	x.svc = pick_svc(&x, FWD_TUNNEL);
 	in->dst = x.svc->vip;
 	x.proto = x.svc->proto;
@@ -524,7 +502,7 @@ static void gen_flood(struct gen *g, uint64_t index, struct input *in)
 	in->flags = IN_FLOOD;
 	memcpy(x.dmac, x.t->links[0].lbmac, 6);
 	say(&x, "flood of %d: ", MAX_FRAMES);
-	say_flow(&x);
+	gx_say_flow(&x);
 	say(&x, "len %d ", x.svc->mtu + 20);
 	if (x.fam == AF_INET)
 		ip4_begin(&g->p, &in->src, &in->dst, x.proto, 64, in->tag, true, NULL, 0);
@@ -537,7 +515,8 @@ static void gen_flood(struct gen *g, uint64_t index, struct input *in)
 	pkt_fill(&g->p, &x.r, x.svc->mtu + 20 - g->p.len);
 	pkt_finish(&g->p);
 	for (i = 0; i < MAX_FRAMES; i++)
-		frame_of(&x, &g->frames[i], &g->p, g->p.len);
+		gx_frame(&x, &g->frames[i], &g->p, g->p.len);
 	in->nframes = MAX_FRAMES;
 	expectations(&x);
+	note_sent(&x);
 }

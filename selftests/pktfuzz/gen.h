@@ -2,9 +2,10 @@
 /*
  * Between gen.c, which decides what an input is, gen_shape.c, which
  * builds its packet, gen_hdr.c, the headers with a grammar of their own,
- * and gen_base.c, what the first two share about the input being made.
- * Calls run one way: gen.c to gen_shape.c to gen_hdr.c, and both of the
- * first to gen_base.c.
+ * gen_held.c, the held flows and the inputs aimed at them, and
+ * gen_base.c, what the others share about the input being made. Calls
+ * run one way: gen.c to gen_held.c and to gen_shape.c to gen_hdr.c, and
+ * each of gen.c, gen_held.c and gen_shape.c to gen_base.c.
  */
 #ifndef PKTFUZZ_GEN_H
 #define PKTFUZZ_GEN_H
@@ -50,6 +51,7 @@ struct gx {
 	size_t maxfrag;		/* the largest fragment sent */
 	uint8_t dmac[6];
 	uint16_t ethertype;
+	uint8_t tcp_flags;	/* tcp()'s */
 	size_t wpos;
 };
 
@@ -58,6 +60,12 @@ void say(struct gx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 void addr_set4(struct addr *a, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3);
 void client(struct gx *x, struct addr *a);
 uint16_t cport(struct gx *x);
+void gx_begin(struct gx *x, struct gen *g, uint64_t index, struct input *in,
+	      uint64_t salt);
+void gx_frame(struct gx *x, struct frame *f, const struct pkt *p, size_t len);
+void gx_say_flow(struct gx *x);
+/* A flow of a tunnel service the input's frames belong to (g->sent). */
+void gx_sent(struct gx *x, const struct flow *f, bool ends);
 
 /* gen_shape.c: the packet of @x, in x->g->p, finished; its TCP header. */
 void build(struct gx *x);

@@ -38,6 +38,7 @@ void tcp(struct gx *x, struct pkt *p)
 				opts[i] = rnd(&x->r);
 	}
 	tcp_put(p, &a, opts, optlen);
+	x->tcp_flags = a.flags;
 	say(x, "tcp %02x ", a.flags);
 }
 

@@ -252,6 +252,26 @@ bool parse_image(struct out *o, enum where w, struct hdr *h, uint32_t *tag)
 	return true;
 }
 
+bool parse_keepalive(const struct out *o, uint16_t *id)
+{
+	const struct hdr *h = &o->img;
+	size_t at;
+
+	if (!o->encap || !h->ports || h->later_frag)
+		return false;
+	if (h->proto == IPPROTO_TCP && h->l4 + 20 <= h->end)
+		at = h->l4 + (o->b[h->l4 + 12] >> 4) * 4;
+	else if (h->proto == IPPROTO_UDP)
+		at = h->l4 + 8;
+	else
+		return false;
+	if (at + HELD_MAGIC_LEN + 6 > h->end ||
+	    memcmp(o->b + at, HELD_MAGIC, HELD_MAGIC_LEN))
+		return false;
+	*id = get16(o->b + at + HELD_MAGIC_LEN);
+	return true;
+}
+
 bool parse_flow(const uint8_t *b, const struct hdr *h, struct addr *src,
 		uint16_t *sport, struct addr *vip, uint16_t *dport,
 		uint8_t *proto)

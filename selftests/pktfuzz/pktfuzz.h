@@ -10,6 +10,10 @@
  *   gen_shape.c, gen_hdr.c  its packet; options, extension headers, quotes
  *   gen_base.c the input being made, for gen.c and gen_shape.c: its
  *              description, its clients (gen.h)
+ *   gen_held.c the held flows: picked from the clients' pools, kept
+ *              alive, and the inputs aimed at them
+ *   pins.c     flows by tuple: the held ones and those pinned before a
+ *              ring change, with their backends before and after it
  *   capture.c  the packet sockets: one to send on the client's link, one
  *              receive ring per link of the load balancer
  *   parse.c    what a frame that left the load balancer is, and which
@@ -25,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <netinet/in.h>
 
 #ifndef ARRAY_SIZE
@@ -111,6 +116,12 @@ struct topo {
 };
 
 int topo_read(struct topo *t, const char *path);
+int addr_parse(const char *s, struct addr *a);
+/* "ADDR:PORT", "[ADDR6]:PORT", as ringctl writes them. */
+const char *ep_str(const struct addr *a, uint16_t port, char *buf, size_t len);
+int ep_parse(const char *s, struct addr *a, uint16_t *port);
+/* The link whose backend has address @a; 0 if none. */
+int topo_backend_link(const struct topo *t, const struct addr *a);
 bool addr_eq(const struct addr *a, const struct addr *b);
 bool addr_eq_raw(const struct addr *a, uint8_t family, const uint8_t *raw);
 const char *addr_str(const struct addr *a, char *buf, size_t len);
@@ -241,10 +252,27 @@ struct frame {
 	size_t len;
 };
 
+/*
+ * A flow of a tunnel service that an input's frames belong to, as the
+ * hook would read them: what may leave an entry in the flow table.
+ */
+struct sent_flow {
+	struct flow f;
+	bool ends;		/* a TCP FIN or RST that is no SYN: ends establishment */
+};
+
+#define MAX_SENT	(MAX_FRAMES / 2)
+
 struct gen {
 	const struct topo *t;
 	uint64_t seed;
 	struct frame frames[MAX_FRAMES];
+	/* The input's flows of tunnel services, for check_sent(). */
+	struct sent_flow sent[MAX_SENT];
+	int nsent;
+	/* Held flows (gen_held.c): some inputs are aimed at them. */
+	const struct flow *held;
+	int nheld;
 	/* scratch */
 	struct pkt p, q, frags[8];
 };
@@ -259,6 +287,22 @@ static inline uint16_t tag_of(uint64_t index)
 
 /* IPv6 flow labels carry the tag below this marker bit. */
 #define FL_MARK		0x80000u
+
+/* ---- gen_held.c */
+
+/* One input in this many is aimed at a held flow (when there are any). */
+#define AIMED_PERMILLE	10
+/* A held flow's keepalive carries this, then its number and round (be16, be32). */
+#define HELD_MAGIC	"rs-held\x01"
+#define HELD_MAGIC_LEN	8
+
+/* @n candidates a tunnel service for held flows, from the generator's pools. */
+void gen_pick_held(const struct topo *t, uint64_t seed, int n, FILE *out);
+/* Held flow @id's packet of @round: a SYN (TCP) to start it, else data. */
+void gen_keepalive(struct gen *g, const struct flow *f, uint16_t id,
+		   uint32_t round, bool syn, struct frame *fr);
+/* Whether input @index is aimed at a held flow, and if so, the input. */
+bool gen_aimed(struct gen *g, uint64_t index, struct input *in);
 
 /* ---- capture.c */
 
@@ -322,10 +366,43 @@ void parse_frame(const struct topo *t, int link, const uint8_t *b, size_t len,
 		 struct out *o);
 /* The copy of an input at @w in @o, and the tag it carries; false if none. */
 bool parse_image(struct out *o, enum where w, struct hdr *h, uint32_t *tag);
+/* A held flow's keepalive in a tunnel (@o->img): its number. */
+bool parse_keepalive(const struct out *o, uint16_t *id);
 /* The flow a tunnel hook hashes for the packet at @h (an ICMP error: the quoted one turned round). */
 bool parse_flow(const uint8_t *b, const struct hdr *h, struct addr *src,
 		uint16_t *sport, struct addr *vip, uint16_t *dport,
 		uint8_t *proto);
+
+/* ---- pins.c */
+
+enum pin_state { PIN_PINNED, PIN_HELD, PIN_ENDED };
+
+struct pin {
+	struct flow f;		/* f.svc -1: an empty slot */
+	enum pin_state state;	/* held, held until a FIN or RST ended it, or pinned */
+	int old, now;		/* backend links before and after the change; 0: unknown */
+	uint32_t sent, arrived;	/* keepalives of a held (or ended) flow */
+};
+
+struct pins {
+	struct pin *slot;
+	size_t cap, n;
+	struct pin **held;	/* held and ended ones, in the file's order */
+	struct flow *held_flows;
+	int nheld;
+};
+
+struct pins *pins_new(void);
+/* The pin of @f, added if it has none. */
+struct pin *pins_add(struct pins *p, const struct flow *f);
+struct pin *pins_find(const struct pins *p, const struct flow *f);
+/*
+ * A file of lines "VIP:PORT tcp|udp SRC:SPORT OLD NEW held|ended|pinned"
+ * (OLD, NEW "ADDR:PORT" or "-"); NULL on an error, printed.
+ */
+struct pins *pins_read(const struct topo *t, const char *path);
+int pins_write(const struct pins *p, const struct topo *t, const char *path);
+void pins_free(struct pins *p);
 
 /* ---- check.c */
 
@@ -336,6 +413,13 @@ struct check *check_new(const struct topo *t, uint64_t seed, uint64_t first,
 			unsigned int icmp_rate, unsigned int show, bool verbose);
 /* Before @in's frames are sent. */
 void check_input(struct check *c, const struct input *in);
+/* The flows of tunnel services @in's frames belong to (struct gen's sent). */
+void check_sent(struct check *c, const struct sent_flow *f, int n);
+/*
+ * The held flows and the flows pinned before a ring change (@p, kept by
+ * the caller) and where the tuples sent go (@touched, NULL: nowhere).
+ */
+void check_pins(struct check *c, struct pins *p, const char *touched);
 void check_frame(void *ctx, int link, const uint8_t *b, size_t len,
 		 uint64_t ns);
 /* Judge the inputs sent before @upto that no output may still be on the way for. */

@@ -24,7 +24,7 @@
 
 #include "pktfuzz.h"
 
-static int parse_addr(const char *s, struct addr *a)
+int addr_parse(const char *s, struct addr *a)
 {
 	memset(a, 0, sizeof(*a));
 	if (inet_pton(AF_INET, s, a->a) == 1) {
@@ -53,7 +53,7 @@ static int parse_mac(const char *s, uint8_t *mac)
 
 static int add_addr(struct addr *v, int *n, const char *s)
 {
-	if (*n == MAX_ADDRS || parse_addr(s, &v[*n]))
+	if (*n == MAX_ADDRS || addr_parse(s, &v[*n]))
 		return -1;
 	(*n)++;
 	return 0;
@@ -70,8 +70,8 @@ static int parse_link(struct topo *t, char **w, int nw)
 	if (parse_mac(w[3], l->mac) || parse_mac(w[4], l->lbmac))
 		return -1;
 	l->backend = atoi(w[5]);
-	if (l->backend && (nw < 8 || parse_addr(w[6], &l->b4) ||
-			   parse_addr(w[7], &l->b6)))
+	if (l->backend && (nw < 8 || addr_parse(w[6], &l->b4) ||
+			   addr_parse(w[7], &l->b6)))
 		return -1;
 	t->nlinks++;
 	return 0;
@@ -87,7 +87,7 @@ static int parse_service(struct topo *t, char **w, int nw, int mtu)
 	s->encap = !strcmp(w[2], "gue") ? ENCAP_GUE :
 		   !strcmp(w[2], "ipip") ? ENCAP_IPIP : ENCAP_NONE;
 	s->encap_port = atoi(w[3]);
-	if (parse_addr(w[4], &s->vip))
+	if (addr_parse(w[4], &s->vip))
 		return -1;
 	s->port = atoi(w[5]);
 	s->proto = strcmp(w[6], "udp") ? IPPROTO_TCP : IPPROTO_UDP;
@@ -125,7 +125,7 @@ int topo_read(struct topo *t, const char *path)
 		else if (!strcmp(w[0], "bcast") && nw == 2)
 			err = add_addr(t->bcast, &t->nbcast, w[1]);
 		else if (!strcmp(w[0], "client") && nw == 3)
-			err = parse_addr(w[1], &t->client4) || parse_addr(w[2], &t->client6);
+			err = addr_parse(w[1], &t->client4) || addr_parse(w[2], &t->client6);
 		else if (!strcmp(w[0], "mtu") && nw == 2)
 			err = (mtu = atoi(w[1])) < 1280;
 		else if (!strcmp(w[0], "service"))
@@ -232,4 +232,51 @@ bool topo_nonunicast(const struct topo *t, const struct addr *a)
 	return (a->a[0] & 0xf0) == 0xe0 || !memcmp(a->a, "\0\0\0\0", 4) ||
 	       !memcmp(a->a, "\xff\xff\xff\xff", 4) ||
 	       in_list(t->bcast, t->nbcast, a);
+}
+
+const char *ep_str(const struct addr *a, uint16_t port, char *buf, size_t len)
+{
+	char s[INET6_ADDRSTRLEN];
+
+	snprintf(buf, len, a->family == AF_INET6 ? "[%s]:%u" : "%s:%u",
+		 addr_str(a, s, sizeof(s)), port);
+	return buf;
+}
+
+int ep_parse(const char *s, struct addr *a, uint16_t *port)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	const char *colon = strrchr(s, ':');
+	size_t n;
+	char *end;
+	long v;
+
+	if (!colon || (size_t)(colon - s) >= sizeof(buf))
+		return -1;
+	n = colon - s;
+	if (s[0] == '[') {
+		if (n < 2 || s[n - 1] != ']')
+			return -1;
+		memcpy(buf, s + 1, n - 2);
+		buf[n - 2] = 0;
+	} else {
+		memcpy(buf, s, n);
+		buf[n] = 0;
+	}
+	v = strtol(colon + 1, &end, 10);
+	if (*end || v < 0 || v > 65535 || addr_parse(buf, a))
+		return -1;
+	*port = v;
+	return 0;
+}
+
+int topo_backend_link(const struct topo *t, const struct addr *a)
+{
+	int i;
+
+	for (i = 1; i < t->nlinks; i++)
+		if (t->links[i].backend &&
+		    (addr_eq(&t->links[i].b4, a) || addr_eq(&t->links[i].b6, a)))
+			return i;
+	return 0;
 }
