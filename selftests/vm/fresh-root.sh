@@ -119,7 +119,8 @@ inner()
 		run_in_root "$root" check-host "make check-host"
 		return
 	fi
-	mkdir -p "$root/var/cache/ringsteer"
+	# A machine that never ran make check-debug has no cache yet.
+	mkdir -p "$root/var/cache/ringsteer" "$debug_cache"
 	mount --bind "$debug_cache" "$root/var/cache/ringsteer" || exit 1
 	run_in_root "$root" demo "make demo"
 	run_in_root "$root" check "make check"
