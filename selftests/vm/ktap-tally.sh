@@ -8,7 +8,9 @@
 # - every top-level case line is a result;
 # - a plan whose cases did not all report is one more failure: a guest
 #   that died half-way must not look like a shorter suite. Lines that came
-#   through the serial console end in \r, which is dropped first;
+#   through the serial console end in \r, which is dropped first, and so
+#   are NUL bytes (a 9p file read while the guest extended it), which
+#   would make grep take the log for a binary file and count nothing;
 # - what the VM harness (run.sh) says went wrong with the guest, a panic, a
 #   kernel report, a module that stayed loaded or a timeout, is a failure
 #   of its own, whatever the cases said: a panic after a failed case is
@@ -22,7 +24,7 @@ ktap_tally()
 	local name=$1 log=$2 rc=$3 line n_fail=0 n_ok=0 n_skip=0 plan reason clean
 
 	clean=$(mktemp)
-	tr -d '\r' <"$log" >"$clean"
+	tr -d '\r\000' <"$log" >"$clean"
 	while IFS= read -r line; do
 		case "$line" in
 		"not ok "*) record fail "$name: ${line#not ok }"; n_fail=$((n_fail + 1)) ;;
