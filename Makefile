@@ -156,7 +156,7 @@ LDLIBS := -lmnl -lsodium -lcurl -ljson-c -lm
 
 # Code shared with the kernel (the ring and slot placement's table) is
 # compiled from kmod/ as is.
-SHARED_SRCS := kmod/ring.c kmod/ring_fingerprint.c kmod/slots.c kmod/chain_hdr.c
+SHARED_SRCS := kmod/ring.c kmod/ring_fingerprint.c kmod/slots.c kmod/chain_hdr.c kmod/chain_hops.c
 # ringctl: one command a file in userspace/ (ringctl.c holds main()), the
 # three families of files in their wings (userspace/health/, fleet/,
 # simulate/), over the layers in userspace/lib/, which never include or
@@ -173,7 +173,7 @@ USER_OBJS := $(BUILD)/user/ringctl.o $(CMD_OBJS) $(LIB_OBJS)
 USER_HDRS := $(wildcard userspace/*.h userspace/*/*.h userspace/lib/generated/*.h kmod/*.h kmod/uapi/*.h selftests/*.h selftests/fuzz/*.h)
 # Unit tests and the bench link the ring built with its test seam, the
 # module's load-time check and the test-only entry points (ring_test.h).
-TEST_OBJS := $(BUILD)/test/kmod/slots.o $(BUILD)/test/kmod/chain_hdr.o $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/ring_fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
+TEST_OBJS := $(BUILD)/test/kmod/slots.o $(BUILD)/test/kmod/chain_hdr.o $(BUILD)/test/kmod/chain_hops.o $(BUILD)/test/kmod/ring.o $(BUILD)/test/kmod/ring_fingerprint.o $(BUILD)/test/kmod/ring_selftest.o \
 	$(BUILD)/test/ring_test.o
 TEST_CFLAGS := -DRS_TEST_HOOKS -I$(SRC)/selftests/unit
 

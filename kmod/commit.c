@@ -17,11 +17,25 @@
 #include "nlmsg.h"
 #include "placement.h"
 
+/*
+ * What a new snapshot of a chained service keeps of the old one's chain
+ * (steer.h): the kept rings as they are, the old ring in front of them
+ * (a backend changed the ring), or nothing (a new key, vnodes, hash or
+ * encapsulation: the old rings are not placements of the same flows).
+ * Either way no more than chain - 1.
+ */
+enum rs_chain_op {
+	RS_CHAIN_KEEP,
+	RS_CHAIN_PUSH,
+	RS_CHAIN_CLEAR,
+};
+
 /* A ring built for one service, published by apply(). */
 struct rs_pending {
 	struct rs_service *svc;
 	struct rs_steer *steer;
 	u64 *arcs;
+	enum rs_chain_op chain_op;
 };
 
 /* What the conntrack walk after publication is for (ct_sweep.c). */
@@ -179,7 +193,27 @@ static u32 table_points(const struct rs_service_conf *conf)
 	return conf->placement == RINGSTEER_PLACEMENT_SLOTS ? conf->capacity : 0;
 }
 
-/* What @svc is charged now: its ring's points and its table's. */
+/*
+ * The points of the rings a snapshot after @steer keeps with @op for a
+ * chain of @k: they cost what a ring costs, so the budget counts them.
+ */
+static u64 kept_points(const struct rs_steer *steer, enum rs_chain_op op, u8 k)
+{
+	u64 n = 0;
+	u8 i, room = k > 1 ? k - 1 : 0;
+
+	if (!steer || op == RS_CHAIN_CLEAR)
+		return 0;
+	if (op == RS_CHAIN_PUSH && room) {
+		n += steer->ring->npoints;
+		room--;
+	}
+	for (i = 0; i < steer->nkept && i < room; i++)
+		n += steer->kept[i]->npoints;
+	return n;
+}
+
+/* What @svc is charged now: its rings' points and its table's. */
 static u64 old_points(struct rs_txn *txn, struct rs_service *svc)
 {
 	const struct rs_steer *steer = rs_steer_locked(svc, &txn->rn->lock);
@@ -187,6 +221,7 @@ static u64 old_points(struct rs_txn *txn, struct rs_service *svc)
 	if (!steer)
 		return 0;
 	return (u64)steer->ring->npoints +
+	       kept_points(steer, RS_CHAIN_KEEP, steer->nkept + 1) +
 	       (steer->slots ? 1U << steer->slots->bits : 0);
 }
 
@@ -212,10 +247,11 @@ static u64 full_points(const struct rs_service *svc, u32 vnodes)
  * lets that namespace drain, delete, shrink and take a new key.
  */
 static int charge(struct rs_txn *txn, struct rs_service *svc, u64 points,
-		  const struct rs_service_conf *conf)
+		  const struct rs_service_conf *conf, enum rs_chain_op op)
 {
+	const struct rs_steer *steer = rs_steer_locked(svc, &txn->rn->lock);
 	u64 total = txn->npoints - old_points(txn, svc) + points +
-		    table_points(conf);
+		    table_points(conf) + kept_points(steer, op, conf->fwd.chain);
 
 	if (points > RINGSTEER_MAX_POINTS) {
 		ring_extack(-E2BIG, txn->extack);
@@ -225,6 +261,9 @@ static int charge(struct rs_txn *txn, struct rs_service *svc, u64 points,
 		if (table_points(conf))
 			NL_SET_ERR_MSG_MOD(txn->extack,
 					   "ring and slot table would exceed this namespace's point budget (module parameter max_points_per_netns; a slot table costs a point a slot of its capacity)");
+		else if (kept_points(steer, op, conf->fwd.chain))
+			NL_SET_ERR_MSG_MOD(txn->extack,
+					   "rings would exceed this namespace's point budget (module parameter max_points_per_netns; a chain's kept rings count as rings)");
 		else
 			NL_SET_ERR_MSG_MOD(txn->extack,
 					   "rings would exceed this namespace's point budget (module parameter max_points_per_netns)");
@@ -236,7 +275,8 @@ static int charge(struct rs_txn *txn, struct rs_service *svc, u64 points,
 
 /* Queue @ring (NULL: unchanged) for @svc; frees it on failure. */
 static int add_pending(struct rs_txn *txn, struct rs_service *svc,
-		       struct rs_ring *ring, const struct rs_service_conf *conf)
+		       struct rs_ring *ring, const struct rs_service_conf *conf,
+		       enum rs_chain_op op)
 {
 	struct rs_pending *p = &txn->pending[txn->npending];
 	u32 n;
@@ -253,7 +293,9 @@ static int add_pending(struct rs_txn *txn, struct rs_service *svc,
 		return -ENOMEM;
 	}
 	p->svc = svc;
+	p->chain_op = op;
 	p->steer->ring = ring;
+	p->steer->owns = RS_OWNS_RING;
 	p->steer->hash = conf->hash;
 	p->steer->fwd = conf->fwd;
 	txn->npending++;
@@ -273,12 +315,13 @@ static int add_pending(struct rs_txn *txn, struct rs_service *svc,
 }
 
 static int pend_full(struct rs_txn *txn, struct rs_service *svc,
-		     const u8 *key, const struct rs_service_conf *conf)
+		     const u8 *key, const struct rs_service_conf *conf,
+		     enum rs_chain_op op)
 {
 	struct rs_ring *ring;
 	int err;
 
-	err = charge(txn, svc, full_points(svc, rs_ring_vnodes(conf)), conf);
+	err = charge(txn, svc, full_points(svc, rs_ring_vnodes(conf)), conf, op);
 	if (err)
 		return err;
 	ring = build_full(key, svc, rs_ring_vnodes(conf));
@@ -287,7 +330,7 @@ static int pend_full(struct rs_txn *txn, struct rs_service *svc,
 		ring_extack(err, txn->extack);
 		return err;
 	}
-	return add_pending(txn, svc, ring, conf);
+	return add_pending(txn, svc, ring, conf, op);
 }
 
 static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
@@ -295,6 +338,7 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 {
 	const struct rs_steer *steer = rs_steer_locked(txn->svc, &txn->rn->lock);
 	u64 points = steer->ring->npoints;
+	enum rs_chain_op op = RS_CHAIN_KEEP;
 	struct rs_ring *ring;
 	int err;
 
@@ -302,7 +346,11 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 		points -= (u64)was->weight * steer->ring->vnodes;
 	if (active(state))
 		points += (u64)weight * steer->ring->vnodes;
-	err = charge(txn, txn->svc, points, &txn->svc->conf);
+	/* The ring changes (build_changed() builds one): the chain keeps it. */
+	if (active(was_state) != active(state) ||
+	    (active(state) && weight != was->weight))
+		op = RS_CHAIN_PUSH;
+	err = charge(txn, txn->svc, points, &txn->svc->conf, op);
 	if (err)
 		return err;
 	ring = build_changed(steer->ring, was, was_state, weight, state);
@@ -316,7 +364,7 @@ static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
 		return err;
 	}
 	/* The service's hash and forward, as the snapshot has them. */
-	return add_pending(txn, txn->svc, ring, &txn->svc->conf);
+	return add_pending(txn, txn->svc, ring, &txn->svc->conf, op);
 }
 
 /* @svc goes: its points are freed, and its flows deleted or kept. */
@@ -367,7 +415,7 @@ static int prepare_service_new(struct rs_txn *txn)
 	/* Conntrack never sees a tunnel service's flows: no walk for them. */
 	if (!rs_tunnel(&c->conf.fwd))
 		txn->walk = RS_WALK_ADDED;
-	return pend_full(txn, txn->svc, rn->key, &c->conf);
+	return pend_full(txn, txn->svc, rn->key, &c->conf, RS_CHAIN_CLEAR);
 }
 
 static int prepare_backend_new(struct rs_txn *txn)
@@ -463,12 +511,22 @@ static bool new_snapshot(const struct rs_service_conf *a,
 	       a->placement != b->placement || a->capacity != b->capacity;
 }
 
+/*
+ * A new key, vnodes, hash or encapsulation starts the chain afresh: the
+ * kept rings share the current one's key and hash (chain_hops.h). A new
+ * chain alone keeps the same ring, rebuilt, and as many of the kept
+ * rings as it has room for.
+ */
 static int prepare_service_set(struct rs_txn *txn)
 {
-	if (!new_snapshot(&txn->svc->conf, txn->conf))
-		return 0;
-	return rs_slots_check_capacity(txn->svc, txn->conf, txn->extack) ?:
-	       pend_full(txn, txn->svc, txn->rn->key, txn->conf);
+	if (new_snapshot(&txn->svc->conf, txn->conf))
+		return rs_slots_check_capacity(txn->svc, txn->conf, txn->extack) ?:
+		       pend_full(txn, txn->svc, txn->rn->key, txn->conf,
+				 RS_CHAIN_CLEAR);
+	if (txn->svc->conf.fwd.chain != txn->conf->fwd.chain)
+		return pend_full(txn, txn->svc, txn->rn->key, txn->conf,
+				 RS_CHAIN_KEEP);
+	return 0;
 }
 
 static int prepare_key_set(struct rs_txn *txn)
@@ -477,7 +535,8 @@ static int prepare_key_set(struct rs_txn *txn)
 	int err;
 
 	list_for_each_entry(svc, &txn->rn->services.list, node) {
-		err = pend_full(txn, svc, txn->change->key, &svc->conf);
+		err = pend_full(txn, svc, txn->change->key, &svc->conf,
+				RS_CHAIN_CLEAR);
 		if (err)
 			return err;
 		cond_resched();
@@ -587,6 +646,33 @@ static int prepare(struct rs_txn *txn)
 }
 
 /*
+ * The chain @steer keeps of @old's as @op says: the rings it
+ * takes pass to it, and @old, freed a grace period after it is replaced,
+ * no longer frees them.
+ */
+static void inherit_chain(struct rs_steer *steer, enum rs_chain_op op,
+			  struct rs_steer *old)
+{
+	u8 i, room = steer->fwd.chain > 1 ? steer->fwd.chain - 1 : 0;
+
+	steer->nkept = 0;
+	if (!old || op == RS_CHAIN_CLEAR || !room)
+		return;
+	/* An empty ring placed no flow: nothing to keep. */
+	if (op == RS_CHAIN_PUSH && old->ring->nmembers) {
+		steer->kept[steer->nkept++] = old->ring;
+		old->owns &= ~RS_OWNS_RING;
+		steer->owns |= RS_OWNS_KEPT(0);
+	}
+	for (i = 0; i < old->nkept && steer->nkept < room; i++) {
+		steer->kept[steer->nkept] = old->kept[i];
+		steer->owns |= RS_OWNS_KEPT(steer->nkept);
+		steer->nkept++;
+		old->owns &= ~RS_OWNS_KEPT(i);
+	}
+}
+
+/*
  * Active backends, in list (identity) order, are exactly the ring's
  * members in index order: both are sorted by the same identity bytes.
  */
@@ -617,6 +703,7 @@ static void publish(struct rs_net *rn, struct rs_pending *p)
 	p->steer = NULL;
 
 	p->svc->generation++;
+	inherit_chain(steer, p->chain_op, rs_steer_locked(p->svc, &rn->lock));
 	old = rcu_replace_pointer(p->svc->steer, steer, lockdep_is_held(&rn->lock));
 	if (old)
 		rs_steer_free_rcu(old);

@@ -22,6 +22,7 @@ static const struct rs_service_conf service_defaults = {
 	.fwd.encap_port = htons(RINGSTEER_DEFAULT_GUE_PORT),
 	.placement = RINGSTEER_PLACEMENT_RING,
 	.capacity = RINGSTEER_DEFAULT_CAPACITY,
+	.fwd.chain = 1,
 };
 
 static const struct rs_backend_conf backend_defaults = {
@@ -133,6 +134,35 @@ static int parse_placement(struct nlattr *const *tb, const struct rs_service *sv
 	return 0;
 }
 
+/*
+ * CHAIN over @conf, after forward and placement: the chain's hops travel
+ * in GUE private data, so chain above 1 needs forward tunnel with encap
+ * gue (EINVAL), on placement ring (EOPNOTSUPP: a slots service's lookups
+ * are the table's, which keeps no history). Checked on the settings a
+ * request leaves, whichever of them it gives.
+ */
+static int parse_chain(struct nlattr *const *tb, struct rs_service_conf *conf,
+		       struct netlink_ext_ack *extack)
+{
+	struct nlattr *chain = tb[RINGSTEER_SERVICE_A_CHAIN];
+
+	if (chain)
+		conf->fwd.chain = nla_get_u32(chain);
+	if (conf->fwd.chain < 2)
+		return 0;
+	if (!rs_tunnel(&conf->fwd) || conf->fwd.encap != RINGSTEER_ENCAP_GUE) {
+		NL_SET_ERR_MSG_ATTR(extack, chain ?: tb[RINGSTEER_SERVICE_A_ENCAP],
+				    "chain applies to forward tunnel with encap gue only: its hops travel in GUE private data");
+		return -EINVAL;
+	}
+	if (conf->placement == RINGSTEER_PLACEMENT_SLOTS) {
+		NL_SET_ERR_MSG_ATTR(extack, chain,
+				    "chain applies to placement ring only");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 int rs_service_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 			  const struct rs_service *svc,
 			  struct rs_service_conf *conf,
@@ -148,13 +178,14 @@ int rs_service_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 	if (tb[RINGSTEER_SERVICE_A_ON_DOWN])
 		conf->on_down = nla_get_u32(tb[RINGSTEER_SERVICE_A_ON_DOWN]);
 	err = parse_forward(tb, svc, conf, extack) ?:
-	      parse_placement(tb, svc, conf, extack);
+	      parse_placement(tb, svc, conf, extack) ?:
+	      parse_chain(tb, conf, extack);
 	if (err)
 		return err;
 	if (svc && !has_setting(tb, RINGSTEER_SERVICE_A_MAX, ringsteer_service_id_nl_policy,
 				ARRAY_SIZE(ringsteer_service_id_nl_policy) - 1)) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "nothing to change: give vnodes, hash, on-down, encap, encap port or capacity");
+				    "nothing to change: give vnodes, hash, on-down, encap, encap port, capacity or chain");
 		return -EINVAL;
 	}
 	return 0;
@@ -207,7 +238,9 @@ static int put_forward(struct sk_buff *skb, const struct rs_forward *fwd)
 		return 0;
 	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_ENCAP, fwd->encap) ||
 	    (fwd->encap == RINGSTEER_ENCAP_GUE &&
-	     nla_put_be16(skb, RINGSTEER_SERVICE_A_ENCAP_PORT, fwd->encap_port)))
+	     nla_put_be16(skb, RINGSTEER_SERVICE_A_ENCAP_PORT, fwd->encap_port)) ||
+	    (fwd->chain > 1 &&
+	     nla_put_u32(skb, RINGSTEER_SERVICE_A_CHAIN, fwd->chain)))
 		return -EMSGSIZE;
 	return 0;
 }

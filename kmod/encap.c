@@ -27,6 +27,7 @@
 #include <net/ip6_checksum.h>
 #include <net/udp.h>
 
+#include "chain_hdr.h"
 #include "compat.h"
 #include "encap.h"
 #include "route.h"
@@ -65,10 +66,38 @@ static bool gue(const struct rs_steer *steer)
 	return steer->fwd.encap == RINGSTEER_ENCAP_GUE;
 }
 
-/* What the tunnel adds beyond the outer IP header. */
-static unsigned int encap_len(const struct rs_steer *steer)
+/*
+ * What the tunnel adds beyond an outer IP header of @family: a chained
+ * service's MTU counts the most hops its packets carry, whatever this one
+ * carries, so that every packet of a flow sees the same MTU.
+ */
+static unsigned int encap_len(const struct rs_steer *steer, u8 family)
 {
-	return gue(steer) ? sizeof(struct udphdr) + sizeof(struct guehdr) : 0;
+	return gue(steer) ? sizeof(struct udphdr) + sizeof(struct guehdr) +
+			    rs_chain_overhead(family, steer->fwd.chain) : 0;
+}
+
+/*
+ * GUE's header: plain, or with a chained service's hops in its private
+ * data (chain_hdr.h), for an outer packet of @family.
+ */
+static int push_gue(struct sk_buff *skb, const struct rs_steer *steer,
+		    u8 inner, u8 family, const struct rs_tun_pkt *p)
+{
+	struct guehdr *gueh;
+	unsigned int len;
+
+	if (steer->fwd.chain < 2) {
+		gueh = skb_push(skb, sizeof(*gueh));
+		memset(gueh, 0, sizeof(*gueh));
+		gueh->proto_ctype = inner;
+		return 0;
+	}
+	len = rs_chain_len(family, p->nhops);
+	if (!len)
+		return -EINVAL;
+	return rs_chain_encode(skb_push(skb, len), len, family, inner, 0,
+			       p->hops, p->nhops) < 0 ? -EINVAL : 0;
 }
 
 /*
@@ -116,9 +145,8 @@ static bool may_answer(struct rs_service *svc,
  * @inner: IPPROTO_IPIP or IPPROTO_IPV6; @gso: SKB_GSO_IPXIP4 or _IPXIP6.
  */
 static int encap(struct sk_buff *skb, const struct rs_steer *steer, u8 inner,
-		 int gso, u64 hash)
+		 int gso, u8 family, const struct rs_tun_pkt *p)
 {
-	struct guehdr *gueh;
 	struct udphdr *uh;
 
 	if (gue(steer))
@@ -132,13 +160,12 @@ static int encap(struct sk_buff *skb, const struct rs_steer *steer, u8 inner,
 	if (!gue(steer))
 		return 0;
 
-	gueh = skb_push(skb, sizeof(*gueh));
-	memset(gueh, 0, sizeof(*gueh));
-	gueh->proto_ctype = inner;
+	if (push_gue(skb, steer, inner, family, p))
+		return -EINVAL;
 	uh = skb_push(skb, sizeof(*uh));
 	skb_reset_transport_header(skb);
 	uh->dest = steer->fwd.encap_port;
-	uh->source = gue_sport(hash);
+	uh->source = gue_sport(p->hash);
 	uh->len = htons(skb->len);
 	uh->check = 0;
 	return 0;
@@ -187,7 +214,7 @@ static bool fits4(struct sk_buff *skb, struct rs_service *svc,
 		  const struct rs_tun_pkt *p)
 {
 	const struct iphdr *iph = ip_hdr(skb);
-	unsigned int hlen = sizeof(struct iphdr) + encap_len(steer);
+	unsigned int hlen = sizeof(struct iphdr) + encap_len(steer, AF_INET);
 	unsigned int mtu;
 
 	if (iph->ttl <= 1) {
@@ -215,7 +242,7 @@ void rs_tun_xmit4(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 		  const struct rs_steer *steer, struct rs_backend *b,
 		  const struct rs_tun_pkt *p)
 {
-	unsigned int hlen = sizeof(struct iphdr) + encap_len(steer);
+	unsigned int hlen = sizeof(struct iphdr) + encap_len(steer, AF_INET);
 	struct iphdr *inner, *iph;
 	__be32 saddr, daddr;
 	struct rtable *rt;
@@ -239,7 +266,7 @@ void rs_tun_xmit4(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 	dsfield = INET_ECN_encapsulate(ipv4_get_dsfield(inner),
 				       ipv4_get_dsfield(inner));
 	memcpy(&daddr, b->member.addr, sizeof(daddr));
-	if (encap(skb, steer, IPPROTO_IPIP, SKB_GSO_IPXIP4, p->hash))
+	if (encap(skb, steer, IPPROTO_IPIP, SKB_GSO_IPXIP4, AF_INET, p))
 		goto err;
 	/* RFC 6935: a zero UDP checksum is fine over IPv4. */
 	if (gue(steer))
@@ -279,11 +306,11 @@ static bool fits6(struct sk_buff *skb, struct rs_service *svc,
 		return false;
 	}
 	/* The outer payload length must hold the whole inner packet. */
-	if (!skb_is_gso(skb) && skb->len + encap_len(steer) > IPV6_MAXPLEN) {
+	if (!skb_is_gso(skb) && skb->len + encap_len(steer, AF_INET6) > IPV6_MAXPLEN) {
 		stat(svc, RS_TUN_ENCAP_ERRORS);
 		return false;
 	}
-	mtu = dst_mtu(dst) - sizeof(struct ipv6hdr) - encap_len(steer);
+	mtu = dst_mtu(dst) - sizeof(struct ipv6hdr) - encap_len(steer, AF_INET6);
 	mtu = max(mtu, IPV6_MIN_MTU);
 	if (!too_big(skb, IP6CB(skb)->frag_max_size, mtu))
 		return true;
@@ -297,7 +324,7 @@ void rs_tun_xmit6(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 		  const struct rs_steer *steer, struct rs_backend *b,
 		  const struct rs_tun_pkt *p)
 {
-	unsigned int hlen = sizeof(struct ipv6hdr) + encap_len(steer);
+	unsigned int hlen = sizeof(struct ipv6hdr) + encap_len(steer, AF_INET6);
 	struct ipv6hdr *inner, *ip6h;
 	struct in6_addr saddr, daddr;
 	struct dst_entry *dst;
@@ -317,7 +344,7 @@ void rs_tun_xmit6(struct net *net, struct sk_buff *skb, struct rs_service *svc,
 	dsfield = INET_ECN_encapsulate(ipv6_get_dsfield(inner),
 				       ipv6_get_dsfield(inner));
 	memcpy(&daddr, b->member.addr, sizeof(daddr));
-	if (encap(skb, steer, IPPROTO_IPV6, SKB_GSO_IPXIP6, p->hash))
+	if (encap(skb, steer, IPPROTO_IPV6, SKB_GSO_IPXIP6, AF_INET6, p))
 		goto err;
 	/*
 	 * RFC 6935 allows a zero UDP checksum over IPv6 for tunnels only

@@ -20,6 +20,9 @@ struct rs_tun_pkt {
 	u64 hash;		/* the flow's keyed hash, hash mode flow */
 	bool icmp;		/* an ICMP error quoting the flow */
 	struct rs_icmp_limit __percpu *icmp_limit;	/* the namespace's */
+	/* chain: the hops its GUE header carries (chain_hops.h) */
+	u8 nhops;
+	u8 hops[RS_CHAIN_HOPS_ROOM];
 };
 
 /*

@@ -25,6 +25,24 @@ static int put_endpoint(struct sk_buff *skb, int family_attr, u8 family,
 	return 0;
 }
 
+/* A chained service's: its kept rings' with the current one's. */
+static int chain_fingerprint(struct rs_steer *steer)
+{
+	u64 kept[RS_CHAIN_MAX_HOPS];
+	int err;
+	u8 i;
+
+	for (i = 0; i < steer->nkept; i++) {
+		err = rs_ring_fingerprint(steer->kept[i], steer->hash, &kept[i]);
+		if (err)
+			return err;
+	}
+	steer->fingerprint = rs_chain_fingerprint(steer->fingerprint,
+						  steer->fwd.chain, kept,
+						  steer->nkept);
+	return 0;
+}
+
 /* Computed once per published ring, when first asked for. */
 static int fingerprint(struct rs_steer *steer, u64 *fp)
 {
@@ -36,6 +54,8 @@ static int fingerprint(struct rs_steer *steer, u64 *fp)
 		if (!err && steer->slots)
 			err = rs_slots_fingerprint(steer->slots, steer->fingerprint,
 						   &steer->fingerprint);
+		if (!err && steer->fwd.chain > 1)
+			err = chain_fingerprint(steer);
 		if (err)
 			return err;
 		steer->has_fingerprint = true;

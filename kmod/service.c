@@ -107,9 +107,15 @@ void rs_service_unlink(struct rs_services *services, struct rs_service *svc)
 
 void rs_steer_free(struct rs_steer *steer)
 {
+	u8 i;
+
 	if (!steer)
 		return;
-	rs_ring_free(steer->ring);
+	if (steer->owns & RS_OWNS_RING)
+		rs_ring_free(steer->ring);
+	for (i = 0; i < steer->nkept; i++)
+		if (steer->owns & RS_OWNS_KEPT(i))
+			rs_ring_free(steer->kept[i]);
 	rs_slots_free(steer->slots);
 	kvfree(steer);
 }

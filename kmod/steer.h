@@ -24,6 +24,7 @@
 #include <linux/xarray.h>
 #include <linux/netfilter.h>
 
+#include "chain_hops.h"
 #include "ring.h"
 #include "slots.h"
 
@@ -146,6 +147,8 @@ struct rs_forward {
 	u8 mode;			/* enum ringsteer_forward_mode */
 	u8 encap;			/* enum ringsteer_encap */
 	__be16 encap_port;		/* the backends' GUE port */
+	/* encap gue: placements kept, the current included; 1 is off */
+	u8 chain;
 };
 
 /*
@@ -173,8 +176,21 @@ struct rs_steer {
 	struct rs_forward fwd;
 	bool has_fingerprint;		/* writer: computed when first asked */
 	u64 fingerprint;		/* writer */
+	/*
+	 * chain: the rings the last ring changes replaced, newest first,
+	 * under ring's key and hash; the hook reads them for hops only
+	 * (chain_hops.h). A ring passes from one snapshot to the next that
+	 * keeps it, so owns says which of ring (bit 0) and kept[i] (bit
+	 * i + 1) this snapshot frees: writer, read once readers are gone.
+	 */
+	u8 nkept;
+	u8 owns;
+	struct rs_ring *kept[RS_CHAIN_MAX_HOPS];
 	struct rs_backend *owner[];	/* [ring->nmembers], by member index */
 };
+
+#define RS_OWNS_RING		1U
+#define RS_OWNS_KEPT(i)		(2U << (i))
 
 struct rs_service {
 	struct hlist_node hnode;	/* rs_services->table, RCU */

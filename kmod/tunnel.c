@@ -459,6 +459,30 @@ static struct rs_backend *pick(struct net *net, struct sk_buff *skb,
 	return b;
 }
 
+/*
+ * A chained service's hops: the owner of @pos under the current ring and
+ * each kept one but @b, newest first. Computed for every packet, table
+ * hits included, rather than kept in the flow table: they are the
+ * configuration's, the same on every LB whatever its table holds, and
+ * the table's entries stay as small as without chain. A hit whose
+ * backend is not the ring's owner (the flow started before a change)
+ * carries the current owner as its first hop.
+ */
+static void chain_hops(const struct rs_steer *steer, u64 pos,
+		       const struct rs_backend *b, struct rs_tun_pkt *p)
+{
+	const struct rs_ring *rings[RS_CHAIN_MAX];
+	u8 i;
+
+	if (steer->fwd.chain < 2)
+		return;
+	rings[0] = steer->ring;
+	for (i = 0; i < steer->nkept; i++)
+		rings[i + 1] = steer->kept[i];
+	p->nhops = rs_chain_hops(rings, steer->nkept + 1, pos, &b->member,
+				 p->hops);
+}
+
 static unsigned int tun_steer(void *priv, struct sk_buff *skb,
 			      const struct nf_hook_state *state)
 {
@@ -503,6 +527,7 @@ static unsigned int tun_steer(void *priv, struct sk_buff *skb,
 		 rs_flow_position(&steer->ring->key, &p.flow, RINGSTEER_HASH_FLOW);
 	p.icmp = pi.icmp;
 	p.icmp_limit = services->icmp_limit;
+	chain_hops(steer, pos, b, &p);
 	if (family == AF_INET)
 		rs_tun_xmit4(state->net, skb, svc, steer, b, &p);
 	else

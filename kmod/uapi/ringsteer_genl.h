@@ -191,6 +191,7 @@ enum ringsteer_flags {
 
 #define RINGSTEER_CHAIN_MAX_HOPS		7
 #define RINGSTEER_DEFAULT_CHAIN_MAX_HOPS	3
+#define RINGSTEER_MAX_CHAIN			4
 
 /**
  * enum ringsteer_chain_last_resort - What the backend mode does with a packet
@@ -259,6 +260,7 @@ enum ringsteer_service_attr {
 	RINGSTEER_SERVICE_A_FLOOD_SKIPPED,
 	RINGSTEER_SERVICE_A_PLACEMENT,
 	RINGSTEER_SERVICE_A_CAPACITY,
+	RINGSTEER_SERVICE_A_CHAIN,
 
 	__RINGSTEER_SERVICE_A_LAST,
 	RINGSTEER_SERVICE_A_MAX = (__RINGSTEER_SERVICE_A_LAST - 1)
