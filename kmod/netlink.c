@@ -640,8 +640,26 @@ static int parse_flow(struct genl_info *info, const struct rs_service *svc,
 
 struct lookup_reply {
 	const struct rs_backend *b;
+	const struct rs_steer *steer;
 	u64 pos;
 };
+
+/* A chained service's hops, as the tunnel hook computes them on a miss. */
+static int put_hops(struct sk_buff *skb, const struct lookup_reply *r)
+{
+	const struct rs_ring *rings[RS_CHAIN_MAX];
+	u8 hops[RS_CHAIN_HOPS_ROOM];
+	u8 i, n;
+
+	if (r->steer->fwd.chain < 2)
+		return 0;
+	rings[0] = r->steer->ring;
+	for (i = 0; i < r->steer->nkept; i++)
+		rings[i + 1] = r->steer->kept[i];
+	n = rs_chain_hops(rings, r->steer->nkept + 1, r->pos, &r->b->member, hops);
+	return nla_put(skb, RINGSTEER_A_HOPS,
+		       n * rs_addr_len(r->b->member.family), hops);
+}
 
 static int fill_lookup(struct sk_buff *skb, struct genl_info *info,
 		       const void *arg)
@@ -649,7 +667,8 @@ static int fill_lookup(struct sk_buff *skb, struct genl_info *info,
 	const struct lookup_reply *r = arg;
 
 	if (rs_put_service(skb, info_rn(info), info_req(info)->svc, RS_SERVICE_ID) ||
-	    nla_put_u64_64bit(skb, RINGSTEER_A_POSITION, r->pos, RINGSTEER_A_PAD))
+	    nla_put_u64_64bit(skb, RINGSTEER_A_POSITION, r->pos, RINGSTEER_A_PAD) ||
+	    put_hops(skb, r))
 		return -EMSGSIZE;
 	return rs_put_backend(skb, r->b, false, NULL);
 }
@@ -665,7 +684,8 @@ int ringsteer_nl_lookup_doit(struct sk_buff *skb, struct genl_info *info)
 	err = parse_flow(info, svc, &flow);
 	if (err)
 		return err;
-	r.b = rs_steer_pick(rs_steer_locked(svc, &rn->lock), &flow, &r.pos);
+	r.steer = rs_steer_locked(svc, &rn->lock);
+	r.b = rs_steer_pick(r.steer, &flow, &r.pos);
 	if (!r.b) {
 		NL_SET_ERR_MSG_MOD(info->extack, "no active backend in this service");
 		return -ENOENT;

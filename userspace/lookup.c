@@ -87,13 +87,32 @@ static int read_batch(const char *path, const struct rc_service *s,
 static void print_text(FILE *f, const struct rc_lookup *v, size_t n, bool batch)
 {
 	char src[RC_ENDPOINT_LEN], be[RC_ENDPOINT_LEN];
-	size_t i;
+	char hop[RC_ADDR_LEN];
+	size_t i, h;
 
 	for (i = 0; i < n; i++) {
 		rc_endpoint_format(be, &v[i].b.ep);
 		rc_endpoint_format(src, &v[i].src);
-		fprintf(f, "%s%s%s\n", batch ? src : "", batch ? " " : "", be);
+		fprintf(f, "%s%s%s", batch ? src : "", batch ? " " : "", be);
+		for (h = 0; h < v[i].nhops; h++) {
+			rc_addr_format(hop, &v[i].hops[h]);
+			fprintf(f, "%s%s", h ? "," : " hops ", hop);
+		}
+		fputc('\n', f);
 	}
+}
+
+static void print_json_hops(struct json *j, const struct rc_lookup *v)
+{
+	char addr[RC_ADDR_LEN];
+	size_t h;
+
+	json_arr_begin(j, "hops");
+	for (h = 0; h < v->nhops; h++) {
+		rc_addr_format(addr, &v->hops[h]);
+		json_str(j, NULL, addr);
+	}
+	json_arr_end(j);
 }
 
 static void print_json(FILE *f, const struct rc_lookup *v, size_t n, bool batch)
@@ -119,6 +138,8 @@ static void print_json(FILE *f, const struct rc_lookup *v, size_t n, bool batch)
 		json_u64(&j, "port", v[i].b.ep.port);
 		snprintf(pos, sizeof(pos), "0x%016" PRIx64, v[i].position);
 		json_str(&j, "position", pos);
+		if (v[i].nhops)
+			print_json_hops(&j, &v[i]);
 		json_obj_end(&j);
 	}
 	if (batch) {
@@ -168,7 +189,7 @@ static int ask(const struct rc_service *s, struct rc_lookup *v, size_t n, bool b
 	if (batch)
 		err = nl_lookup_many(&nl, s, v, n, &i);
 	else
-		err = nl_lookup(&nl, s, &v->src, &v->b, &v->position);
+		err = nl_lookup(&nl, s, v);
 	if (err) {
 		rc_endpoint_format(src, &v[i].src);
 		if (batch)

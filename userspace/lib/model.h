@@ -28,6 +28,7 @@ enum {
 	RC_SET_ENCAP_PORT,
 	RC_SET_PLACEMENT,
 	RC_SET_CAPACITY,
+	RC_SET_CHAIN,
 	RC_SET_WEIGHT,
 	RC_SET_STATE,
 	RC_SET_HEALTH,
@@ -45,6 +46,7 @@ enum {
 #define RC_HAS_ENCAP_PORT (1U << 8)
 #define RC_HAS_PLACEMENT (1U << 9)
 #define RC_HAS_CAPACITY	(1U << 10)
+#define RC_HAS_CHAIN	(1U << 11)
 
 struct rc_backend {
 	struct rc_endpoint ep;
@@ -84,9 +86,10 @@ struct rc_service {
 	uint16_t encap_port;	/* encap gue */
 	uint32_t placement;	/* enum ringsteer_placement */
 	uint32_t capacity;	/* placement slots: slot positions, 2^b */
+	uint32_t chain;		/* encap gue: placements kept, 1 off */
 	/*
 	 * RC_HAS_VNODES, _HASH, _ON_DOWN, _FORWARD, _ENCAP, _ENCAP_PORT,
-	 * _PLACEMENT, _CAPACITY
+	 * _PLACEMENT, _CAPACITY, _CHAIN
 	 */
 	unsigned int has;
 	/* Reported by the kernel. */
@@ -116,6 +119,9 @@ struct rc_lookup {
 	unsigned int line;	/* of a batch file, for messages */
 	struct rc_backend b;
 	uint64_t position;
+	/* A chained service's hops (RINGSTEER_A_HOPS), newest first. */
+	uint8_t nhops;
+	struct rc_endpoint hops[RINGSTEER_MAX_CHAIN - 1];
 };
 
 /* The namespace's state (RINGSTEER_CMD_NET_GET). */

@@ -455,16 +455,39 @@ struct reply {
 	bool seen;
 	struct rc_service *s;
 	struct rc_backend *b;
-	uint64_t *position;
+	struct rc_lookup *lookup;
 	uint8_t *key;
 	struct rc_config *c;
 	struct rc_net *net;
 };
 
-static int get_lookup(const struct nlmsghdr *nlh, struct rc_backend *b,
-		      uint64_t *position)
+/* The hops, addresses of the backend's family, none when absent. */
+static int get_hops(const struct nlattr *a, struct rc_lookup *v)
+{
+	size_t alen = rc_addr_len(v->b.ep.family);
+	const uint8_t *p;
+	size_t i, len;
+
+	v->nhops = 0;
+	if (!a)
+		return 0;
+	len = mnl_attr_get_payload_len(a);
+	if (len % alen || len / alen > RINGSTEER_MAX_CHAIN - 1)
+		return -EPROTO;
+	p = mnl_attr_get_payload(a);
+	for (i = 0; i < len / alen; i++) {
+		memset(&v->hops[i], 0, sizeof(v->hops[i]));
+		v->hops[i].family = v->b.ep.family;
+		memcpy(v->hops[i].addr, p + i * alen, alen);
+	}
+	v->nhops = len / alen;
+	return 0;
+}
+
+static int get_lookup(const struct nlmsghdr *nlh, struct rc_lookup *v)
 {
 	const struct nlattr *tb[RINGSTEER_A_MAX + 1];
+	struct rc_backend *b = &v->b;
 
 	if (parse_msg(nlh, tb, RINGSTEER_A_MAX) ||
 	    get_backend(tb[RINGSTEER_A_BACKEND], b) ||
@@ -474,15 +497,15 @@ static int get_lookup(const struct nlmsghdr *nlh, struct rc_backend *b,
 	free(b->slots);
 	b->slots = NULL;
 	b->nslots = 0;
-	*position = mnl_attr_get_u64(tb[RINGSTEER_A_POSITION]);
-	return 0;
+	v->position = mnl_attr_get_u64(tb[RINGSTEER_A_POSITION]);
+	return get_hops(tb[RINGSTEER_A_HOPS], v);
 }
 
 static int lookup_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct reply *r = data;
 
-	r->err = get_lookup(nlh, r->b, r->position);
+	r->err = get_lookup(nlh, r->lookup);
 	r->seen = !r->err;
 	return MNL_CB_OK;
 }
@@ -503,12 +526,11 @@ static struct nlmsghdr *put_lookup(struct nl_conn *nl, void *buf,
 }
 
 int nl_lookup(struct nl_conn *nl, const struct rc_service *s,
-		const struct rc_endpoint *src, struct rc_backend *b,
-		uint64_t *position)
+	      struct rc_lookup *v)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = put_lookup(nl, buf, s, src);
-	struct reply r = { .b = b, .position = position };
+	struct nlmsghdr *nlh = put_lookup(nl, buf, s, &v->src);
+	struct reply r = { .lookup = v };
 	int err;
 
 	err = nl_request(nl, nlh, lookup_cb, &r);
@@ -533,7 +555,7 @@ static int many_reply(const struct nlmsghdr *nlh, size_t i, void *data)
 {
 	struct many *m = data;
 
-	return get_lookup(nlh, &m->v[i].b, &m->v[i].position);
+	return get_lookup(nlh, &m->v[i]);
 }
 
 int nl_lookup_many(struct nl_conn *nl, const struct rc_service *s,

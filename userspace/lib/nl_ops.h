@@ -48,10 +48,12 @@ int nl_backend_mark(struct nl_conn *nl, const struct rc_service *s,
 int nl_backend_del(struct nl_conn *nl, const struct rc_service *s,
 		     const struct rc_backend *b, uint32_t flags);
 
-/* The backend a new flow from SRC would be steered to, and its position. */
+/*
+ * The backend a new flow from V->src would be steered to, its position
+ * and a chained service's hops, into V.
+ */
 int nl_lookup(struct nl_conn *nl, const struct rc_service *s,
-		const struct rc_endpoint *src, struct rc_backend *b,
-		uint64_t *position);
+	      struct rc_lookup *v);
 
 /*
  * Lookups of V[0..N-1] pipelined over one socket; stops at the first

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain_hops.h"
 #include "preview.h"
 #include "ringmath.h"
 #include "settings.h"
@@ -148,7 +149,8 @@ static void flow_owners(const struct rc_steer *st, const struct rc_service *s,
 
 /*
  * Each service's fingerprint as the kernel computes it (kmod/nlmsg.c):
- * its ring's, and for placement slots the table's over that.
+ * its ring's, for placement slots the table's over that, and for a chain
+ * the chain's over that (a file's service keeps no ring yet).
  */
 int rc_config_fingerprints(struct rc_config *c)
 {
@@ -163,6 +165,9 @@ int rc_config_fingerprints(struct rc_config *c)
 			err = rs_ring_fingerprint(st.ring, rc_service_hash(&c->s[i]), &fp);
 			if (!err && st.slots)
 				err = rs_slots_fingerprint(st.slots, fp, &fp);
+			if (!err)
+				fp = rs_chain_fingerprint(fp, rc_service_chain(&c->s[i]),
+							  NULL, 0);
 			rc_steer_free(&st);
 		}
 		c->s[i].fingerprint = fp;

@@ -70,6 +70,14 @@ const struct rc_setting rc_settings[] = {
 		/* The range is the table's; the kernel also wants a power of two. */
 		.want = "a power of two, 2..65536",
 	},
+	[RC_SET_CHAIN] = {
+		"chain", "chain", SVC(chain), .attr = RINGSTEER_SERVICE_A_CHAIN,
+		.min = 1, .max = RINGSTEER_MAX_CHAIN, .def = 1,
+		.has = RC_HAS_CHAIN, .ops = RC_SOP_ADD | RC_SOP_SET,
+		/* Off, the default, is not written: older files read alike. */
+		.flags = RC_SF_SUB | RC_SF_QUIET_DEFAULT, .parent = RC_SET_ENCAP,
+		.parent_value = RINGSTEER_ENCAP_GUE,
+	},
 	[RC_SET_WEIGHT] = {
 		"weight", "weight", BE(weight), .attr = RINGSTEER_BACKEND_A_WEIGHT,
 		.min = 1, .max = RINGSTEER_MAX_WEIGHT, .def = 1,
@@ -377,4 +385,11 @@ uint32_t rc_service_placement(const struct rc_service *s)
 uint32_t rc_service_capacity(const struct rc_service *s)
 {
 	return rc_setting_value(&rc_settings[RC_SET_CAPACITY], s);
+}
+
+uint32_t rc_service_chain(const struct rc_service *s)
+{
+	const struct rc_setting *r = &rc_settings[RC_SET_CHAIN];
+
+	return rc_setting_applies(r, s) ? rc_setting_value(r, s) : 1;
 }

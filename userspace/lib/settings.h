@@ -115,5 +115,7 @@ uint32_t rc_service_placement(const struct rc_service *s);
 uint32_t rc_service_capacity(const struct rc_service *s);
 uint32_t rc_service_encap(const struct rc_service *s);
 uint16_t rc_service_encap_port(const struct rc_service *s);
+/* chain: 1 (off) unless an encap gue service gives more. */
+uint32_t rc_service_chain(const struct rc_service *s);
 
 #endif /* RINGCTL_SETTINGS_H */

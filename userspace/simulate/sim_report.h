@@ -73,6 +73,11 @@ struct sim {
 	bool shares;			/* full share table in text mode */
 	u32 samples;			/* flows sampled from the key */
 	bool compare;			/* ring, slots and Maglev side by side */
+	/*
+	 * chain K (the file's, or given): the flows' hops after the change,
+	 * with the ring before it kept (chain_hops.h); 1 or 0: none.
+	 */
+	u32 chain;
 };
 
 /*

@@ -269,6 +269,13 @@ static int kw_flows(struct sim *s, int argc, char **argv)
 	return 2;
 }
 
+static int kw_chain(struct sim *s, int argc, char **argv)
+{
+	int err = argc < 2 ? -EINVAL : parse_u32(argv[1], 1, RINGSTEER_MAX_CHAIN, &s->chain);
+
+	return err ? bad("chain (1..4)", argv[1], err) : 2;
+}
+
 static int kw_compare(struct sim *s, int argc, char **argv)
 {
 	(void)argc;
@@ -295,7 +302,7 @@ static const struct {
 	{ "backends", kw_backends }, { "backend", kw_backend },
 	{ "add", kw_change }, { "remove", kw_change }, { "drain", kw_change },
 	{ "weight", kw_change }, { "shares", kw_shares }, { "sweep", kw_sweep },
-	{ "need-vnodes", kw_need }, { "flows", kw_flows },
+	{ "need-vnodes", kw_need }, { "flows", kw_flows }, { "chain", kw_chain },
 	{ "placement", sim_kw_placement }, { "capacity", sim_kw_capacity },
 	{ "draining", sim_kw_draining }, { "samples", sim_kw_samples },
 	{ "compare", kw_compare }, { "slots", sim_kw_slots },
@@ -328,6 +335,8 @@ static int parse(struct sim *s, int argc, char **argv)
 	err = sim_check_words(s) ?: sim_split_draining(s);
 	if (err)
 		return err;
+	if (s->chain > 1 && s->placement == RINGSTEER_PLACEMENT_SLOTS)
+		return cli_error(CTX ": chain applies to placement ring only");
 	if (s->flows_path)
 		return parse_flows_file(s->flows_path, CTX ": flows", &s->flows, &s->nflows);
 	return 0;

@@ -89,6 +89,8 @@ static void settings(struct sim *s, const struct rc_config *c, const struct rc_s
 		s->placement = rc_service_placement(svc);
 	if (!s->capacity_given && rc_service_placement(svc) == RINGSTEER_PLACEMENT_SLOTS)
 		s->capacity = rc_service_capacity(svc);
+	if (!s->chain)
+		s->chain = rc_service_chain(svc);
 }
 
 /* The service's backends: weights, slots (for a slots simulation), states. */

@@ -9,7 +9,10 @@
  */
 
 #include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
 
+#include "chain_hops.h"
 #include "json.h"
 #include "print.h"
 #include "sim_report.h"
@@ -19,7 +22,34 @@ struct flow_owner {
 	char b1[RC_ENDPOINT_LEN], b2[RC_ENDPOINT_LEN];
 	u64 pos;
 	bool after;		/* b2 holds the owner after the change */
+	/* chain: the hops after the change, the ring before it kept */
+	u8 nhops;
+	char hops[RS_CHAIN_MAX_HOPS][RC_ADDR_LEN];
 };
+
+/*
+ * The hops a packet of the flow carries after the change with chain
+ * s->chain: the kernel's computation (chain_hops.c) over the ring after
+ * the change and the one before, which the change keeps.
+ */
+static void flow_hops(const struct sim *s, const struct rs_ring *r,
+		      const struct rs_ring *r2, int o2, struct flow_owner *o)
+{
+	const struct rs_ring *rings[2] = { r2, r };
+	u8 buf[RS_CHAIN_HOPS_ROOM];
+	struct rc_endpoint ep = { .family = r2->members[o2].family };
+	size_t alen = ep.family == AF_INET ? 4 : 16;
+	u8 i;
+
+	o->nhops = 0;
+	if (s->chain < 2)
+		return;
+	o->nhops = rs_chain_hops(rings, 2, o->pos, &r2->members[o2], buf);
+	for (i = 0; i < o->nhops; i++) {
+		memcpy(ep.addr, buf + i * alen, alen);
+		rc_addr_format(o->hops[i], &ep);
+	}
+}
 
 /* The owner by the slots table if @st, else by the ring @r. */
 static int owner(const struct rs_ring *r, const struct rc_steer *st, u64 pos)
@@ -40,10 +70,14 @@ static void flow_owner(const struct sim *s, const struct rs_key *k, u32 i,
 	sim_member_format(o->b1, &r->members[owner(r, st, o->pos)]);
 	o2 = r2 ? owner(r2, st2, o->pos) : -1;
 	o->after = o2 >= 0;
+	o->nhops = 0;
 	if (o->after)
 		sim_member_format(o->b2, &r2->members[o2]);
 	else
 		strcpy(o->b2, "-");
+	/* A slots service keeps no chain: simulate refuses chain there. */
+	if (o->after && !st2)
+		flow_hops(s, r, r2, o2, o);
 }
 
 void print_sim_flows_text(const struct sim *s, const struct rs_ring *r,
@@ -53,12 +87,16 @@ void print_sim_flows_text(const struct sim *s, const struct rs_ring *r,
 	struct flow_owner o;
 	struct rs_key k;
 	u32 i;
+	u8 h;
 
 	rs_key_init(&k, s->key);
 	for (i = 0; i < s->nflows; i++) {
 		flow_owner(s, &k, i, r, r2, st, st2, &o);
-		printf("%s %s %s %s%s%s\n", o.t.src, o.t.dst, o.t.proto, o.b1,
+		printf("%s %s %s %s%s%s", o.t.src, o.t.dst, o.t.proto, o.b1,
 		       r2 ? " " : "", r2 ? o.b2 : "");
+		for (h = 0; h < o.nhops; h++)
+			printf("%s%s", h ? "," : " hops ", o.hops[h]);
+		putchar('\n');
 	}
 }
 
@@ -71,6 +109,7 @@ void print_sim_flows_json(const struct sim *s, const struct rs_ring *r,
 	struct json j;
 	char hex[20];
 	u32 i;
+	u8 h;
 
 	rs_key_init(&k, s->key);
 	json_init(&j, stdout);
@@ -89,6 +128,12 @@ void print_sim_flows_json(const struct sim *s, const struct rs_ring *r,
 			json_str(&j, "backend_after", o.b2);
 		else if (r2)
 			json_null(&j, "backend_after");
+		if (r2 && s->chain > 1) {
+			json_arr_begin(&j, "hops");
+			for (h = 0; h < o.nhops; h++)
+				json_str(&j, NULL, o.hops[h]);
+			json_arr_end(&j);
+		}
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
