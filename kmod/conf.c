@@ -238,9 +238,8 @@ static int put_forward(struct sk_buff *skb, const struct rs_forward *fwd)
 		return 0;
 	if (nla_put_u32(skb, RINGSTEER_SERVICE_A_ENCAP, fwd->encap) ||
 	    (fwd->encap == RINGSTEER_ENCAP_GUE &&
-	     nla_put_be16(skb, RINGSTEER_SERVICE_A_ENCAP_PORT, fwd->encap_port)) ||
-	    (fwd->chain > 1 &&
-	     nla_put_u32(skb, RINGSTEER_SERVICE_A_CHAIN, fwd->chain)))
+	     (nla_put_be16(skb, RINGSTEER_SERVICE_A_ENCAP_PORT, fwd->encap_port) ||
+	      nla_put_u32(skb, RINGSTEER_SERVICE_A_CHAIN, fwd->chain))))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -392,6 +392,32 @@ static uint32_t placement_errs(const struct m_svc *s, const struct fz_ep *e)
 	return err;
 }
 
+/* @e's value of service setting @row if it gives it, else @s's, else the default. */
+static uint32_t m_given(const struct m_svc *s, const struct fz_ep *e, unsigned int row)
+{
+	if (e->present & B(rc_settings[row].attr))
+		return e->set[row];
+	return s ? s->set[row] : rc_settings[row].def;
+}
+
+/*
+ * CHAIN of a service-new (@s NULL) or service-set of @s (uapi service
+ * chain; kmod/conf.c): on the settings the request leaves, chain above 1
+ * needs forward tunnel with encap gue (EINVAL), and placement ring
+ * (EOPNOTSUPP).
+ */
+static uint32_t chain_errs(const struct m_svc *s, const struct fz_ep *e)
+{
+	if (m_given(s, e, RC_SET_CHAIN) < 2)
+		return 0;
+	if (m_given(s, e, RC_SET_FORWARD) != RINGSTEER_FORWARD_TUNNEL ||
+	    m_given(s, e, RC_SET_ENCAP) != RINGSTEER_ENCAP_GUE)
+		return FZ_EINVAL;
+	if (m_given(s, e, RC_SET_PLACEMENT) == RINGSTEER_PLACEMENT_SLOTS)
+		return FZ_EOPNOTSUPP;
+	return 0;
+}
+
 /*
  * Errnos the request may get in the model's state; 0: it must succeed.
  * A superset where the kernel's order of checks decides which one comes.
@@ -428,7 +454,8 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 	switch (q->cmd) {
 	case RINGSTEER_CMD_SERVICE_NEW:
 		if (svc && !serr)
-			err |= fwd_errs(NULL, &q->svc) | placement_errs(NULL, &q->svc);
+			err |= fwd_errs(NULL, &q->svc) | placement_errs(NULL, &q->svc) |
+			       chain_errs(NULL, &q->svc);
 		if (s)
 			err |= FZ_EEXIST;
 		else if (svc && !serr && m->ns >= RINGSTEER_MAX_SERVICES)
@@ -436,7 +463,8 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 		return err;
 	case RINGSTEER_CMD_SERVICE_SET:
 		if (s)
-			err |= fwd_errs(s, &q->svc) | placement_errs(s, &q->svc);
+			err |= fwd_errs(s, &q->svc) | placement_errs(s, &q->svc) |
+			       chain_errs(s, &q->svc);
 		if (!(q->svc.present & fz_settings_mask(RC_OBJ_SERVICE, false)))
 			err |= FZ_EINVAL;
 		else if (s && fz_m_points(s, q->svc.present & B(RINGSTEER_SERVICE_A_VNODES) ?

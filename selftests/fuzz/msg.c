@@ -189,6 +189,8 @@ static bool fz_u32_ok(uint8_t cmd, int nest, int type, uint32_t v)
 		return v <= RINGSTEER_PLACEMENT_MAX;
 	if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_CAPACITY)
 		return v >= RINGSTEER_MIN_CAPACITY;	/* the kernel checks the rest */
+	if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_CHAIN)
+		return v >= 1 && v <= RINGSTEER_MAX_CHAIN;
 	if (nest == RINGSTEER_A_SERVICE)
 		return type == RINGSTEER_SERVICE_A_VNODES ?
 		       v >= 1 && v <= RINGSTEER_MAX_VNODES :
@@ -592,6 +594,7 @@ static const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 				return why;
 		} else if (k == R_ADDR ? n != 4 && n != 16 :
 			   k == R_U16S ? !n || n % 2 || n / 2 > RINGSTEER_MAX_WEIGHT :
+			   k == R_ADDRS ? n % 4 || n > 16 * (RINGSTEER_MAX_CHAIN - 1) :
 			   n != fz_rkind_len[k]) {
 			return "attribute of the wrong size in a reply";
 		} else if (k != R_PAD) {

@@ -371,7 +371,8 @@ TEST(restore_plan)
 	EXPECT_EQ(RC_OP_SERVICE_NEW, p.ops[1].kind);
 	EXPECT_EQ(RINGSTEER_FORWARD_TUNNEL, rc_service_forward(&p.ops[1].s));
 	EXPECT_EQ(RC_OP_SERVICE_SET, p.ops[2].kind);
-	EXPECT_EQ(RC_HAS_ENCAP | RC_HAS_ENCAP_PORT, p.ops[2].s.has);
+	/* The words that go with encap gue go with it: its port, its chain. */
+	EXPECT_EQ(RC_HAS_ENCAP | RC_HAS_ENCAP_PORT | RC_HAS_CHAIN, p.ops[2].s.has);
 	EXPECT_EQ(RINGSTEER_ENCAP_GUE, p.ops[2].s.encap);
 	EXPECT_EQ(2, p.ops[2].s.vip.addr[3]);
 	rc_plan_free(&p);

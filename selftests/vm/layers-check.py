@@ -18,8 +18,9 @@ defines, read with nm). It fails when
   - a command of userspace/ includes a wing's file, or calls one other
     than from the table of commands (ringctl_cmds.c);
   - a file of userspace/ includes kernel code other than the ring
-    (kmod/ring*), slot placement's table (kmod/slots.*) and the API
-    (kmod/uapi/), or calls other kernel objects;
+    (kmod/ring*), slot placement's table (kmod/slots.*), the owner
+    chain's header and hops (kmod/chain_hdr.*, kmod/chain_hops.*) and the
+    API (kmod/uapi/), or calls other kernel objects;
   - two files depend on each other in a loop, in either graph.
 """
 
@@ -56,7 +57,8 @@ def kind(path):
     if path.startswith("userspace/"):
         return "cmd"
     name = os.path.basename(path)
-    if path.startswith("kmod/uapi/") or name.startswith(("ring", "slots.")):
+    if path.startswith("kmod/uapi/") or name.startswith(("ring", "slots.", "chain_hdr.",
+                                                         "chain_hops.")):
         return "ring"
     return "kernel"
 
@@ -191,7 +193,7 @@ def main():
     n_lib = sum(1 for f in inc if kind(f) == "lib")
     print("userspace layering: %d command files, %d wing files and %d layer files, %d objects; "
           "no layer includes or calls a command, no wing another but health fleet, "
-          "no kernel code but the ring, the slots and the API, no loops"
+          "no kernel code but the ring, the slots, the chain and the API, no loops"
           % (n_cmd, n_wing, n_lib, len(objs)))
 
 

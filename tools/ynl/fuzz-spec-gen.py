@@ -40,6 +40,9 @@ def kind(attr, prefix):
         return prefix + 'U16S'
     if t == 'binary' and attr['name'] == 'addr':
         return prefix + 'ADDR'
+    # Addresses of one family, back to back (lookup's hops).
+    if t == 'binary' and attr['name'] == 'hops':
+        return prefix + 'ADDRS'
     sys.exit('fuzz-spec-gen.py: no fuzzer kind for type %s' % t)
 
 

@@ -267,14 +267,16 @@ static int plain_value(const char *ctx, uint64_t kw, const char *name,
 
 /*
  * After setting P's value, at @argv[*i + 1]: a setting that goes with it
- * ("encap gue port N"), if one is allowed and given.
+ * ("encap gue port N"), if one is allowed and given: 1 if one was, 0 if
+ * none.
  */
-static int sub_setting(const char *ctx, int argc, char **argv, int *i,
-		       uint64_t allowed, unsigned int p, struct parse_args *a)
+static int one_sub(const char *ctx, int argc, char **argv, int *i,
+		   uint64_t allowed, unsigned int p, struct parse_args *a)
 {
 	const struct rc_setting *r, *up = &rc_settings[p];
 	char what[64];
 	unsigned int k;
+	int err;
 
 	if (*i + 1 >= argc)
 		return 0;
@@ -295,7 +297,20 @@ static int sub_setting(const char *ctx, int argc, char **argv, int *i,
 	snprintf(what, sizeof(what), "%s %s %s", up->word,
 		 rc_enum_name(up->names, r->parent_value), r->word);
 	a->seen |= PARSE_KW_SETTING(k);
-	return setting_value(ctx, r, what, *i < argc ? argv[*i] : NULL, &a->val[k]);
+	err = setting_value(ctx, r, what, *i < argc ? argv[*i] : NULL, &a->val[k]);
+	return err ? err : 1;
+}
+
+/* Every setting that goes with P's value, in any order ("encap gue port N chain K"). */
+static int sub_setting(const char *ctx, int argc, char **argv, int *i,
+		       uint64_t allowed, unsigned int p, struct parse_args *a)
+{
+	int ret;
+
+	do
+		ret = one_sub(ctx, argc, argv, i, allowed, p, a);
+	while (ret > 0);
+	return ret;
 }
 
 /* The row of the setting WORD among ALLOWED, or -1. */
