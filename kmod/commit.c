@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <net/netlink.h>
 
+#include "chain_kept.h"
 #include "commit.h"
 #include "conf.h"
 #include "flowtab.h"
@@ -28,6 +29,7 @@ enum rs_chain_op {
 	RS_CHAIN_KEEP,
 	RS_CHAIN_PUSH,
 	RS_CHAIN_CLEAR,
+	RS_CHAIN_GIVEN,		/* the request's (chain_kept.h), built aside */
 };
 
 /* A ring built for one service, published by apply(). */
@@ -68,6 +70,7 @@ struct rs_txn {
 	struct list_head retiring;	/* struct rs_retired, for keep-flows */
 	u32 nretiring;
 	struct sk_buff *event;		/* the announcement, once built */
+	struct rs_kept_req kept;	/* a service-set's kept rings */
 
 	/* The decisions. */
 	struct rs_service *new_service;	/* to link; the txn's until applied */
@@ -202,7 +205,7 @@ static u64 kept_points(const struct rs_steer *steer, enum rs_chain_op op, u8 k)
 	u64 n = 0;
 	u8 i, room = k > 1 ? k - 1 : 0;
 
-	if (!steer || op == RS_CHAIN_CLEAR)
+	if (!steer || op == RS_CHAIN_CLEAR || op == RS_CHAIN_GIVEN)
 		return 0;
 	if (op == RS_CHAIN_PUSH && room) {
 		n += steer->ring->npoints;
@@ -250,8 +253,10 @@ static int charge(struct rs_txn *txn, struct rs_service *svc, u64 points,
 		  const struct rs_service_conf *conf, enum rs_chain_op op)
 {
 	const struct rs_steer *steer = rs_steer_locked(svc, &txn->rn->lock);
+	u64 kept = op == RS_CHAIN_GIVEN ? txn->kept.points :
+		   kept_points(steer, op, conf->fwd.chain);
 	u64 total = txn->npoints - old_points(txn, svc) + points +
-		    table_points(conf) + kept_points(steer, op, conf->fwd.chain);
+		    table_points(conf) + kept;
 
 	if (points > RINGSTEER_MAX_POINTS) {
 		ring_extack(-E2BIG, txn->extack);
@@ -261,7 +266,7 @@ static int charge(struct rs_txn *txn, struct rs_service *svc, u64 points,
 		if (table_points(conf))
 			NL_SET_ERR_MSG_MOD(txn->extack,
 					   "ring and slot table would exceed this namespace's point budget (module parameter max_points_per_netns; a slot table costs a point a slot of its capacity)");
-		else if (kept_points(steer, op, conf->fwd.chain))
+		else if (kept)
 			NL_SET_ERR_MSG_MOD(txn->extack,
 					   "rings would exceed this namespace's point budget (module parameter max_points_per_netns; a chain's kept rings count as rings)");
 		else
@@ -330,7 +335,14 @@ static int pend_full(struct rs_txn *txn, struct rs_service *svc,
 		ring_extack(err, txn->extack);
 		return err;
 	}
-	return add_pending(txn, svc, ring, conf, op);
+	err = add_pending(txn, svc, ring, conf, op);
+	if (err || op != RS_CHAIN_GIVEN)
+		return err;
+	err = rs_kept_build(&txn->kept, key, rs_ring_vnodes(conf),
+			    txn->pending[txn->npending - 1].steer);
+	if (err)
+		ring_extack(err, txn->extack);
+	return err;
 }
 
 static int pend_backend(struct rs_txn *txn, const struct rs_member *was,
@@ -519,6 +531,22 @@ static bool new_snapshot(const struct rs_service_conf *a,
  */
 static int prepare_service_set(struct rs_txn *txn)
 {
+	const struct rs_change *c = txn->change;
+	int err;
+
+	if (c->kept && !c->kept_rings) {
+		NL_SET_ERR_MSG_ATTR(txn->extack, c->kept, "kept needs kept-rings");
+		return -EINVAL;
+	}
+	/* The rings given, as they are: the chain a saved file had. */
+	if (c->kept_rings) {
+		err = rs_kept_prepare(txn->svc,
+				      rs_steer_locked(txn->svc, &txn->rn->lock)->ring,
+				      txn->conf, c->kept_rings, c->kept, &txn->kept,
+				      txn->extack);
+		return err ?: pend_full(txn, txn->svc, txn->rn->key, txn->conf,
+					RS_CHAIN_GIVEN);
+	}
 	if (new_snapshot(&txn->svc->conf, txn->conf))
 		return rs_slots_check_capacity(txn->svc, txn->conf, txn->extack) ?:
 		       pend_full(txn, txn->svc, txn->rn->key, txn->conf,
@@ -655,6 +683,9 @@ static void inherit_chain(struct rs_steer *steer, enum rs_chain_op op,
 {
 	u8 i, room = steer->fwd.chain > 1 ? steer->fwd.chain - 1 : 0;
 
+	/* Built by prepare(), already the snapshot's. */
+	if (op == RS_CHAIN_GIVEN)
+		return;
 	steer->nkept = 0;
 	if (!old || op == RS_CHAIN_CLEAR || !room)
 		return;
@@ -874,6 +905,7 @@ static void txn_free(struct rs_txn *txn)
 	kvfree(txn->pending);
 	kvfree(txn->doomed);
 	kvfree(txn->slots);
+	rs_kept_release(&txn->kept);
 	rs_sweep_batch_free(txn->sweep);
 	nlmsg_free(txn->event);
 	/* Still the txn's: the change failed before apply() linked them. */

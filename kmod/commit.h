@@ -26,6 +26,8 @@ struct rs_change {
 	const struct nlattr *slots;	/* BACKEND_NEW, BACKEND_SET: or NULL */
 	bool force;			/* BACKEND_SET: down even the last */
 	const u8 *key;			/* KEY_SET */
+	/* SERVICE_SET: kept-rings and kept, the chain's rings given, or NULL */
+	const struct nlattr *kept_rings, *kept;
 	bool keep_flows;		/* SERVICE_DEL, BACKEND_DEL, FLUSH */
 	/*
 	 * Out, if not NULL: the sequence number of the deferred conntrack

@@ -182,10 +182,17 @@ int rs_service_conf_parse(struct nlattr *const *tb, const struct nlattr *nest,
 	      parse_chain(tb, conf, extack);
 	if (err)
 		return err;
+	/* A new service has no ring to keep yet (chain_kept.h). */
+	if (!svc && (tb[RINGSTEER_SERVICE_A_KEPT_RINGS] || tb[RINGSTEER_SERVICE_A_KEPT])) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[RINGSTEER_SERVICE_A_KEPT_RINGS] ?:
+				    tb[RINGSTEER_SERVICE_A_KEPT],
+				    "kept rings are given by service-set only");
+		return -EINVAL;
+	}
 	if (svc && !has_setting(tb, RINGSTEER_SERVICE_A_MAX, ringsteer_service_id_nl_policy,
 				ARRAY_SIZE(ringsteer_service_id_nl_policy) - 1)) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "nothing to change: give vnodes, hash, on-down, encap, encap port, capacity or chain");
+				    "nothing to change: give vnodes, hash, on-down, encap, encap port, capacity, chain or kept rings");
 		return -EINVAL;
 	}
 	return 0;

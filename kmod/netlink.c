@@ -477,6 +477,8 @@ int ringsteer_nl_service_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rs_change c = {
 		.cmd = RINGSTEER_CMD_SERVICE_SET,
 		.svc = req->svc,
+		.kept_rings = req->service_tb[RINGSTEER_SERVICE_A_KEPT_RINGS],
+		.kept = req->service_tb[RINGSTEER_SERVICE_A_KEPT],
 	};
 
 	return rs_service_conf_parse(req->service_tb, info->attrs[RINGSTEER_A_SERVICE],

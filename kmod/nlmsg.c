@@ -12,6 +12,7 @@
 #include "family.h"
 #include "generated/netlink-gen.h"
 #include "nlmsg.h"
+#include "chain_kept.h"
 #include "service.h"
 #include "tally.h"
 
@@ -114,7 +115,7 @@ int rs_put_service(struct sk_buff *skb, struct rs_net *rn,
 	    nla_put_u8(skb, RINGSTEER_SERVICE_A_PROTO, svc->proto))
 		goto cancel;
 	if (detail >= RS_SERVICE_CONF &&
-	    rs_service_conf_put(skb, &svc->conf))
+	    (rs_service_conf_put(skb, &svc->conf) || rs_kept_put(skb, steer)))
 		goto cancel;
 	if (detail >= RS_SERVICE_FULL &&
 	    (nla_put_u32(skb, RINGSTEER_SERVICE_A_BACKENDS, svc->nbackends) ||

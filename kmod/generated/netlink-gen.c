@@ -53,7 +53,7 @@ const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1] = {
 	[RINGSTEER_FLOW_A_PORT] = { .type = NLA_U16, },
 };
 
-const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_CHAIN + 1] = {
+const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_KEPT + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
@@ -86,6 +86,8 @@ const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_CHAIN + 
 	[RINGSTEER_SERVICE_A_PLACEMENT] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_SERVICE_A_CAPACITY] = NLA_POLICY_MIN(NLA_U32, RINGSTEER_MIN_CAPACITY),
 	[RINGSTEER_SERVICE_A_CHAIN] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_CHAIN),
+	[RINGSTEER_SERVICE_A_KEPT_RINGS] = { .type = NLA_U32, },
+	[RINGSTEER_SERVICE_A_KEPT] = { .type = NLA_BINARY, },
 };
 
 /* Per-command subsets of the nested types */
@@ -96,7 +98,7 @@ const struct nla_policy ringsteer_service_id_nl_policy[RINGSTEER_SERVICE_A_PROTO
 	[RINGSTEER_SERVICE_A_PROTO] = { .type = NLA_U8, },
 };
 
-const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_CHAIN + 1] = {
+const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_KEPT + 1] = {
 	[RINGSTEER_SERVICE_A_FAMILY] = { .type = NLA_U16, },
 	[RINGSTEER_SERVICE_A_ADDR] = { .type = NLA_BINARY, },
 	[RINGSTEER_SERVICE_A_PORT] = { .type = NLA_U16, },
@@ -110,6 +112,8 @@ const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_CHA
 	[RINGSTEER_SERVICE_A_PLACEMENT] = NLA_POLICY_MAX(NLA_U32, 1),
 	[RINGSTEER_SERVICE_A_CAPACITY] = NLA_POLICY_MIN(NLA_U32, RINGSTEER_MIN_CAPACITY),
 	[RINGSTEER_SERVICE_A_CHAIN] = NLA_POLICY_RANGE(NLA_U32, 1, RINGSTEER_MAX_CHAIN),
+	[RINGSTEER_SERVICE_A_KEPT_RINGS] = { .type = NLA_U32, },
+	[RINGSTEER_SERVICE_A_KEPT] = { .type = NLA_BINARY, },
 };
 
 const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT + 1] = {

@@ -15,11 +15,11 @@
 extern const struct nla_policy ringsteer_backend_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1];
 extern const struct nla_policy ringsteer_chain_nl_policy[RINGSTEER_CHAIN_A_XMIT_ERRORS + 1];
 extern const struct nla_policy ringsteer_flow_nl_policy[RINGSTEER_FLOW_A_PORT + 1];
-extern const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_CHAIN + 1];
+extern const struct nla_policy ringsteer_service_nl_policy[RINGSTEER_SERVICE_A_KEPT + 1];
 
 /* Per-command subsets of the nested types */
 extern const struct nla_policy ringsteer_service_id_nl_policy[RINGSTEER_SERVICE_A_PROTO + 1];
-extern const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_CHAIN + 1];
+extern const struct nla_policy ringsteer_service_conf_nl_policy[RINGSTEER_SERVICE_A_KEPT + 1];
 extern const struct nla_policy ringsteer_backend_id_nl_policy[RINGSTEER_BACKEND_A_PORT + 1];
 extern const struct nla_policy ringsteer_backend_conf_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1];
 extern const struct nla_policy ringsteer_backend_set_conf_nl_policy[RINGSTEER_BACKEND_A_SLOTS + 1];

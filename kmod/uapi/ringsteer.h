@@ -162,6 +162,24 @@
  */
 #define RINGSTEER_CONNS_GAP		10
 
+/*
+ * One record of a chained service's kept rings (service attribute kept):
+ * a backend on kept ring "ring" (0 the newest) with "weight", or, with
+ * weight 0, a backend of the current ring that kept ring lacks. A kept
+ * ring is the current ring's members with its records applied, so that
+ * a ring one change old is one record.
+ */
+struct ringsteer_kept_member {
+	__u8 ring;
+	__u8 family;		/* the service's */
+	__be16 port;
+	__u32 weight;		/* 0 .. RINGSTEER_MAX_WEIGHT */
+	__u8 addr[16];		/* IPv4: 4 bytes, then 12 zero bytes */
+};
+
+/* Records a service-set may give for all its kept rings together. */
+#define RINGSTEER_MAX_KEPT_RECORDS	64
+
 /* Sizes of the canonical byte strings hashed above. */
 #define RINGSTEER_ID_LEN		19
 #define RINGSTEER_VNODE_LEN		23

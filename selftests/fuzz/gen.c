@@ -342,6 +342,12 @@ static void g_service(struct gen *g, const struct target *t, struct m_svc *s,
 			   B(RC_SET_CAPACITY), 300);
 		g_forward(g, s);
 		g_placement(g, s, g->cmd == RINGSTEER_CMD_SERVICE_NEW);
+		/* Kept rings equal to the current one, now and then (chain_kept.c). */
+		if (fz_chance(g->r, 30)) {
+			g_u32(g, RINGSTEER_SERVICE_A_KEPT_RINGS, fz_below(g->r, RINGSTEER_MAX_CHAIN));
+			if (fz_chance(g->r, 900))
+				g_attr(g, RINGSTEER_SERVICE_A_KEPT, NULL, 0);
+		}
 	}
 	g_misplaced(g, false);
 	fz_nest_end(&g->f->req, nest);

@@ -408,14 +408,26 @@ static uint32_t m_given(const struct m_svc *s, const struct fz_ep *e, unsigned i
  */
 static uint32_t chain_errs(const struct m_svc *s, const struct fz_ep *e)
 {
+	uint64_t kept = B(RINGSTEER_SERVICE_A_KEPT_RINGS) | B(RINGSTEER_SERVICE_A_KEPT);
+	uint32_t err = 0;
+
+	/*
+	 * Kept rings (chain_kept.c): by service-set only, kept-rings with
+	 * kept, at most chain - 1 of them. The generator sends no records.
+	 */
+	if ((e->present & kept) && (!s || !(e->present & B(RINGSTEER_SERVICE_A_KEPT_RINGS)) ||
+				    !(e->present & B(RINGSTEER_SERVICE_A_KEPT)) ||
+				    e->kept_rings >= m_given(s, e, RC_SET_CHAIN) ||
+				    e->kept_len % sizeof(struct ringsteer_kept_member)))
+		err |= FZ_EINVAL;
 	if (m_given(s, e, RC_SET_CHAIN) < 2)
-		return 0;
+		return err;
 	if (m_given(s, e, RC_SET_FORWARD) != RINGSTEER_FORWARD_TUNNEL ||
 	    m_given(s, e, RC_SET_ENCAP) != RINGSTEER_ENCAP_GUE)
-		return FZ_EINVAL;
+		return err | FZ_EINVAL;
 	if (m_given(s, e, RC_SET_PLACEMENT) == RINGSTEER_PLACEMENT_SLOTS)
-		return FZ_EOPNOTSUPP;
-	return 0;
+		return err | FZ_EOPNOTSUPP;
+	return err;
 }
 
 /*

@@ -191,6 +191,8 @@ static bool fz_u32_ok(uint8_t cmd, int nest, int type, uint32_t v)
 		return v >= RINGSTEER_MIN_CAPACITY;	/* the kernel checks the rest */
 	if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_CHAIN)
 		return v >= 1 && v <= RINGSTEER_MAX_CHAIN;
+	if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_KEPT_RINGS)
+		return true;	/* the kernel checks it against chain */
 	if (nest == RINGSTEER_A_SERVICE)
 		return type == RINGSTEER_SERVICE_A_VNODES ?
 		       v >= 1 && v <= RINGSTEER_MAX_VNODES :
@@ -287,6 +289,10 @@ static void fz_store(struct fz_req *q, int nest, int type, const uint8_t *d,
 	default:
 		if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_PROTO)
 			e->proto = d[0];
+		else if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_KEPT_RINGS)
+			e->kept_rings = v32;
+		else if (nest == RINGSTEER_A_SERVICE && type == RINGSTEER_SERVICE_A_KEPT)
+			e->kept_len = n;
 		else if (nest == RINGSTEER_A_BACKEND && type == RINGSTEER_BACKEND_A_SLOTS)
 			store_slots(e, d, n);
 		else
@@ -359,7 +365,7 @@ static void fz_parse_one(struct fz_req *q, const uint8_t *base,
 	 * slots: the kernel reads their length with the backend's settings
 	 * (the model's).
 	 */
-	if (k != K_ADDR && k != K_U16S && n != fz_kind_len[k]) {
+	if (k != K_ADDR && k != K_U16S && k != K_KEPT && n != fz_kind_len[k]) {
 		q->policy |= FZ_POLICY;
 		return;
 	}
@@ -595,6 +601,7 @@ static const char *fz_reply_attrs(struct fz_reply *r, const uint8_t *p,
 		} else if (k == R_ADDR ? n != 4 && n != 16 :
 			   k == R_U16S ? !n || n % 2 || n / 2 > RINGSTEER_MAX_WEIGHT :
 			   k == R_ADDRS ? n % 4 || n > 16 * (RINGSTEER_MAX_CHAIN - 1) :
+			   k == R_KEPT ? n % sizeof(struct ringsteer_kept_member) :
 			   n != fz_rkind_len[k]) {
 			return "attribute of the wrong size in a reply";
 		} else if (k != R_PAD) {

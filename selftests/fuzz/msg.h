@@ -115,6 +115,8 @@ struct fz_ep {
 	 */
 	uint32_t slots_len;
 	uint16_t slots[RINGSTEER_MAX_WEIGHT];
+	uint32_t kept_rings;	/* a service's kept-rings, as given */
+	uint32_t kept_len;	/* and its kept's length in bytes */
 };
 
 /* The owner chain's backend mode: a chain nest's values. */

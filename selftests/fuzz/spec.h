@@ -26,9 +26,9 @@ struct fz_cmd_spec {
 #define FZ_ANY	(~0ULL)
 
 enum fz_kind { K_NONE, K_U8, K_U16, K_U32, K_U64, K_BE16, K_ADDR, K_KEY, K_NEST, K_U16S,
-	       K_ADDRS };
+	       K_ADDRS, K_KEPT };
 enum fz_rkind { R_NONE, R_U8, R_U16, R_U32, R_U64, R_BE16, R_ADDR, R_KEY, R_PAD, R_NEST,
-		 R_U16S, R_ADDRS };
+		 R_U16S, R_ADDRS, R_KEPT };
 
 /*
  * fz_specs, fz_dump_specs, fz_admin, fz_has_dump and fz_has_do: each

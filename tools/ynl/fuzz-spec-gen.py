@@ -43,6 +43,9 @@ def kind(attr, prefix):
     # Addresses of one family, back to back (lookup's hops).
     if t == 'binary' and attr['name'] == 'hops':
         return prefix + 'ADDRS'
+    # Records of struct ringsteer_kept_member (a chain's kept rings).
+    if t == 'binary' and attr['name'] == 'kept':
+        return prefix + 'KEPT'
     sys.exit('fuzz-spec-gen.py: no fuzzer kind for type %s' % t)
 
 
