@@ -44,6 +44,8 @@ static int push(struct rc_plan *p, enum rc_op_kind kind, const struct rc_service
 		op->s = *s;
 		op->s.b = NULL;
 		op->s.nb = op->s.capb = 0;
+		/* Only the last set of a chained service gives them (kept_sets()). */
+		op->s.has_kept = false;
 	}
 	if (b)
 		op->b = *b;
@@ -277,6 +279,54 @@ static int adds_and_changes(struct rc_plan *p, const struct rc_config *live,
 	return err;
 }
 
+/* Whether an op of P so far changes S's ring (or every ring: a new key). */
+static bool touched(const struct rc_plan *p, const struct rc_service *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->ops[i].kind == RC_OP_KEY_SET || !rc_service_cmp(&p->ops[i].s, s))
+			return true;
+	return false;
+}
+
+static bool kept_differs(const struct rc_service *live, const struct rc_service *want)
+{
+	return !live->has_kept || live->kept_rings != want->kept_rings ||
+	       live->nkept != want->nkept ||
+	       memcmp(live->kept, want->kept, want->nkept * sizeof(want->kept[0]));
+}
+
+/*
+ * Last, the kept rings a file gives, for each chained service whose ring
+ * the plan changed or whose chain differs: every change before pushed a
+ * ring into the chain as the kernel does live, so that the flows the
+ * restore itself moves keep their hops meanwhile; this one makes the
+ * chain the file's (chain_kept.h), as it was where the file was saved.
+ */
+static int kept_sets(struct rc_plan *p, const struct rc_config *live,
+		     const struct rc_config *want)
+{
+	const struct rc_service *old;
+	struct rc_service s;
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < want->ns; i++) {
+		if (!want->s[i].has_kept)
+			continue;
+		old = rc_config_find_service(live, &want->s[i]);
+		if (old && !touched(p, &want->s[i]) && !kept_differs(old, &want->s[i]))
+			continue;
+		s = want->s[i];
+		s.has = 0;
+		err = push(p, RC_OP_SERVICE_SET, &s, NULL, 0);
+		if (!err)
+			p->ops[p->n - 1].s.has_kept = true;
+	}
+	return err;
+}
+
 int rc_plan_restore(const struct rc_config *live, const struct rc_config *want,
 		    uint32_t del_flags, struct rc_plan *p)
 {
@@ -303,6 +353,8 @@ int rc_plan_restore(const struct rc_config *live, const struct rc_config *want,
 	}
 	if (!err && !svc_del_first)
 		err = service_deletes(p, live, want, del_flags);
+	if (!err)
+		err = kept_sets(p, live, want);
 	if (err)
 		rc_plan_free(p);
 	return err;

@@ -373,15 +373,19 @@ TEST(the_rows_are_the_specs_settings)
 				B(RINGSTEER_SERVICE_A_PORT) | B(RINGSTEER_SERVICE_A_PROTO);
 	const uint64_t be_id = B(RINGSTEER_BACKEND_A_FAMILY) | B(RINGSTEER_BACKEND_A_ADDR) |
 			       B(RINGSTEER_BACKEND_A_PORT);
-	/* Not a row: a backend's slots are a list, with code of their own. */
+	/*
+	 * Not rows: a backend's slots and a chained service's kept rings are
+	 * lists, with code of their own.
+	 */
 	const uint64_t lists = B(RINGSTEER_BACKEND_A_SLOTS);
+	const uint64_t svc_lists = B(RINGSTEER_SERVICE_A_KEPT_RINGS) | B(RINGSTEER_SERVICE_A_KEPT);
 	unsigned int i, k, nest;
 	uint64_t takes, rows;
 
 	for (i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
 		const struct fz_cmd_spec *spec = &fz_specs[reqs[i].cmd];
 
-		takes = reqs[i].obj == RC_OBJ_SERVICE ? spec->svc & ~svc_id :
+		takes = reqs[i].obj == RC_OBJ_SERVICE ? spec->svc & ~(svc_id | svc_lists) :
 			spec->be & ~(be_id | lists);
 		nest = reqs[i].obj == RC_OBJ_SERVICE ? RINGSTEER_A_SERVICE : RINGSTEER_A_BACKEND;
 		rows = 0;

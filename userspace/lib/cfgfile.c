@@ -7,8 +7,11 @@
  *	# comment
  *	key HEX32
  *	service VIP:PORT [proto tcp|udp] [vnodes N] [hash flow|source]
- *		[on-down keep|reset] [forward nat|tunnel] [encap ipip|gue [port N]]
+ *		[on-down keep|reset] [forward nat|tunnel]
+ *		[encap ipip|gue [port N] [chain K]]
  *		backend ADDR:PORT|ADDR [weight W] [state active|draining]
+ *		kept N
+ *		kept RING ADDR:PORT weight W
  *
  * A backend line belongs to the service line above it; indentation is
  * free. The key line is optional (restore then keeps the current key).
@@ -19,6 +22,7 @@
  * before forward existed.
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +120,44 @@ static int backend_line(const char *ctx, int argc, char **argv, struct rc_config
 	return 0;
 }
 
+/*
+ * "kept N": the service above keeps N rings; "kept RING ADDR:PORT weight
+ * W": kept ring RING (0 the newest) differs from the current one in that
+ * backend, W 0 for one it lacks (save writes them; chain_kept.h).
+ */
+static int kept_line(const char *ctx, int argc, char **argv, struct rc_config *c)
+{
+	struct rc_service *cur = c->ns ? &c->s[c->ns - 1] : NULL;
+	struct ringsteer_kept_member *r;
+	struct rc_endpoint ep;
+	const char *why;
+	uint32_t ring, w;
+
+	if (!cur || rc_service_chain(cur) < 2)
+		return cli_error("%s: kept needs a service with chain above 1 before it", ctx);
+	if (argc == 2) {
+		if (parse_u32(argv[1], 0, rc_service_chain(cur) - 1, &cur->kept_rings))
+			return cli_error("%s: kept N: 0 .. chain - 1 rings", ctx);
+		cur->has_kept = true;
+		return 0;
+	}
+	if (argc != 5 || strcmp(argv[3], "weight") ||
+	    parse_u32(argv[1], 0, RINGSTEER_MAX_CHAIN - 2, &ring) ||
+	    rc_endpoint_parse(argv[2], &ep, &why) || ep.family != cur->vip.family ||
+	    parse_u32(argv[4], 0, RINGSTEER_MAX_WEIGHT, &w))
+		return cli_error("%s: want 'kept RING ADDR:PORT weight W' of the service's family", ctx);
+	if (cur->nkept == RC_KEPT_MAX)
+		return cli_error("%s: more than %u kept records", ctx, RC_KEPT_MAX);
+	r = &cur->kept[cur->nkept++];
+	memset(r, 0, sizeof(*r));
+	r->ring = ring;
+	r->family = ep.family;
+	r->port = htons(ep.port);
+	r->weight = w;
+	memcpy(r->addr, ep.addr, sizeof(r->addr));
+	return 0;
+}
+
 static int parse_line(const char *ctx, int argc, char **argv, unsigned int lineno,
 		      void *data)
 {
@@ -127,7 +169,10 @@ static int parse_line(const char *ctx, int argc, char **argv, unsigned int linen
 		return service_line(ctx, argc, argv, c, lineno);
 	if (!strcmp(argv[0], "backend"))
 		return backend_line(ctx, argc, argv, c);
-	return cli_error("%s: unknown line '%s' (want key, service or backend)", ctx, argv[0]);
+	if (!strcmp(argv[0], "kept"))
+		return kept_line(ctx, argc, argv, c);
+	return cli_error("%s: unknown line '%s' (want key, service, backend or kept)", ctx,
+			 argv[0]);
 }
 
 int parse_config(FILE *f, const char *ctx, const char *name, struct rc_config *c)
@@ -138,6 +183,27 @@ int parse_config(FILE *f, const char *ctx, const char *name, struct rc_config *c
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* A chained service's kept rings, after its backends (kept_line() reads them). */
+static void print_kept(FILE *f, const struct rc_service *s)
+{
+	struct rc_endpoint ep = { 0 };
+	char buf[RC_ENDPOINT_LEN];
+	uint32_t i;
+
+	if (!s->has_kept)
+		return;
+	fprintf(f, "\tkept %u\n", s->kept_rings);
+	for (i = 0; i < s->nkept; i++) {
+		const struct ringsteer_kept_member *r = &s->kept[i];
+
+		ep.family = r->family;
+		memcpy(ep.addr, r->addr, sizeof(ep.addr));
+		ep.port = ntohs(r->port);
+		rc_endpoint_format(buf, &ep);
+		fprintf(f, "\tkept %u %s weight %u\n", r->ring, buf, r->weight);
+	}
 }
 
 void print_config(FILE *f, const struct rc_config *c)
@@ -169,5 +235,6 @@ void print_config(FILE *f, const struct rc_config *c)
 			print_settings_text(f, RC_OBJ_BACKEND, b, 0);
 			fputc('\n', f);
 		}
+		print_kept(f, s);
 	}
 }

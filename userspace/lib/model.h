@@ -48,6 +48,9 @@ enum {
 #define RC_HAS_CAPACITY	(1U << 10)
 #define RC_HAS_CHAIN	(1U << 11)
 
+/* Kept-ring records a service holds: the kernel's bound, and a ring per change since. */
+#define RC_KEPT_MAX	(RINGSTEER_MAX_KEPT_RECORDS + 2 * RINGSTEER_MAX_CHAIN)
+
 struct rc_backend {
 	struct rc_endpoint ep;
 	uint32_t weight;
@@ -111,6 +114,15 @@ struct rc_service {
 	uint32_t nb, capb;
 	/* Line of the configuration file it came from, 0 if none. */
 	unsigned int line;
+	/*
+	 * chain above 1: the kept rings (service attributes kept-rings and
+	 * kept, a file's "kept" lines), each as its records of difference
+	 * from the current ring; has_kept when given or reported.
+	 */
+	bool has_kept;
+	uint32_t kept_rings;
+	uint32_t nkept;
+	struct ringsteer_kept_member kept[RC_KEPT_MAX];
 };
 
 /* One lookup: the client, and the kernel's answer. */

@@ -45,6 +45,12 @@ static void put_service_id(struct nlmsghdr *nlh, const struct rc_service *s,
 	mnl_attr_put_u8(nlh, RINGSTEER_SERVICE_A_PROTO, s->proto);
 	if (settings)
 		put_settings(nlh, RC_OBJ_SERVICE, s);
+	/* Only restore's last set of a chained service gives them. */
+	if (settings && s->has_kept) {
+		mnl_attr_put_u32(nlh, RINGSTEER_SERVICE_A_KEPT_RINGS, s->kept_rings);
+		mnl_attr_put(nlh, RINGSTEER_SERVICE_A_KEPT, s->nkept * sizeof(s->kept[0]),
+			     s->kept);
+	}
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -206,6 +212,25 @@ static int get_tunnel_stats(const struct nlattr **tb, struct rc_service *s)
 	return 0;
 }
 
+/* A chained service's kept rings, as records (chain_kept.h). */
+static int get_kept(const struct nlattr *const *tb, struct rc_service *s)
+{
+	const struct nlattr *a = tb[RINGSTEER_SERVICE_A_KEPT];
+	uint16_t len;
+
+	if (!tb[RINGSTEER_SERVICE_A_KEPT_RINGS])
+		return 0;
+	if (get_u32(tb[RINGSTEER_SERVICE_A_KEPT_RINGS], &s->kept_rings) || !a)
+		return -EPROTO;
+	len = mnl_attr_get_payload_len(a);
+	if (len % sizeof(s->kept[0]) || len / sizeof(s->kept[0]) > RC_KEPT_MAX)
+		return -EPROTO;
+	s->nkept = len / sizeof(s->kept[0]);
+	memcpy(s->kept, mnl_attr_get_payload(a), len);
+	s->has_kept = true;
+	return 0;
+}
+
 static int get_service(const struct nlattr *nest, struct rc_service *s)
 {
 	const struct nlattr *tb[RINGSTEER_SERVICE_A_MAX + 1];
@@ -231,7 +256,7 @@ static int get_service(const struct nlattr *nest, struct rc_service *s)
 	    get_tunnel_stats(tb, s))
 		return -EPROTO;
 	s->has_fingerprint = tb[RINGSTEER_SERVICE_A_FINGERPRINT];
-	return 0;
+	return get_kept(tb, s);
 }
 
 /* The backend's slots (a copy, its to free), if the kernel reports them. */

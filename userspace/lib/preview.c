@@ -148,9 +148,71 @@ static void flow_owners(const struct rc_steer *st, const struct rc_service *s,
 }
 
 /*
+ * Kept ring RING of S as the kernel builds it (kmod/chain_kept.c): the
+ * current ring's members with S's records of RING applied; its
+ * fingerprint into *FP.
+ */
+static int kept_fingerprint(const uint8_t *key, const struct rc_service *s,
+			    const struct rs_ring *cur, uint32_t ring, u64 *fp)
+{
+	struct rs_member *m = calloc(cur->nmembers + s->nkept + 1, sizeof(*m));
+	const struct ringsteer_kept_member *r;
+	uint32_t n = cur->nmembers, i, k;
+	struct rs_member x;
+	struct rs_ring *kr;
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	memcpy(m, cur->members, n * sizeof(*m));
+	for (i = 0; i < s->nkept; i++) {
+		r = &s->kept[i];
+		if (r->ring != ring)
+			continue;
+		memset(&x, 0, sizeof(x));
+		x.family = r->family;
+		memcpy(x.addr, r->addr, sizeof(x.addr));
+		x.port = r->port;
+		x.weight = r->weight;
+		for (k = 0; k < n && rs_member_cmp(&m[k], &x); k++)
+			;
+		m[k == n ? n++ : k] = x;
+	}
+	for (i = 0, k = 0; i < n; i++)
+		if (m[i].weight)
+			m[k++] = m[i];
+	kr = rs_ring_build(key, m, k, rc_service_vnodes(s));
+	free(m);
+	if (IS_ERR(kr))
+		return PTR_ERR(kr);
+	err = rs_ring_fingerprint(kr, rc_service_hash(s), fp);
+	rs_ring_free(kr);
+	return err;
+}
+
+/* The chain's part of S's fingerprint, over the ring's FP (kmod/nlmsg.c). */
+static int chain_fingerprint(const uint8_t *key, const struct rc_service *s,
+			     const struct rs_ring *cur, u64 *fp)
+{
+	u64 kept[RINGSTEER_MAX_CHAIN - 1];
+	uint32_t i, n = s->has_kept ? s->kept_rings : 0;
+	int err;
+
+	if (n > RINGSTEER_MAX_CHAIN - 1)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		err = kept_fingerprint(key, s, cur, i, &kept[i]);
+		if (err)
+			return err;
+	}
+	*fp = rs_chain_fingerprint(*fp, rc_service_chain(s), kept, n);
+	return 0;
+}
+
+/*
  * Each service's fingerprint as the kernel computes it (kmod/nlmsg.c):
  * its ring's, for placement slots the table's over that, and for a chain
- * the chain's over that (a file's service keeps no ring yet).
+ * the chain's over that, with the kept rings the file gives.
  */
 int rc_config_fingerprints(struct rc_config *c)
 {
@@ -166,8 +228,7 @@ int rc_config_fingerprints(struct rc_config *c)
 			if (!err && st.slots)
 				err = rs_slots_fingerprint(st.slots, fp, &fp);
 			if (!err)
-				fp = rs_chain_fingerprint(fp, rc_service_chain(&c->s[i]),
-							  NULL, 0);
+				err = chain_fingerprint(c->key, &c->s[i], st.ring, &fp);
 			rc_steer_free(&st);
 		}
 		c->s[i].fingerprint = fp;
