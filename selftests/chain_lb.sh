@@ -15,7 +15,8 @@
 #  - chain 1 (off, the negative control): exactly the flows `lookup`
 #    says moved are reset, the others live.
 #
-# Also: the path MTU the LB answers counts the hops (4 + 4 bytes over
+# Also: save writes the chain and restore reproduces it (same fingerprint,
+# same hops); the path MTU the LB answers counts the hops (4 + 4 bytes over
 # IPv4, 4 + 16 over IPv6 for chain 2), the MSS advice of ringsteer-backend
 # too, and a chain where it cannot be is refused.
 #
@@ -151,6 +152,30 @@ owners()
 	[ "$(wc -l <"$3")" = "$(wc -l <"$2")" ] || die "lookup: $(wc -l <"$2") in, $(wc -l <"$3") out"
 }
 
+# check_restore SVC TAG B4: save writes the chain (one kept ring, which
+# lacks B4), fingerprint file agrees with the kernel, and restore into an
+# empty namespace reproduces the same fingerprint and the same hops.
+check_restore()
+{
+	local svc=$1 tag=$2 b4=$3 fp fp2
+	rctl save >"$W/$tag.conf"
+	grep -qx $'\tkept 1' "$W/$tag.conf" || die "save: no 'kept 1': $(cat "$W/$tag.conf")"
+	grep -qx $'\tkept 0 '"$b4"' weight 0' "$W/$tag.conf" ||
+		die "save: no kept record for $b4: $(cat "$W/$tag.conf")"
+	fp=$(rctl fingerprint | awk '{ print $3 }')
+	[ "$(rctl fingerprint file "$W/$tag.conf" | awk '{ print $3 }')" = "$fp" ] ||
+		die "fingerprint file differs from the kernel's $fp: $(rctl fingerprint file "$W/$tag.conf")"
+	cmd_ok rctl flush
+	cmd_ok rctl restore "$W/$tag.conf"
+	fp2=$(rctl fingerprint | awk '{ print $3 }')
+	[ "$fp2" = "$fp" ] || die "restored chain's fingerprint $fp2, saved $fp"
+	owners "$svc" "$W/$tag.flows" "$W/$tag.restored"
+	cmp -s "$W/$tag.after" "$W/$tag.restored" ||
+		die "restored hops differ: $(diff "$W/$tag.after" "$W/$tag.restored")"
+	rctl save | diff -q - "$W/$tag.conf" >/dev/null || die "save after restore differs"
+	pass "save writes the chain (kept 1, $b4 not on it); fingerprint file agrees; restore reproduces fingerprint $fp and every hop"
+}
+
 # run_case CHAIN 4|6: the service, 20 held connections, a backend joins.
 run_case()
 {
@@ -202,6 +227,7 @@ run_case()
 			die "chain $k IPv$f: answers from another backend: $(grep ' moved=1 ' "$W/$tag.report")"
 		[ "$fwd1" -gt "$fwd0" ] || die "chain $k IPv$f: the backends forwarded nothing ($fwd0 -> $fwd1)"
 		pass "chain $k IPv$f: b4 joined, $moved of $NCONN flows moved, none broken; $((fwd1 - fwd0)) packets forwarded to their old owners"
+		check_restore "$svc" "$tag" "$(be 4)"
 	else
 		sort "$W/$tag.moved" | cmp -s - "$W/$tag.resets" ||
 			die "chain $k IPv$f: reset flows are not the moved ones: moved $(sort "$W/$tag.moved" | tr '\n' ' '), reset $(tr '\n' ' ' <"$W/$tag.resets")"
