@@ -26,10 +26,12 @@ void cmd_lookup_usage(FILE *f)
 "Prints the backend the kernel steers a new flow from SRC:SPORT to now\n"
 "(ADDR:PORT, IPv6 as [ADDR]:PORT). In batch mode FILE (- for standard\n"
 "input) has one SRC:SPORT a line ('#' comments and blank lines are\n"
-"skipped) and each line prints \"SRC:SPORT BACKEND:PORT\". With -j:\n"
-"{\"backend\":ADDR,\"port\":N,\"position\":\"0x...\"}, or for a batch\n"
-"{\"lookups\":[{\"source\":ADDR,\"sport\":N,\"backend\":ADDR,\"port\":N,\n"
-"\"position\":\"0x...\"},...]}.\n");
+"skipped) and each line prints \"SRC:SPORT BACKEND:PORT\". A service with\n"
+"chain above 1 adds \" hops ADDR[,ADDR...]\" when the flow's packets carry\n"
+"hops. With -j:\n"
+"{\"backend\":ADDR,\"port\":N,\"position\":\"0x...\"[,\"hops\":[ADDR,...]]},\n"
+"or for a batch {\"lookups\":[{\"source\":ADDR,\"sport\":N,\"backend\":ADDR,\n"
+"\"port\":N,\"position\":\"0x...\"},...]}.\n");
 }
 
 struct batch {
