@@ -207,7 +207,7 @@ int rs_kept_put(struct sk_buff *skb, const struct rs_steer *steer)
 	u32 n = 0;
 	u8 i;
 
-	if (steer->fwd.chain < 2)
+	if (!steer || steer->fwd.chain < 2)
 		return 0;
 	for (i = 0; i < steer->nkept; i++)
 		n += diff(steer->ring, steer->kept[i], i, NULL);

@@ -477,7 +477,10 @@ uint32_t fz_m_predict(struct fz_model *m, const struct fz_req *q)
 		if (s)
 			err |= fwd_errs(s, &q->svc) | placement_errs(s, &q->svc) |
 			       chain_errs(s, &q->svc);
-		if (!(q->svc.present & fz_settings_mask(RC_OBJ_SERVICE, false)))
+		/* Kept rings are something to change too (kmod/conf.c, has_setting()). */
+		if (!(q->svc.present & (fz_settings_mask(RC_OBJ_SERVICE, false) |
+					B(RINGSTEER_SERVICE_A_KEPT_RINGS) |
+					B(RINGSTEER_SERVICE_A_KEPT))))
 			err |= FZ_EINVAL;
 		else if (s && fz_m_points(s, q->svc.present & B(RINGSTEER_SERVICE_A_VNODES) ?
 					  FZ_SET(&q->svc, VNODES) : FZ_SET(s, VNODES)) > RINGSTEER_MAX_POINTS)
