@@ -417,6 +417,7 @@ static uint32_t chain_errs(const struct m_svc *s, const struct fz_ep *e)
 	 */
 	if ((e->present & kept) && (!s || !(e->present & B(RINGSTEER_SERVICE_A_KEPT_RINGS)) ||
 				    !(e->present & B(RINGSTEER_SERVICE_A_KEPT)) ||
+				    m_given(s, e, RC_SET_CHAIN) < 2 ||
 				    e->kept_rings >= m_given(s, e, RC_SET_CHAIN) ||
 				    e->kept_len % sizeof(struct ringsteer_kept_member)))
 		err |= FZ_EINVAL;
