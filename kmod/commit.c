@@ -207,7 +207,8 @@ static u64 kept_points(const struct rs_steer *steer, enum rs_chain_op op, u8 k)
 
 	if (!steer || op == RS_CHAIN_CLEAR || op == RS_CHAIN_GIVEN)
 		return 0;
-	if (op == RS_CHAIN_PUSH && room) {
+	/* As inherit_chain() does: an empty ring is not kept. */
+	if (op == RS_CHAIN_PUSH && room && steer->ring->nmembers) {
 		n += steer->ring->npoints;
 		room--;
 	}

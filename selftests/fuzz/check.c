@@ -360,30 +360,11 @@ void fz_check_chain(struct fuzz *f, const struct fz_model *m, const struct fz_re
 			m->chain_port, m->chain_last_resort, m->chain_max_hops);
 }
 
-/*
- * Whether @q changes a service the model holds with chain above 1. The
- * model does not count a chain's kept rings in the namespace's point
- * budget (kmod/commit.c, kept_points()): such a change may be refused by
- * the budget (E2BIG, with its message) where the model sees room.
- */
-static bool chained(struct fuzz *f, const struct fz_req *q)
-{
-	const struct m_svc *s;
-
-	if (!(q->top & T_SVC) || q->cmd == RINGSTEER_CMD_SERVICE_NEW)
-		return false;
-	s = fz_m_find_svc(&f->m, &q->svc);
-	return s && (FZ_SET(s, CHAIN) > 1 ||
-		     ((q->svc.present & B(RINGSTEER_SERVICE_A_CHAIN)) &&
-		      q->svc.set[RC_SET_CHAIN] > 1));
-}
-
 void fz_judge(struct fuzz *f, const struct fz_req *q, const struct fz_answer *a,
 		  uint32_t expect)
 {
 	uint32_t bit = fz_errbit(a->err);
-	bool tolerated = (q->maybe && (bit & (FZ_EINVAL | FZ_ERANGE))) ||
-			 (bit == FZ_E2BIG && a->msg && chained(f, q));
+	bool tolerated = q->maybe && (bit & (FZ_EINVAL | FZ_ERANGE));
 	bool slots = (q->top & T_BE) && (q->be.present & B(RINGSTEER_BACKEND_A_SLOTS));
 
 	f->st.slots_sent += slots;
