@@ -45,11 +45,13 @@
 #                    all) on Debian 13's kernels, from a Debian 12 host
 # make deb          Debian packages ringsteer-dkms and ringsteer with
 #                    dpkg-buildpackage -b in build/deb/ (a copy of the tree),
-#                    then lintian on them (no error, no warning)
-# make check-deb     the packages installed with apt in a new Debian 12 root,
-#                    the module DKMS built there booted in the VM and
-#                    steering, an upgrade from the release before, remove
-#                    and purge leaving nothing behind (about 17 min)
+#                    then lintian on them (no error, no warning); DIST=trixie
+#                    or bookworm: for that release, in build/deb-DIST/ (built
+#                    in a new root of it when this machine runs the other)
+# make check-deb     the packages installed with apt in a new Debian 12 root
+#                    (DIST=trixie: 13), the module DKMS built there booted in
+#                    the VM and steering, an upgrade from the release before,
+#                    remove and purge leaving nothing behind (about 17 min)
 # make systemd-check systemd-analyze verify on the installed units
 # make completion-check / install-check   bash completion / make install, tested
 #
@@ -689,15 +691,18 @@ dkms-check:
 	$(Q)$(if $(DKMS_ROOT_KVERS),bash selftests/vm/in-root.sh bash selftests/pkg/dkms.sh $(DKMS_ROOT_KVERS))
 
 # DEB_RELEASE builds the tree as another release (dist/build-deb.sh).
-DEB_OUT ?= $(BUILD)/deb
+# DIST given (make deb DIST=trixie) builds for that release.
+DEB_DIST := $(if $(filter command line,$(origin DIST)),$(DIST))
+DEB_OUT ?= $(BUILD)/deb$(if $(DEB_DIST),-$(DEB_DIST))
 DEB_RELEASE ?=
 deb:
-	$(Q)bash dist/build-deb.sh $(if $(DEB_RELEASE),--release $(DEB_RELEASE)) $(DEB_OUT)
+	$(Q)bash dist/build-deb.sh $(if $(DEB_RELEASE),--release $(DEB_RELEASE)) \
+		$(if $(DEB_DIST),--dist $(DEB_DIST)) $(DEB_OUT)
 
 # CHECK_DEB_ARGS=--reuse-debs takes the packages of the run before.
 CHECK_DEB_ARGS ?=
 check-deb: deps
-	$(Q)bash selftests/pkg/deb-root.sh $(CHECK_DEB_ARGS)
+	$(Q)bash selftests/pkg/deb-root.sh --dist $(DIST) $(CHECK_DEB_ARGS)
 
 systemd-check:
 	$(Q)bash selftests/pkg/systemd.sh

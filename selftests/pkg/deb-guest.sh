@@ -8,6 +8,13 @@
 # configuration in a namespace of its own, and steers steer_tcp.sh's
 # connections. OLDCTL, the ringctl of the release before, warns that the
 # loaded module is another release.
+#
+# The VM's userland is this machine's (its root over 9p), not ROOT's, and
+# ROOT may be of a newer release than this machine (Debian 13's ringctl
+# needs glibc 2.38, which Debian 12 has not: it would not start). So both
+# ringctls run with ROOT's dynamic loader and ROOT's libraries, those the
+# packages' dependencies brought, and keep this machine's file system
+# view, which steer_tcp.sh's files are in.
 
 set -euo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -16,7 +23,20 @@ cd "$(dirname "$0")/../.." || exit 1
 root=${1:?usage: $0 ROOT RELEASE OLDCTL}
 release=${2:?usage: $0 ROOT RELEASE OLDCTL}
 oldctl=${3:?usage: $0 ROOT RELEASE OLDCTL}
-ringctl=$root/usr/sbin/ringctl
+
+# root_program PROGRAM NAME: /tmp/NAME runs PROGRAM with ROOT's loader
+# and libraries; prints /tmp/NAME.
+root_program()
+{
+	local libs=$root/usr/lib/x86_64-linux-gnu
+	[ -x "$libs/ld-linux-x86-64.so.2" ] || die "no dynamic loader in $libs"
+	printf '#!/bin/bash\nexec %q --inhibit-cache --library-path %q %q "$@"\n' \
+		"$libs/ld-linux-x86-64.so.2" "$libs" "$1" >"/tmp/$2"
+	chmod 0755 "/tmp/$2"
+	echo "/tmp/$2"
+}
+ringctl=$(root_program "$root/usr/sbin/ringctl" ringctl)
+oldctl=$(root_program "$oldctl" ringctl-old)
 
 modprobe ringsteer || die "modprobe ringsteer"
 ko=$(modinfo -n ringsteer)
