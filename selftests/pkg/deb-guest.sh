@@ -10,11 +10,12 @@
 # loaded module is another release.
 #
 # The VM's userland is this machine's (its root over 9p), not ROOT's, and
-# ROOT may be of a newer release than this machine (Debian 13's ringctl
-# needs glibc 2.38, which Debian 12 has not: it would not start). So both
-# ringctls run with ROOT's dynamic loader and ROOT's libraries, those the
-# packages' dependencies brought, and keep this machine's file system
-# view, which steer_tcp.sh's files are in.
+# ROOT may be of another release (make check-deb DIST=trixie from Debian
+# 12). Debian 13's ringctl asks only for GLIBC_2.34 and would start with
+# Debian 12's libraries too, but no Debian 13 machine runs it that way:
+# both ringctls run with ROOT's dynamic loader and ROOT's libraries (glibc
+# 2.41, libcurl4t64 there), those the packages' dependencies brought, and
+# keep this machine's file system view, which steer_tcp.sh's files are in.
 
 set -euo pipefail
 cd "$(dirname "$0")/../.." || exit 1
