@@ -138,6 +138,7 @@ apt_root apt update
 apt_root apt install --no-install-recommends linux-image-amd64 linux-headers-amd64
 kver=$(root_kernel) || die "no kernel with its headers in the root"
 apt_root apt satisfy "$(package_deps "$out"/new/*.deb)"
+expect_built_for_root "$out/new" "$out/old"
 snapshot >"$out/files-before"
 pass "root's kernel $kver; $(wc -l <"$out/files-before") files noted"
 
