@@ -51,7 +51,7 @@
 # make check-deb     the packages installed with apt in a new Debian 12 root
 #                    (DIST=trixie: 13), the module DKMS built there booted in
 #                    the VM and steering, an upgrade from the release before,
-#                    remove and purge leaving nothing behind (about 17 min)
+#                    remove and purge leaving nothing behind (5 to 17 min)
 # make systemd-check systemd-analyze verify on the installed units
 # make completion-check / install-check   bash completion / make install, tested
 #

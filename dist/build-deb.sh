@@ -18,13 +18,13 @@
 # DIST=D). For this machine's own release they are built here, as above;
 # for another, in a new minimal root of D (the fresh-root checks' cached
 # debootstrap plus debian/control's Build-Depends, build-essential and
-# lintian, selftests/vm/fresh-lib.sh), since a package links against its
-# release's libraries and its units go where its release's systemd says
-# (Debian 13's kernel is built with gcc-14 too, which Debian 12 has not):
-# dpkg-buildpackage and lintian, D's own, run chrooted there, and only
-# OUTDIR's results are kept. That needs root and the lock of the
-# fresh-root cache (RS_FRESH_CACHE, /var/cache/ringsteer-fresh), unless
-# the caller holds it (RS_FRESH_LOCKED=1: make check-deb).
+# lintian, selftests/vm/fresh-lib.sh), since ringctl links against its
+# release's libraries (Debian 13's libcurl4t64, which Debian 12 has not)
+# and the units go where its release's systemd says: dpkg-buildpackage
+# and lintian, D's own, run chrooted there, and only OUTDIR's results are
+# kept. That needs root and the lock of the fresh-root cache
+# (RS_FRESH_CACHE, /var/cache/ringsteer-fresh), unless the caller holds
+# it (RS_FRESH_LOCKED=1: make check-deb).
 
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit 1
