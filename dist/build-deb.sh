@@ -41,10 +41,8 @@ done
 out=${1:?$usage}
 host_dist=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 [ "$dist" != "$host_dist" ] || dist=
-case $dist in
-"" | bookworm | trixie) ;;
-*) echo "build-deb: --dist: bookworm or trixie, not '$dist'" >&2; exit 2 ;;
-esac
+[ -z "$dist" ] || [ "$dist" = bookworm ] || [ "$dist" = trixie ] ||
+	{ echo "build-deb: --dist: bookworm or trixie, not '$dist'" >&2; exit 2; }
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 
 rm -rf "$out"
