@@ -18,7 +18,9 @@
 #                    trixie-backports' 7.x), built in a cached Debian 13 root
 # make deb          Debian packages ringsteer-dkms and ringsteer with
 #                    dpkg-buildpackage -b in build/deb/ (a copy of the tree),
-#                    then lintian on them (no error, no warning)
+#                    then lintian on them (no error, no warning); DIST=trixie
+#                    or bookworm: for that release, in build/deb-DIST/ (built
+#                    in a new root of it when this machine runs the other)
 #
 # KVER picks the target kernel (an entry of /lib/modules with its build tree),
 # KDIR its build tree.
@@ -320,10 +322,13 @@ dkms-install: dkms-source
 	$(DKMS) install ringsteer/$(PKG_VERSION) $(addprefix -k ,$(DKMS_KVERS))
 
 # DEB_RELEASE builds the tree as another release (dist/build-deb.sh).
-DEB_OUT ?= $(BUILD)/deb
+# DIST given (make deb DIST=trixie) builds for that release.
+DEB_DIST := $(if $(filter command line,$(origin DIST)),$(DIST))
+DEB_OUT ?= $(BUILD)/deb$(if $(DEB_DIST),-$(DEB_DIST))
 DEB_RELEASE ?=
 deb:
-	$(Q)bash dist/build-deb.sh $(if $(DEB_RELEASE),--release $(DEB_RELEASE)) $(DEB_OUT)
+	$(Q)bash dist/build-deb.sh $(if $(DEB_RELEASE),--release $(DEB_RELEASE)) \
+		$(if $(DEB_DIST),--dist $(DEB_DIST)) $(DEB_OUT)
 
 clean:
 	$(Q)test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(SRC) clean >/dev/null

@@ -8,6 +8,14 @@
 # configuration in a namespace of its own, and steers steer_tcp.sh's
 # connections. OLDCTL, the ringctl of the release before, warns that the
 # loaded module is another release.
+#
+# The VM's userland is this machine's (its root over 9p), not ROOT's, and
+# ROOT may be of another release (make check-deb DIST=trixie from Debian
+# 12). Debian 13's ringctl asks only for GLIBC_2.34 and would start with
+# Debian 12's libraries too, but no Debian 13 machine runs it that way:
+# both ringctls run with ROOT's dynamic loader and ROOT's libraries (glibc
+# 2.41, libcurl4t64 there), those the packages' dependencies brought, and
+# keep this machine's file system view, which steer_tcp.sh's files are in.
 
 set -euo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -16,7 +24,20 @@ cd "$(dirname "$0")/../.." || exit 1
 root=${1:?usage: $0 ROOT RELEASE OLDCTL}
 release=${2:?usage: $0 ROOT RELEASE OLDCTL}
 oldctl=${3:?usage: $0 ROOT RELEASE OLDCTL}
-ringctl=$root/usr/sbin/ringctl
+
+# root_program PROGRAM NAME: /tmp/NAME runs PROGRAM with ROOT's loader
+# and libraries; prints /tmp/NAME.
+root_program()
+{
+	local libs=$root/usr/lib/x86_64-linux-gnu
+	[ -x "$libs/ld-linux-x86-64.so.2" ] || die "no dynamic loader in $libs"
+	printf '#!/bin/bash\nexec %q --inhibit-cache --library-path %q %q "$@"\n' \
+		"$libs/ld-linux-x86-64.so.2" "$libs" "$1" >"/tmp/$2"
+	chmod 0755 "/tmp/$2"
+	echo "/tmp/$2"
+}
+ringctl=$(root_program "$root/usr/sbin/ringctl" ringctl)
+oldctl=$(root_program "$oldctl" ringctl-old)
 
 modprobe ringsteer || die "modprobe ringsteer"
 ko=$(modinfo -n ringsteer)

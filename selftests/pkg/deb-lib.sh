@@ -44,6 +44,23 @@ package_deps()
 		paste -sd, | sed 's/,/, /g'
 }
 
+# expect_built_for_root DIR...: the packages in each DIR were built
+# against the root's release: the glibc their .buildinfo names is the
+# root's (make check-deb DIST=trixie on a Debian 12 host must not test
+# Debian 12's packages in a Debian 13 root).
+expect_built_for_root()
+{
+	local dir built have
+	have=$(in_root dpkg-query -W -f='${Version}' libc6) || die "no libc6 in the root"
+	have=${have%%-*}
+	for dir in "$@"; do
+		built=$(sed -n 's/^ libc6-dev (= \([^-]*\)-.*/\1/p' "$dir"/*.buildinfo)
+		[ "$built" = "$have" ] ||
+			die "$(basename "$dir")/*.deb were built with glibc '$built', the root has $have"
+	done
+	pass "the packages were built against the root's glibc $have"
+}
+
 # snapshot: every file of the root (path, type, mode, owner) and the
 # checksum of /etc's, but what dpkg's and apt's records, logs, caches and
 # the virtual file systems hold (piuparts leaves the same out).

@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# deb-root.sh (make check-deb): the Debian packages of this tree, used as an
-# operator uses them, in a new minimal Debian 12 root (the fresh-root
-# checks' cached debootstrap, selftests/vm/fresh-lib.sh):
+# deb-root.sh [--dist trixie] [--reuse-debs] (make check-deb): the Debian
+# packages of this tree, used as an operator uses them, in a new minimal
+# Debian 12 root (the fresh-root checks' cached debootstrap,
+# selftests/vm/fresh-lib.sh), or Debian 13 with --dist trixie (make
+# check-deb DIST=trixie):
 #
-#  1. builds the packages (make deb's dist/build-deb.sh, lintian included)
-#     and, from the same tree, those of a lower release to upgrade from;
+#  1. builds the packages for that release (make deb's dist/build-deb.sh
+#     --dist, lintian included: here for this machine's own release, in a
+#     new root of the other one) and, from the same tree, those of a lower
+#     release to upgrade from;
 #  2. installs the root's kernel and headers (linux-image-amd64,
 #     linux-headers-amd64) and the packages' dependencies, and notes every
 #     file of the root (path, type, mode, owner; the checksum of those in
@@ -25,21 +29,33 @@
 #     signing key dkms makes at its first build (it belongs to dkms, which
 #     stays installed).
 #
-# Prints how long each step took; logs in build/check-deb/. Needs root
-# (debootstrap, chroot, mounts); RS_FRESH_KEEP=1 keeps the root.
-# --reuse-debs takes the packages a run before built (build/check-deb/new
-# and old) instead of step 1, when this tree has not changed since.
+# Prints how long each step took; logs in build/check-deb/ (Debian 13:
+# build/check-deb-trixie/). Needs root (debootstrap, chroot, mounts);
+# RS_FRESH_KEEP=1 keeps the root. --reuse-debs takes the packages a run
+# before built (new/ and old/ there) instead of step 1, when this tree has
+# not changed since.
 
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${RS_FRESH_CACHE:-/var/cache/ringsteer-fresh}
 dist=bookworm
-out=$repo/build/check-deb
 root=
 start_all=$(date +%s)
 reuse=
-[ "${1:-}" != --reuse-debs ] || reuse=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--reuse-debs) reuse=1 ;;
+	--dist) dist=${2:-}; shift ;;
+	*) echo "usage: $0 [--dist bookworm|trixie] [--reuse-debs]" >&2; exit 2 ;;
+	esac
+	shift
+done
+case $dist in
+bookworm) out=$repo/build/check-deb name="Debian 12" ;;
+trixie) out=$repo/build/check-deb-$dist name="Debian 13" ;;
+*) echo "check-deb: --dist: bookworm or trixie, not '$dist'" >&2; exit 2 ;;
+esac
 
 say()
 {
@@ -62,19 +78,11 @@ step()
 	[ -z "$1" ] || say "==> $1"
 }
 
-# in_root COMMAND...: COMMAND chrooted in the root, in a mount namespace of
-# its own (/proc, /sys, /dev, an empty /run: no systemd runs there, as in
-# a build chroot), with the environment of a root login.
+# in_root COMMAND...: COMMAND chrooted in the root (fresh_chroot: /proc,
+# /sys, /dev, an empty /run, no systemd, as in a build chroot).
 in_root()
 {
-	unshare --mount --propagation private bash -c '
-		r=$1; shift
-		mount -t proc proc "$r/proc" && mount -t sysfs sysfs "$r/sys" &&
-			mount --rbind /dev "$r/dev" && mount -t tmpfs -o mode=0755 tmpfs "$r/run" || exit 1
-		exec chroot "$r" /usr/bin/env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/bash \
-			TERM=dumb DEBIAN_FRONTEND=noninteractive \
-			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"' \
-		in_root "$root" "$@"
+	fresh_chroot "$root" "$@"
 }
 
 # apt_root LOG ARGS...: apt-get ARGS in the root, its output in $out/LOG.log.
@@ -102,8 +110,10 @@ mkdir -p "$out"
 rm -f "$out"/*.log
 exec 9>"$cache/lock"
 flock -n 9 || die "another run holds $cache/lock"
+# build-deb.sh builds for another release in a root of the same cache.
+export RS_FRESH_LOCKED=1
 
-step "packages of this tree and of the release before"
+step "$name packages of this tree and of the release before"
 release=$(ringsteer_version)
 old=$(release_before "$release")
 dpkg --compare-versions "$old" lt "$release" || die "$old is not below $release"
@@ -111,14 +121,14 @@ if [ -n "$reuse" ] && compgen -G "$out/new/ringsteer_${release}_*.deb" >/dev/nul
 	compgen -G "$out/old/ringsteer_${old}_*.deb" >/dev/null; then
 	pass "packages of $release and $old as a run before built them"
 else
-	bash "$repo/dist/build-deb.sh" "$out/new" >"$out/new.log" 2>&1 ||
-		{ tail -n 30 "$out/new.log" >&2; die "make deb (log: $out/new.log)"; }
-	bash "$repo/dist/build-deb.sh" --release "$old" "$out/old" >"$out/old.log" 2>&1 ||
-		{ tail -n 30 "$out/old.log" >&2; die "make deb DEB_RELEASE=$old (log: $out/old.log)"; }
-	pass "built $release and $old, both lintian clean"
+	bash "$repo/dist/build-deb.sh" --dist "$dist" "$out/new" >"$out/new.log" 2>&1 ||
+		{ tail -n 30 "$out/new.log" >&2; die "make deb DIST=$dist (log: $out/new.log)"; }
+	bash "$repo/dist/build-deb.sh" --dist "$dist" --release "$old" "$out/old" >"$out/old.log" 2>&1 ||
+		{ tail -n 30 "$out/old.log" >&2; die "make deb DIST=$dist DEB_RELEASE=$old (log: $out/old.log)"; }
+	pass "built $release and $old for $dist, both lintian clean"
 fi
 
-step "a new Debian 12 root, its kernel and the packages' dependencies"
+step "a new $name root, its kernel and the packages' dependencies"
 base=$(fresh_base "$dist" "$out/debootstrap.log") || exit 1
 root=$(fresh_root "$dist" "$base") || exit 1
 trap cleanup EXIT
@@ -128,6 +138,7 @@ apt_root apt update
 apt_root apt install --no-install-recommends linux-image-amd64 linux-headers-amd64
 kver=$(root_kernel) || die "no kernel with its headers in the root"
 apt_root apt satisfy "$(package_deps "$out"/new/*.deb)"
+expect_built_for_root "$out/new" "$out/old"
 snapshot >"$out/files-before"
 pass "root's kernel $kver; $(wc -l <"$out/files-before") files noted"
 

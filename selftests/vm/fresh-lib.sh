@@ -13,6 +13,13 @@
 #                         suites renamed to DIST's) and resolv.conf; prints it
 #   fresh_remove ROOT     removes such a root at the end (RS_FRESH_KEEP=1
 #                         keeps it), never one with something mounted below
+#   fresh_chroot ROOT CMD...  CMD chrooted in ROOT as a root login, with
+#                         /proc, /sys, /dev and an empty /run mounted in a
+#                         mount namespace of its own
+#   fresh_build_base DIST LOG  BASE plus what building the Debian packages
+#                         takes (debian/control's Build-Depends,
+#                         build-essential, lintian), cached as a tarball
+#                         beside it; prints its path (dist/build-deb.sh)
 #
 # The caller sets $repo (the checkout) and $cache (RS_FRESH_CACHE), defines
 # say and die, and holds $cache/lock. The mirror is the one the machine's
@@ -88,6 +95,55 @@ fresh_root()
 	fresh_sources "$root" "$dist"
 	cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 	echo "$root"
+}
+
+# fresh_chroot ROOT COMMAND...: no systemd runs there, as in a build
+# chroot; the mounts go with the namespace.
+fresh_chroot()
+{
+	unshare --mount --propagation private bash -c '
+		r=$1; shift
+		mount -t proc proc "$r/proc" && mount -t sysfs sysfs "$r/sys" &&
+			mount --rbind /dev "$r/dev" && mount -t tmpfs -o mode=0755 tmpfs "$r/run" || exit 1
+		exec chroot "$r" /usr/bin/env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/bash \
+			TERM=dumb DEBIAN_FRONTEND=noninteractive \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"' \
+		fresh_chroot "$@"
+}
+
+# The build root is made again when debian/control's Build-Depends change
+# (they key its name) or the base is newer; each build unpacks a new copy,
+# so a package is built as a buildd builds it, with nothing installed but
+# the base and what it declares.
+fresh_build_base()
+{
+	local dist=$1 log=$2 base key build root start
+	base=$(fresh_base "$dist" "$log") || return 1
+	key=$(sed -n '/^Build-Depends:/,/^[A-Z]/p' "$repo/debian/control" | sha256sum | cut -c1-12)
+	build=$cache/$dist-debbuild-$key.tar
+	if [ -s "$build" ] && [ ! "$base" -nt "$build" ]; then
+		echo "$build"
+		return 0
+	fi
+	say "$dist build root: the base, the build dependencies and lintian (cached in $cache)" >&2
+	start=$(date +%s)
+	root=$(fresh_root "$dist" "$base") || return 1
+	mkdir -p "$root/tmp/control/debian"
+	cp "$repo/debian/control" "$root/tmp/control/debian/"
+	if ! { fresh_chroot "$root" apt-get update &&
+		fresh_chroot "$root" apt-get install -y --no-install-recommends build-essential lintian &&
+		fresh_chroot "$root" apt-get build-dep -y --no-install-recommends /tmp/control &&
+		fresh_chroot "$root" apt-get clean; } >>"$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		RS_FRESH_KEEP= fresh_remove "$root"
+		die "cannot install the build dependencies in the $dist root (log: $log)"
+	fi
+	rm -rf "$root/tmp/control" "$cache/$dist"-debbuild-*.tar
+	tar -C "$root" --numeric-owner --xattrs -cf "$build.tmp" . && mv "$build.tmp" "$build" ||
+		die "cannot write $build"
+	RS_FRESH_KEEP= fresh_remove "$root"
+	say "$dist build root made in $(fresh_duration $(($(date +%s) - start)))" >&2
+	echo "$build"
 }
 
 # fresh_remove ROOT: the root goes unless RS_FRESH_KEEP is set. Nothing
