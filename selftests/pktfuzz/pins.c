@@ -148,7 +148,7 @@ static int parse_line(const struct topo *t, char **w, struct pin *e)
 struct pins *pins_read(const struct topo *t, const char *path)
 {
 	struct pins *p = pins_new();
-	char line[512], *w[8], *save;
+	char line[512], *w[8];
 	struct flow *held = NULL;
 	int nw, lineno = 0, n = 0;
 	struct pin e, *q;
@@ -160,10 +160,7 @@ struct pins *pins_read(const struct topo *t, const char *path)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
-		nw = 0;
-		for (w[0] = strtok_r(line, " \t\n", &save); w[nw] && nw < 7;
-		     w[nw] = strtok_r(NULL, " \t\n", &save))
-			nw++;
+		nw = split_words(line, w, 7);
 		if (!nw || w[0][0] == '#')
 			continue;
 		memset(&e, 0, sizeof(e));

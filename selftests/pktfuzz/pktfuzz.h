@@ -116,6 +116,11 @@ struct topo {
 };
 
 int topo_read(struct topo *t, const char *path);
+/*
+ * @line split on blanks into @w, at most @max words (@w holds max + 1);
+ * their count. The topology's and the pins' files are read with it.
+ */
+int split_words(char *line, char **w, int max);
 int addr_parse(const char *s, struct addr *a);
 /* "ADDR:PORT", "[ADDR6]:PORT", as ringctl writes them. */
 const char *ep_str(const struct addr *a, uint16_t port, char *buf, size_t len);

@@ -99,9 +99,20 @@ static int parse_service(struct topo *t, char **w, int nw, int mtu)
 	return 0;
 }
 
+int split_words(char *line, char **w, int max)
+{
+	char *save;
+	int nw = 0;
+
+	for (w[0] = strtok_r(line, " \t\n", &save); w[nw] && nw < max;
+	     w[nw] = strtok_r(NULL, " \t\n", &save))
+		nw++;
+	return nw;
+}
+
 int topo_read(struct topo *t, const char *path)
 {
-	char line[512], *w[12], *save;
+	char line[512], *w[12];
 	int lineno = 0, nw, mtu = 1500, err;
 	FILE *f = fopen(path, "r");
 
@@ -112,10 +123,7 @@ int topo_read(struct topo *t, const char *path)
 	memset(t, 0, sizeof(*t));
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
-		nw = 0;
-		for (w[0] = strtok_r(line, " \t\n", &save); w[nw] && nw < 11;
-		     w[nw] = strtok_r(NULL, " \t\n", &save))
-			nw++;
+		nw = split_words(line, w, 11);
 		if (!nw || w[0][0] == '#')
 			continue;
 		if (!strcmp(w[0], "link"))
@@ -211,15 +219,10 @@ bool topo_lb_addr(const struct topo *t, const struct addr *a)
 	return in_list(t->lb, t->nlb, a);
 }
 
+/* Link 0, the client's, is never a backend's (topo_read()). */
 bool topo_backend_addr(const struct topo *t, const struct addr *a)
 {
-	int i;
-
-	for (i = 0; i < t->nlinks; i++)
-		if (t->links[i].backend &&
-		    (addr_eq(&t->links[i].b4, a) || addr_eq(&t->links[i].b6, a)))
-			return true;
-	return false;
+	return topo_backend_link(t, a) > 0;
 }
 
 bool topo_nonunicast(const struct topo *t, const struct addr *a)

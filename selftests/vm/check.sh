@@ -21,8 +21,10 @@ kvers=("$@")
 [ ${#kvers[@]} -gt 0 ] || { echo "check.sh: no target kernel installed (make deps)" >&2; exit 1; }
 
 logdir=build/check
+# make check-debug's: subset or all (below).
+debug_tests_mode=${RS_DEBUG_TESTS:-}
 phases=5
-[ -z "${RS_DEBUG_TESTS:-}" ] || phases=6
+[ -z "$debug_tests_mode" ] || phases=6
 [ -z "$host_only" ] || phases=4
 # "M min S s" since the start.
 elapsed()
@@ -96,7 +98,6 @@ ktap_step()
 # unit tests run one process at a time), and goes on beside the stock
 # kernels' guests (phase 5); its guest joins the VM runs once it is built
 # (phase 6).
-debug_tests_mode=${RS_DEBUG_TESTS:-}
 debug_build=
 if [ -z "$host_only" ] && [ -n "$debug_tests_mode" ]; then
 	bash selftests/vm/build-debug-kernel.sh >"$logdir/debug-kernel.dir" \
@@ -167,15 +168,15 @@ summary()
 # Each scenario has its own limit in the guest (900 s; the debug
 # kernel's 5,400 s); a run's own limit only catches a guest that hangs.
 # The fuzzer sends 100,000 messages on the stock kernels (about 70 s);
-# make check-debug sends 1,000,000 on the debug kernel.
+# make check-debug DEBUG_TESTS=all sends 1,000,000 on the debug kernel.
 #
 # The debug kernel, 6.1 (Debian 13's 6.12 there: build-debug-kernel.sh),
 # with KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN and DEBUG_PREEMPT: any
-# report fails the run. It is built once (25 to 45
-# minutes on 2 cores) and cached outside the clone. Under KASAN and TCG
-# it boots in about 7 minutes and a scenario takes 1 to 10, so make
-# check-debug runs only the ones that exercise lifetimes: module load/unload, rmmod
-# with live DNAT flows and with another NAT user under traffic, tunnel
+# report fails the run. It is built once (12 to 84 minutes on 2 cores)
+# and cached outside the clone. Under KASAN and TCG it boots in about 7
+# minutes and a scenario takes 1 to 10, so make check-debug runs only the
+# ones that exercise lifetimes: module load/unload, rmmod with live DNAT
+# flows and with another NAT user under traffic, tunnel
 # teardown under traffic, health marking backends down and up with their
 # connections kept or reset, the netlink fuzzer at 5,000 messages, the
 # packet fuzzer at 2,000 inputs (every path of both hooks, under KASAN).
@@ -183,7 +184,7 @@ summary()
 # and the packet fuzzer at 100,000.
 debug_tests=(module.sh rmmod_flows.sh rmmod_nat_peer.sh rmmod_tunnel.sh health_conns.sh fuzz.sh fuzz_packets.sh)
 debug_env=(-e RS_FUZZ_MESSAGES=5000 -e RS_RMMOD_ROUNDS=3 -e RS_PKT_COUNT=2000)
-if [ "${RS_DEBUG_TESTS:-}" = all ]; then
+if [ "$debug_tests_mode" = all ]; then
 	debug_tests=()
 	# Hundreds of unload rounds under traffic with a NAT peer, followed
 	# by the other scenarios in the same boot: where a late write into

@@ -24,7 +24,7 @@
 #
 # One thing is reused: the debug kernel cache (/var/cache/ringsteer,
 # RINGSTEER_CACHE) is bind-mounted into the root, so that a make
-# check-debug there does not spend 25 to 84 minutes building it again.
+# check-debug there does not spend 12 to 84 minutes building it again.
 # make check no longer runs the debug kernel (selftests/vm/check.sh).
 #
 # Prints each command's last lines, its exit status and how long it took
